@@ -1,0 +1,857 @@
+//! HTML pages (PostgreSQL's DocBook XHTML above all, and generic HTML such as
+//! docset pages) → Markdown, plain text and sections. Navigation chrome is
+//! dropped, headings keep their element ids as anchors, links are rewritten
+//! to library paths.
+
+use ego_tree::NodeRef;
+use scraper::{Html, Node, node::Element};
+
+use crate::page::{Page, PageError, Section, Symbol, utf8};
+use crate::paths;
+use crate::text::{Slugger, collapse_whitespace, join_texts, nfc, tidy};
+
+/// File extensions read as HTML.
+pub const EXTENSIONS: [&str; 3] = ["html", "htm", "xhtml"];
+
+/// Whether a source-relative file name is an HTML file.
+pub fn is_html(rel: &str) -> bool {
+    rel.rsplit_once('.').is_some_and(|(_, ext)| EXTENSIONS.iter().any(|e| ext.eq_ignore_ascii_case(e)))
+}
+
+/// Deeper element nesting than this is flattened to its text (no stack overflow).
+const MAX_DEPTH: usize = 200;
+
+/// Elements dropped with everything inside them.
+const SKIP_TAGS: [&str; 20] = [
+    "head", "script", "style", "noscript", "template", "nav", "iframe", "object", "embed", "svg",
+    "canvas", "form", "button", "input", "select", "textarea", "link", "meta", "title", "colgroup",
+];
+/// Classes of elements dropped with everything inside them (DocBook and Sphinx chrome).
+const SKIP_CLASSES: [&str; 8] =
+    ["navheader", "navfooter", "id_link", "headerlink", "sphinxsidebar", "related", "footer", "toc-backref"];
+/// Classes whose headings are captions (admonitions, examples), not section starts.
+const CAPTION_CLASSES: [&str; 11] = [
+    "note", "tip", "warning", "caution", "important", "sidebar", "example", "table", "figure",
+    "procedure", "admonition",
+];
+const BLOCK_TAGS: [&str; 22] = [
+    "p", "div", "section", "article", "main", "header", "footer", "aside", "figure", "figcaption",
+    "address", "center", "details", "summary", "fieldset", "caption", "body", "html", "hgroup",
+    "legend", "dialog", "search",
+];
+
+/// Converts one HTML file (`rel_file` is its path inside the source, used
+/// for the page path, link resolution and messages) into a page under `prefix`.
+pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
+    let src = utf8(bytes, rel_file)?;
+    let doc = Html::parse_document(src);
+    let root = main_content(&doc);
+    let page_path = paths::page_path(prefix, rel_file);
+    let plan = plan(root);
+    let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
+    let title = title_from_heading
+        .or_else(|| document_title(&doc))
+        .unwrap_or_else(|| paths::file_stem(rel_file).to_owned());
+    let title = nfc(&title);
+    let mut conv = Converter {
+        prefix: paths::normalize_prefix(prefix),
+        rel_file,
+        page_path: &page_path,
+        plan: &plan,
+        title: &title,
+        sections: vec![SectionBuf::lead(&title)],
+        para: Inline::default(),
+        prefixes: Vec::new(),
+        marker: None,
+        pending_id: None,
+        slugger: Slugger::default(),
+    };
+    conv.block_children(root, 0);
+    conv.flush();
+    let sections = conv.finish();
+    let text = join_texts(sections.iter().map(|s| s.text.as_str()));
+    let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
+    Ok(Page {
+        path: page_path.clone(),
+        source_file: rel_file.to_owned(),
+        title,
+        description: None,
+        order: None,
+        draft: false,
+        frontmatter: None,
+        markdown,
+        text,
+        sections,
+        symbols: refentry_symbols(root),
+    })
+}
+
+/// The main content element: `<main>`, `[role=main]`, `div.body`, `<article>`,
+/// else `<body>`, else the whole document.
+fn main_content(doc: &Html) -> NodeRef<'_, Node> {
+    let mut body = None;
+    for node in doc.tree.root().descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        let name = el.name();
+        if name == "main"
+            || el.attr("role") == Some("main")
+            || (name == "div" && has_class(el, "body"))
+            || name == "article"
+        {
+            return node;
+        }
+        if name == "body" && body.is_none() {
+            body = Some(node);
+        }
+    }
+    body.unwrap_or_else(|| doc.tree.root())
+}
+
+fn document_title(doc: &Html) -> Option<String> {
+    doc.tree
+        .root()
+        .descendants()
+        .find(|n| n.value().as_element().is_some_and(|e| e.name() == "title"))
+        .map(|n| collapse_whitespace(&plain_text(n)))
+        .filter(|t| !t.is_empty())
+}
+
+fn has_class(el: &Element, class: &str) -> bool {
+    el.classes().any(|c| c == class)
+}
+
+fn heading_level(el: &Element) -> Option<u8> {
+    match el.name() {
+        "h1" => Some(1),
+        "h2" => Some(2),
+        "h3" => Some(3),
+        "h4" => Some(4),
+        "h5" => Some(5),
+        "h6" => Some(6),
+        _ => None,
+    }
+}
+
+fn is_skipped(el: &Element) -> bool {
+    SKIP_TAGS.contains(&el.name()) || el.classes().any(|c| SKIP_CLASSES.contains(&c))
+}
+
+/// What the pre-pass learns: which heading is the page's own, which headings
+/// start sections, and the shallowest of those (to number levels from 2).
+struct Plan<'a> {
+    page_heading: Option<NodeRef<'a, Node>>,
+    cuts: Vec<ego_tree::NodeId>,
+    min_cut_level: u8,
+}
+
+fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
+    let mut plan = Plan { page_heading: None, cuts: Vec::new(), min_cut_level: 6 };
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        let Some(level) = heading_level(el) else { continue };
+        let mut caption = false;
+        let mut skipped = false;
+        for anc in node.ancestors() {
+            if anc.id() == root.id() {
+                break;
+            }
+            if let Some(a) = anc.value().as_element() {
+                skipped |= is_skipped(a);
+                caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
+            }
+        }
+        if skipped || is_skipped(el) {
+            continue;
+        }
+        if plan.page_heading.is_none() {
+            plan.page_heading = Some(node);
+        } else if !caption {
+            plan.cuts.push(node.id());
+            plan.min_cut_level = plan.min_cut_level.min(level);
+        }
+    }
+    plan
+}
+
+/// A heading's text without its `#`/`¶` permalink.
+fn heading_text(node: NodeRef<'_, Node>) -> String {
+    let mut out = String::new();
+    collect_text(node, &mut out, true);
+    collapse_whitespace(&out)
+}
+
+/// All text below `node` (skipping chrome when `skip_chrome`), iteratively.
+fn collect_text(node: NodeRef<'_, Node>, out: &mut String, skip_chrome: bool) {
+    let mut edges = node.traverse();
+    while let Some(edge) = edges.next() {
+        if let ego_tree::iter::Edge::Open(n) = edge {
+            match n.value() {
+                Node::Text(t) => out.push_str(t),
+                Node::Element(e) if skip_chrome && is_skipped(e) => {
+                    // Jump past the whole subtree.
+                    for e2 in edges.by_ref() {
+                        if let ego_tree::iter::Edge::Close(c) = e2
+                            && c.id() == n.id()
+                        {
+                            break;
+                        }
+                    }
+                }
+                Node::Element(e) if e.name() == "br" => out.push('\n'),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn plain_text(node: NodeRef<'_, Node>) -> String {
+    let mut out = String::new();
+    collect_text(node, &mut out, false);
+    out
+}
+
+/// SQL command names of a DocBook reference page (`div.refnamediv`): the
+/// title and the names listed before the dash in its purpose line.
+fn refentry_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
+    let Some(div) = root.descendants().find(|n| {
+        n.value().as_element().is_some_and(|e| e.name() == "div" && has_class(e, "refnamediv"))
+    }) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::new();
+    for child in div.children() {
+        let Some(el) = child.value().as_element() else { continue };
+        if heading_level(el).is_some() {
+            names.push(heading_text(child));
+        } else if el.name() == "p" {
+            let line = collapse_whitespace(&plain_text(child));
+            let head = line.split(" — ").next().unwrap_or("");
+            let head = if head.len() == line.len() { line.split(" -- ").next().unwrap_or("") } else { head };
+            if head.len() < line.len() {
+                names.extend(head.split(',').map(|s| s.trim().to_owned()));
+            }
+        }
+    }
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for name in names {
+        let name = nfc(&name);
+        if !name.is_empty() && name.len() <= 200 && !symbols.iter().any(|s| s.name == name) {
+            symbols.push(Symbol { name, kind: "Command".to_owned(), anchor: None });
+        }
+    }
+    symbols
+}
+
+/// A section being written.
+struct SectionBuf {
+    anchor: Option<String>,
+    title: String,
+    level: u8,
+    markdown: String,
+    text: String,
+}
+
+impl SectionBuf {
+    fn lead(title: &str) -> Self {
+        SectionBuf { anchor: None, title: title.to_owned(), level: 1, markdown: String::new(), text: String::new() }
+    }
+}
+
+/// Inline content of the paragraph being built: Markdown and plain text side by side.
+#[derive(Default)]
+struct Inline {
+    md: String,
+    text: String,
+}
+
+impl Inline {
+    fn space(&mut self) {
+        if !self.md.is_empty() && !self.md.ends_with([' ', '\n']) {
+            self.md.push(' ');
+        }
+        if !self.text.is_empty() && !self.text.ends_with([' ', '\n']) {
+            self.text.push(' ');
+        }
+    }
+
+    /// Appends HTML text with its whitespace collapsed.
+    fn push_text(&mut self, raw: &str) {
+        if raw.starts_with(|c: char| c.is_whitespace()) {
+            self.space();
+        }
+        let mut first = true;
+        for word in raw.split_whitespace() {
+            if !first {
+                self.space();
+            }
+            first = false;
+            escape_md_into(word, &mut self.md);
+            self.text.push_str(word);
+        }
+        if raw.ends_with(|c: char| c.is_whitespace()) && !raw.trim().is_empty() {
+            self.space();
+        }
+    }
+
+    fn is_blank(&self) -> bool {
+        self.text.trim().is_empty() && self.md.trim().is_empty()
+    }
+}
+
+/// Escapes the characters that would turn prose into Markdown syntax.
+fn escape_md_into(word: &str, out: &mut String) {
+    let chars: Vec<char> = word.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = if i == 0 { None } else { chars.get(i - 1) };
+        let next = chars.get(i + 1);
+        let escape = match c {
+            '\\' | '`' | '*' | '[' | ']' => true,
+            '_' => !(prev.is_some_and(|p| p.is_alphanumeric()) && next.is_some_and(|n| n.is_alphanumeric())),
+            '<' => next.is_some_and(|n| n.is_alphabetic() || matches!(n, '/' | '!' | '?')),
+            _ => false,
+        };
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+/// Escapes a paragraph's first character if it would start a block construct.
+fn escape_block_start(md: &str) -> String {
+    let first = md.chars().next();
+    let needs = match first {
+        Some('#' | '>' | '-' | '+' | '=' | '|' | '~') => true,
+        Some(c) if c.is_ascii_digit() => {
+            let digits = md.bytes().take_while(u8::is_ascii_digit).count();
+            matches!(md.as_bytes().get(digits), Some(b'.' | b')'))
+        }
+        _ => false,
+    };
+    if !needs {
+        return md.to_owned();
+    }
+    if first.is_some_and(|c| c.is_ascii_digit()) {
+        let digits = md.bytes().take_while(u8::is_ascii_digit).count();
+        format!("{}\\{}", &md[..digits], &md[digits..])
+    } else {
+        format!("\\{md}")
+    }
+}
+
+struct Converter<'a, 'p> {
+    prefix: &'a str,
+    rel_file: &'a str,
+    page_path: &'a str,
+    plan: &'a Plan<'p>,
+    title: &'a str,
+    sections: Vec<SectionBuf>,
+    para: Inline,
+    /// Line prefixes of the enclosing list items and quotes.
+    prefixes: Vec<String>,
+    /// A list marker waiting for the first line of the next block.
+    marker: Option<String>,
+    /// The id of the nearest enclosing element not yet claimed by a heading.
+    pending_id: Option<(ego_tree::NodeId, String)>,
+    slugger: Slugger,
+}
+
+impl<'p> Converter<'_, 'p> {
+    fn current(&mut self) -> &mut SectionBuf {
+        if self.sections.is_empty() {
+            self.sections.push(SectionBuf::lead(self.title));
+        }
+        let last = self.sections.len() - 1;
+        &mut self.sections[last]
+    }
+
+    /// Writes a finished block (already Markdown) with the current prefixes.
+    fn emit_block(&mut self, md: &str, text: &str) {
+        let prefix: String = self.prefixes.concat();
+        let marker = self.marker.take();
+        let sec_md_empty = self.current().markdown.is_empty();
+        let mut out = String::with_capacity(md.len() + 16);
+        if !sec_md_empty {
+            out.push_str(prefix.trim_end());
+            out.push('\n');
+        }
+        for (i, line) in md.lines().enumerate() {
+            if i == 0
+                && let Some(m) = &marker
+            {
+                let outer = prefix.len().saturating_sub(m.len());
+                out.push_str(prefix.get(..outer).unwrap_or(""));
+                out.push_str(m);
+            } else if line.is_empty() {
+                out.push_str(prefix.trim_end());
+            } else {
+                out.push_str(&prefix);
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        let sec = self.current();
+        sec.markdown.push_str(&out);
+        if !text.trim().is_empty() {
+            sec.text.push_str(text);
+            sec.text.push('\n');
+        }
+    }
+
+    /// Ends the paragraph being built.
+    fn flush(&mut self) {
+        if self.para.is_blank() {
+            self.para = Inline::default();
+            return;
+        }
+        let para = std::mem::take(&mut self.para);
+        let md = escape_block_start(para.md.trim());
+        let md: String = md.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
+        let md = md.lines().map(escape_block_start).collect::<Vec<_>>().join("\n");
+        self.emit_block(&md, para.text.trim());
+    }
+
+    fn block_children(&mut self, node: NodeRef<'p, Node>, depth: usize) {
+        for child in node.children() {
+            self.block(child, depth + 1);
+        }
+    }
+
+    fn block(&mut self, node: NodeRef<'p, Node>, depth: usize) {
+        match node.value() {
+            Node::Text(t) => {
+                let mut para = std::mem::take(&mut self.para);
+                para.push_text(t);
+                self.para = para;
+                if !t.trim().is_empty() {
+                    self.pending_id = None;
+                }
+            }
+            Node::Element(el) => {
+                if depth > MAX_DEPTH {
+                    let mut para = std::mem::take(&mut self.para);
+                    para.push_text(&plain_text(node));
+                    self.para = para;
+                    return;
+                }
+                if is_skipped(el) {
+                    return;
+                }
+                if let Some(id) = el.id() {
+                    self.pending_id = Some((node.id(), id.to_owned()));
+                }
+                self.element(node, el, depth);
+                if self.pending_id.as_ref().is_some_and(|(n, _)| *n == node.id()) {
+                    self.pending_id = None;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn element(&mut self, node: NodeRef<'p, Node>, el: &Element, depth: usize) {
+        let name = el.name();
+        if let Some(level) = heading_level(el) {
+            self.heading(node, level);
+        } else if name == "pre" {
+            self.flush();
+            self.code_block(node);
+        } else if name == "table" {
+            self.flush();
+            self.table(node);
+        } else if name == "ul" || name == "ol" || name == "menu" {
+            self.flush();
+            let mut n = 0usize;
+            for child in node.children() {
+                let is_li = child.value().as_element().is_some_and(|e| e.name() == "li");
+                if is_li {
+                    n += 1;
+                    let marker = if name == "ol" { format!("{n}. ") } else { "- ".to_owned() };
+                    self.item(child, marker, depth);
+                } else {
+                    self.block(child, depth + 1);
+                }
+            }
+            self.flush();
+        } else if name == "li" || name == "dt" {
+            self.flush();
+            self.item(node, "- ".to_owned(), depth);
+        } else if name == "dd" {
+            self.flush();
+            self.prefixes.push("  ".to_owned());
+            self.block_children(node, depth);
+            self.flush();
+            self.prefixes.pop();
+        } else if name == "blockquote" {
+            self.flush();
+            self.prefixes.push("> ".to_owned());
+            self.block_children(node, depth);
+            self.flush();
+            self.prefixes.pop();
+        } else if name == "hr" {
+            self.flush();
+        } else if name == "br" {
+            self.para.md.push('\n');
+            self.para.text.push('\n');
+        } else if BLOCK_TAGS.contains(&name) || name == "dl" {
+            self.flush();
+            self.block_children(node, depth);
+            self.flush();
+        } else {
+            let mut para = std::mem::take(&mut self.para);
+            self.inline(node, el, &mut para, depth);
+            self.para = para;
+        }
+    }
+
+    fn item(&mut self, node: NodeRef<'p, Node>, marker: String, depth: usize) {
+        self.prefixes.push(" ".repeat(marker.len()));
+        self.marker = Some(marker);
+        self.block_children(node, depth);
+        self.flush();
+        if self.marker.take().is_some() {
+            // An empty item still shows its marker.
+            self.prefixes.pop();
+            return;
+        }
+        self.prefixes.pop();
+    }
+
+    fn heading(&mut self, node: NodeRef<'p, Node>, level: u8) {
+        self.flush();
+        let mut inline = Inline::default();
+        for child in node.children() {
+            self.inline_node(child, &mut inline, 0);
+        }
+        let md_title = collapse_whitespace(&inline.md);
+        let title = nfc(&heading_text(node));
+        if self.plan.page_heading.is_some_and(|h| h.id() == node.id()) {
+            self.pending_id = None;
+            self.emit_block(&format!("# {md_title}"), &title);
+            return;
+        }
+        if !self.plan.cuts.contains(&node.id()) {
+            // A caption (Note, Example...): a bold line, not a section.
+            if !md_title.is_empty() {
+                self.emit_block(&format!("**{md_title}**"), &title);
+            }
+            return;
+        }
+        let anchor = heading_anchor(node)
+            .or_else(|| self.pending_id.take().map(|(_, id)| id))
+            .unwrap_or_else(|| self.slugger.slug(&title));
+        self.slugger.reserve(&anchor);
+        self.pending_id = None;
+        let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);
+        let hashes = "#".repeat(level as usize);
+        let attr = if anchor.chars().all(|c| c.is_alphanumeric() || "-_.:".contains(c)) {
+            format!(" {{#{anchor}}}")
+        } else {
+            String::new()
+        };
+        let saved_prefixes = std::mem::take(&mut self.prefixes);
+        self.marker = None;
+        self.sections.push(SectionBuf { anchor: Some(anchor), title: title.clone(), level, markdown: String::new(), text: String::new() });
+        self.emit_block(&format!("{hashes} {md_title}{attr}"), &title);
+        self.prefixes = saved_prefixes;
+    }
+
+    fn code_block(&mut self, node: NodeRef<'p, Node>) {
+        let raw = plain_text(node);
+        let code = raw.strip_prefix("\r\n").or_else(|| raw.strip_prefix('\n')).unwrap_or(&raw);
+        let code = code.trim_end();
+        if code.trim().is_empty() {
+            return;
+        }
+        let longest = longest_run(code, '`');
+        let fence = "`".repeat(longest.max(2) + 1);
+        self.emit_block(&format!("{fence}\n{code}\n{fence}"), code);
+    }
+
+    fn table(&mut self, node: NodeRef<'p, Node>) {
+        let mut rows: Vec<(bool, Vec<Inline>)> = Vec::new();
+        self.collect_rows(node, &mut rows, false, 0);
+        rows.retain(|(_, cells)| !cells.is_empty());
+        if rows.is_empty() {
+            return;
+        }
+        let width = rows.iter().map(|(_, c)| c.len()).max().unwrap_or(1);
+        let cell_md = |c: &Inline| collapse_whitespace(&c.md.replace('|', "\\|"));
+        let cell_text = |c: &Inline| collapse_whitespace(&c.text);
+        let line = |cells: &[Inline]| {
+            let mut s = String::from("|");
+            for i in 0..width {
+                s.push(' ');
+                s.push_str(&cells.get(i).map(cell_md).unwrap_or_default());
+                s.push_str(" |");
+            }
+            s
+        };
+        let header_rows = rows.iter().take_while(|(head, _)| *head).count().max(1);
+        let mut md = String::new();
+        for (i, (_, cells)) in rows.iter().enumerate() {
+            if i == header_rows {
+                md.push('\n');
+                md.push_str(&line(&[]).replace("  |", " --- |"));
+            }
+            if i > 0 && i != header_rows {
+                md.push('\n');
+            }
+            if i > 0 && i < header_rows {
+                // Extra header rows become body rows after the divider.
+            }
+            md.push_str(&line(cells));
+        }
+        if rows.len() == header_rows {
+            md.push('\n');
+            md.push_str(&line(&[]).replace("  |", " --- |"));
+        }
+        let text: Vec<String> = rows
+            .iter()
+            .map(|(_, cells)| cells.iter().map(cell_text).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" | "))
+            .filter(|l| !l.is_empty())
+            .collect();
+        self.emit_block(&md, &text.join("\n"));
+    }
+
+    fn collect_rows(&mut self, node: NodeRef<'p, Node>, rows: &mut Vec<(bool, Vec<Inline>)>, in_head: bool, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for child in node.children() {
+            let Some(el) = child.value().as_element() else { continue };
+            match el.name() {
+                "tr" => {
+                    let mut cells = Vec::new();
+                    let mut all_th = true;
+                    for cell in child.children() {
+                        let Some(ce) = cell.value().as_element() else { continue };
+                        if ce.name() != "td" && ce.name() != "th" {
+                            continue;
+                        }
+                        all_th &= ce.name() == "th";
+                        let mut inline = Inline::default();
+                        for c in cell.children() {
+                            self.inline_node(c, &mut inline, depth + 1);
+                        }
+                        cells.push(inline);
+                    }
+                    rows.push((in_head || (rows.is_empty() && all_th && !cells.is_empty()), cells));
+                }
+                "thead" => self.collect_rows(child, rows, true, depth + 1),
+                "tbody" | "tfoot" => self.collect_rows(child, rows, false, depth + 1),
+                "caption" => {}
+                _ => {}
+            }
+        }
+    }
+
+    fn inline_node(&mut self, node: NodeRef<'p, Node>, out: &mut Inline, depth: usize) {
+        match node.value() {
+            Node::Text(t) => out.push_text(t),
+            Node::Element(el) => {
+                if is_skipped(el) {
+                    return;
+                }
+                if depth > MAX_DEPTH {
+                    out.push_text(&plain_text(node));
+                    return;
+                }
+                self.inline(node, el, out, depth);
+            }
+            _ => {}
+        }
+    }
+
+    fn inline_children(&mut self, node: NodeRef<'p, Node>, out: &mut Inline, depth: usize) {
+        for child in node.children() {
+            self.inline_node(child, out, depth + 1);
+        }
+    }
+
+    fn inline(&mut self, node: NodeRef<'p, Node>, el: &Element, out: &mut Inline, depth: usize) {
+        match el.name() {
+            "code" | "tt" | "kbd" | "samp" => {
+                let code = collapse_whitespace(&plain_text(node));
+                if code.is_empty() {
+                    return;
+                }
+                let ticks = "`".repeat(longest_run(&code, '`') + 1);
+                let pad = if code.starts_with('`') || code.ends_with('`') { " " } else { "" };
+                if node.prev_sibling().is_some_and(|s| s.value().as_text().is_some_and(|t| t.ends_with(char::is_whitespace))) {
+                    out.space();
+                }
+                out.md.push_str(&format!("{ticks}{pad}{code}{pad}{ticks}"));
+                out.text.push_str(&code);
+            }
+            "em" | "i" | "cite" | "dfn" | "var" => self.wrapped(node, out, "*", depth),
+            "strong" | "b" => self.wrapped(node, out, "**", depth),
+            "a" => self.link(node, el, out, depth),
+            "img" => {
+                if let Some(alt) = el.attr("alt") {
+                    out.push_text(alt);
+                }
+            }
+            "br" => {
+                out.md.push('\n');
+                out.text.push('\n');
+            }
+            "pre" | "table" | "ul" | "ol" | "dl" | "li" | "dt" | "dd" | "tr" | "td" | "th" => {
+                out.space();
+                self.inline_children(node, out, depth);
+                out.space();
+            }
+            name if BLOCK_TAGS.contains(&name) || heading_level(el).is_some() => {
+                out.space();
+                self.inline_children(node, out, depth);
+                out.space();
+            }
+            _ => self.inline_children(node, out, depth),
+        }
+    }
+
+    fn wrapped(&mut self, node: NodeRef<'p, Node>, out: &mut Inline, mark: &str, depth: usize) {
+        let mut inner = Inline::default();
+        self.inline_children(node, &mut inner, depth);
+        let md = inner.md.trim();
+        if md.is_empty() {
+            out.push_text(&inner.text);
+            return;
+        }
+        if inner.md.starts_with(' ') {
+            out.space();
+        }
+        if md.contains(mark) || md.contains('\n') {
+            out.md.push_str(md);
+        } else {
+            out.md.push_str(&format!("{mark}{md}{mark}"));
+        }
+        out.text.push_str(inner.text.trim());
+        if inner.md.ends_with(' ') {
+            out.space();
+        }
+    }
+
+    fn link(&mut self, node: NodeRef<'p, Node>, el: &Element, out: &mut Inline, depth: usize) {
+        let mut inner = Inline::default();
+        self.inline_children(node, &mut inner, depth);
+        let md = inner.md.trim();
+        if md.is_empty() {
+            return;
+        }
+        if inner.md.starts_with(' ') {
+            out.space();
+        }
+        match el.attr("href").and_then(|h| self.rewrite_link(h)) {
+            Some(url) if !md.contains('\n') => {
+                let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
+                out.md.push_str(&format!("[{md}]({url})"));
+            }
+            _ => out.md.push_str(md),
+        }
+        out.text.push_str(inner.text.trim());
+        if inner.md.ends_with(' ') {
+            out.space();
+        }
+    }
+
+    /// `sql-createindex.html#X` → `{prefix}/sql-createindex#X`; external links
+    /// kept; scripts and unresolvable links dropped (None).
+    fn rewrite_link(&self, href: &str) -> Option<String> {
+        let href = href.trim();
+        if href.is_empty() || href.len() > 2048 {
+            return None;
+        }
+        let lower = href.to_ascii_lowercase();
+        if lower.starts_with("javascript:") || lower.starts_with("data:") || lower.starts_with("vbscript:") {
+            return None;
+        }
+        if let Some(rest) = href.strip_prefix("//") {
+            return Some(format!("https://{rest}"));
+        }
+        let scheme_end = href.find(':');
+        let first_sep = href.find(['/', '?', '#']).unwrap_or(href.len());
+        if scheme_end.is_some_and(|i| i < first_sep) {
+            return Some(href.to_owned());
+        }
+        let (path_q, fragment) = match href.split_once('#') {
+            Some((p, f)) => (p, Some(f)),
+            None => (href, None),
+        };
+        let path = path_q.split('?').next().unwrap_or("");
+        let target = if path.is_empty() {
+            self.page_path.to_owned()
+        } else {
+            let resolved = paths::resolve(self.rel_file, path)?;
+            if is_html(&resolved) || resolved.is_empty() {
+                paths::page_path(self.prefix, &resolved)
+            } else {
+                paths::join(self.prefix, &resolved)
+            }
+        };
+        Some(match fragment {
+            Some(f) if !f.is_empty() => format!("{target}#{f}"),
+            _ => target,
+        })
+    }
+
+    /// Cleans up: tidy texts, compute breadcrumbs, drop a blank lead.
+    fn finish(mut self) -> Vec<Section> {
+        if self.sections.len() > 1 && self.sections[0].text.trim().is_empty() && self.sections[0].markdown.trim().is_empty() {
+            self.sections.remove(0);
+        }
+        let mut stack: Vec<(u8, String)> = Vec::new();
+        let mut out = Vec::with_capacity(self.sections.len());
+        for s in self.sections {
+            let breadcrumb = if s.anchor.is_none() {
+                Vec::new()
+            } else {
+                while stack.last().is_some_and(|(l, _)| *l >= s.level) {
+                    stack.pop();
+                }
+                let mut b = vec![self.title.to_owned()];
+                b.extend(stack.iter().map(|(_, t)| t.clone()));
+                stack.push((s.level, s.title.clone()));
+                b
+            };
+            out.push(Section {
+                anchor: s.anchor,
+                title: s.title,
+                level: s.level,
+                breadcrumb,
+                markdown: s.markdown,
+                text: tidy(&s.text),
+            });
+        }
+        out
+    }
+}
+
+/// The heading's own id, or the id of an `<a id|name>` inside it.
+fn heading_anchor(node: NodeRef<'_, Node>) -> Option<String> {
+    let el = node.value().as_element()?;
+    if let Some(id) = el.id() {
+        return Some(id.to_owned());
+    }
+    node.descendants().find_map(|d| {
+        let e = d.value().as_element()?;
+        if e.name() == "a" && e.attr("href").is_none() {
+            e.id().or_else(|| e.attr("name")).map(str::to_owned)
+        } else {
+            None
+        }
+    })
+}
+
+fn longest_run(s: &str, c: char) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for ch in s.chars() {
+        if ch == c {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}

@@ -1,0 +1,337 @@
+//! Markdown pages: frontmatter split off, title chosen, the body kept byte for
+//! byte, plain text extracted with pulldown-cmark, and sections cut at
+//! headings of level 2 and deeper.
+
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use crate::frontmatter;
+use crate::page::{Page, PageError, Section, utf8};
+use crate::paths;
+use crate::text::{Slugger, join_texts, nfc, tidy};
+
+/// File extensions read as Markdown.
+pub const EXTENSIONS: [&str; 2] = ["md", "markdown"];
+
+/// Whether a source-relative file name is a Markdown file.
+pub fn is_markdown(rel: &str) -> bool {
+    rel.rsplit_once('.').is_some_and(|(_, ext)| EXTENSIONS.iter().any(|e| ext.eq_ignore_ascii_case(e)))
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
+/// Converts one Markdown file (`rel_file` is its path inside the source, used
+/// for the page path and messages) into a page under `prefix`.
+pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
+    let src = utf8(bytes, rel_file)?;
+    let split = frontmatter::split(src);
+    let fields = match split.yaml {
+        Some(yaml) => frontmatter::parse(yaml)
+            .map_err(|reason| PageError::Frontmatter { path: rel_file.to_owned(), reason })?,
+        None => frontmatter::Fields::default(),
+    };
+    let body = split.body;
+    let parsed = parse_body(body);
+    let title = fields
+        .title
+        .clone()
+        .or_else(|| parsed.first_h1.clone().filter(|t| !t.is_empty()))
+        .unwrap_or_else(|| fallback_title(rel_file));
+    let title = nfc(&title);
+    let sections = build_sections(body, &parsed, &title);
+    let text = join_texts(sections.iter().map(|s| s.text.as_str()));
+    Ok(Page {
+        path: paths::page_path(prefix, rel_file),
+        source_file: rel_file.to_owned(),
+        title,
+        description: fields.description,
+        order: fields.order,
+        draft: fields.draft,
+        frontmatter: split.yaml.map(str::to_owned),
+        markdown: body.to_owned(),
+        text,
+        sections,
+        symbols: Vec::new(),
+    })
+}
+
+/// The file stem, or the folder name for an `index`/`README` file.
+fn fallback_title(rel_file: &str) -> String {
+    let rel = paths::page_rel(rel_file);
+    let stem = paths::file_stem(rel_file);
+    if rel.is_empty() || paths::file_stem(&rel) == stem {
+        stem.to_owned()
+    } else {
+        rel.rsplit('/').next().unwrap_or(stem).to_owned()
+    }
+}
+
+/// A heading that starts a section.
+struct Cut {
+    start: usize,
+    level: u8,
+    id: Option<String>,
+    title: String,
+}
+
+struct Parsed {
+    first_h1: Option<String>,
+    cuts: Vec<Cut>,
+    /// Raw plain text per section: index 0 is the lead, i + 1 is after cut i.
+    texts: Vec<String>,
+}
+
+/// One pass over the events: where sections start, their titles, and the
+/// plain text of each.
+fn parse_body(body: &str) -> Parsed {
+    let mut parsed = Parsed { first_h1: None, cuts: Vec::new(), texts: vec![String::new()] };
+    let mut depth = 0usize; // containers (quotes, lists, footnotes) we are inside
+    let mut heading: Option<(HeadingLevel, Option<String>, usize, String)> = None;
+    let mut html = TagStripper::default();
+    for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                if depth == 0 && level != HeadingLevel::H1 {
+                    parsed.texts.push(String::new());
+                }
+                heading = Some((level, id.map(|i| i.to_string()), range.start, String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, id, start, title)) = heading.take() {
+                    let title = crate::text::collapse_whitespace(&title);
+                    if level == HeadingLevel::H1 && parsed.first_h1.is_none() {
+                        parsed.first_h1 = Some(title.clone());
+                    }
+                    if depth == 0 && level != HeadingLevel::H1 {
+                        parsed.cuts.push(Cut { start, level: level as u8, id, title: nfc(&title) });
+                    }
+                }
+                push_line_end(&mut parsed.texts);
+            }
+            Event::Start(Tag::BlockQuote(_) | Tag::List(_) | Tag::FootnoteDefinition(_)) => depth += 1,
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition) => {
+                depth = depth.saturating_sub(1);
+                push_line_end(&mut parsed.texts);
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, _, _, title)) = heading.as_mut() {
+                    title.push_str(&t);
+                }
+                push(&mut parsed.texts, &t);
+            }
+            Event::InlineMath(t) | Event::DisplayMath(t) => push(&mut parsed.texts, &t),
+            Event::SoftBreak => {
+                if let Some((_, _, _, title)) = heading.as_mut() {
+                    title.push(' ');
+                }
+                push(&mut parsed.texts, " ");
+            }
+            Event::HardBreak => push(&mut parsed.texts, "\n"),
+            Event::Html(h) => {
+                let t = html.strip(&h);
+                push(&mut parsed.texts, &t);
+            }
+            Event::InlineHtml(h) => {
+                let _ = html.strip(&h);
+            }
+            Event::End(TagEnd::TableCell) => push(&mut parsed.texts, " | "),
+            Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
+                if let Some(t) = parsed.texts.last_mut() {
+                    let trimmed = t.trim_end_matches(" | ").len();
+                    t.truncate(trimmed);
+                }
+                push_line_end(&mut parsed.texts);
+            }
+            Event::End(
+                TagEnd::Paragraph | TagEnd::Item | TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table,
+            ) => push_line_end(&mut parsed.texts),
+            Event::TaskListMarker(done) => push(&mut parsed.texts, if done { "[x] " } else { "[ ] " }),
+            Event::Rule => push_line_end(&mut parsed.texts),
+            _ => {}
+        }
+    }
+    parsed
+}
+
+fn push(texts: &mut [String], s: &str) {
+    if let Some(t) = texts.last_mut() {
+        t.push_str(s);
+    }
+}
+
+fn push_line_end(texts: &mut [String]) {
+    if let Some(t) = texts.last_mut()
+        && !t.is_empty()
+        && !t.ends_with('\n')
+    {
+        t.push('\n');
+    }
+}
+
+/// Cuts the body at the recorded headings. The lead section (before the first
+/// cut) is dropped when it is blank and other sections exist.
+fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
+    let mut slugger = Slugger::default();
+    for cut in &parsed.cuts {
+        if let Some(id) = &cut.id {
+            slugger.reserve(id);
+        }
+    }
+    let mut sections = Vec::with_capacity(parsed.cuts.len() + 1);
+    let lead_end = parsed.cuts.first().map_or(body.len(), |c| c.start);
+    let lead_md = &body[..lead_end];
+    if !lead_md.trim().is_empty() || parsed.cuts.is_empty() {
+        sections.push(Section {
+            anchor: None,
+            title: title.to_owned(),
+            level: 1,
+            breadcrumb: Vec::new(),
+            markdown: lead_md.to_owned(),
+            text: tidy(&parsed.texts[0]),
+        });
+    }
+    let mut stack: Vec<(u8, String)> = Vec::new();
+    for (i, cut) in parsed.cuts.iter().enumerate() {
+        let end = parsed.cuts.get(i + 1).map_or(body.len(), |c| c.start);
+        while stack.last().is_some_and(|(l, _)| *l >= cut.level) {
+            stack.pop();
+        }
+        let mut breadcrumb = vec![title.to_owned()];
+        breadcrumb.extend(stack.iter().map(|(_, t)| t.clone()));
+        let anchor = cut.id.clone().unwrap_or_else(|| slugger.slug(&cut.title));
+        sections.push(Section {
+            anchor: Some(anchor),
+            title: cut.title.clone(),
+            level: cut.level,
+            breadcrumb,
+            markdown: body.get(cut.start..end).unwrap_or_default().to_owned(),
+            text: tidy(parsed.texts.get(i + 1).map_or("", String::as_str)),
+        });
+        stack.push((cut.level, cut.title.clone()));
+    }
+    sections
+}
+
+/// Removes tags and comments from raw HTML in Markdown, keeping the text;
+/// remembers an unfinished tag or comment across events.
+#[derive(Default)]
+struct TagStripper {
+    in_tag: bool,
+    in_comment: bool,
+}
+
+impl TagStripper {
+    fn strip(&mut self, html: &str) -> String {
+        let mut out = String::new();
+        let mut rest = html;
+        while !rest.is_empty() {
+            if self.in_comment {
+                match rest.find("-->") {
+                    Some(i) => {
+                        rest = &rest[i + 3..];
+                        self.in_comment = false;
+                    }
+                    None => break,
+                }
+            } else if self.in_tag {
+                match rest.find('>') {
+                    Some(i) => {
+                        rest = &rest[i + 1..];
+                        self.in_tag = false;
+                    }
+                    None => break,
+                }
+            } else if let Some(i) = rest.find('<') {
+                out.push_str(&rest[..i]);
+                rest = &rest[i..];
+                if rest.starts_with("<!--") {
+                    self.in_comment = true;
+                    rest = &rest[4..];
+                } else {
+                    self.in_tag = true;
+                    rest = &rest[1..];
+                }
+            } else {
+                out.push_str(rest);
+                break;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(src: &str) -> Page {
+        markdown_to_page(src.as_bytes(), "guide/install.md", "/app").unwrap()
+    }
+
+    #[test]
+    fn keeps_body_verbatim_and_frontmatter_apart() {
+        let src = "---\ntitle: Install\norder: 2\n---\nIntro *text*.\n\n## Step one {#one}\n\nDo it.\n";
+        let p = page(src);
+        assert_eq!(p.frontmatter.as_deref(), Some("title: Install\norder: 2\n"));
+        assert_eq!(p.markdown, "Intro *text*.\n\n## Step one {#one}\n\nDo it.\n");
+        assert_eq!(p.path, "/app/guide/install");
+        assert_eq!(p.order, Some(2));
+        assert_eq!(p.sections.len(), 2);
+        assert_eq!(p.sections[1].anchor.as_deref(), Some("one"));
+        assert_eq!(p.sections[1].title, "Step one");
+        assert_eq!(p.sections[1].breadcrumb, vec!["Install".to_owned()]);
+        assert_eq!(p.text, "Intro text.\n\nStep one\nDo it.");
+        let joined: String = p.sections.iter().map(|s| s.markdown.as_str()).collect();
+        assert_eq!(joined, p.markdown);
+    }
+
+    #[test]
+    fn title_falls_back_to_h1_then_stem() {
+        assert_eq!(page("# Hello `world`\n\ntext").title, "Hello world");
+        assert_eq!(page("text only").title, "install");
+        let p = markdown_to_page(b"x", "guide/index.md", "/app").unwrap();
+        assert_eq!((p.title.as_str(), p.path.as_str()), ("guide", "/app/guide"));
+    }
+
+    #[test]
+    fn nested_headings_breadcrumbs_and_slugs() {
+        let p = page("# T\n\n## A\n\n### B\n\n#### C\n\n## A\n\n> ## quoted\n");
+        let got: Vec<_> = p
+            .sections
+            .iter()
+            .map(|s| (s.anchor.clone().unwrap_or_default(), s.level, s.breadcrumb.join(" > ")))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (String::new(), 1, String::new()),
+                ("a".into(), 2, "T".into()),
+                ("b".into(), 3, "T > A".into()),
+                ("c".into(), 4, "T > A > B".into()),
+                ("a-1".into(), 2, "T".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn html_and_tables_become_text() {
+        let p = page("<details><summary>More</summary>\n\nHidden <!-- c --> text\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        assert!(p.text.contains("More"), "{}", p.text);
+        assert!(!p.text.contains('<'), "{}", p.text);
+        assert!(p.text.contains("a | b\n1 | 2"), "{}", p.text);
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        let e = markdown_to_page(b"ok \xff\xfe", "x.md", "").unwrap_err();
+        assert_eq!(e.path(), "x.md");
+        let e = markdown_to_page(b"---\ntitle: [\n---\nbody", "y.md", "").unwrap_err();
+        assert!(matches!(e, PageError::Frontmatter { .. }));
+        let deep = ">".repeat(100_000) + " x\n" + &"- ".repeat(50_000);
+        assert!(markdown_to_page(deep.as_bytes(), "z.md", "").is_ok());
+    }
+}

@@ -1,0 +1,114 @@
+//! The page model every source produces: pages, their sections and symbols.
+
+use serde::{Deserialize, Serialize};
+
+/// One document of an edition, as read from its source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    /// Full site path: the edition prefix joined with the page's path inside the
+    /// source, without extension, no trailing slash (`/postgresql/sql-createindex`,
+    /// `/app/guide/install`; an `index.md` is its folder: `/app/guide`; the
+    /// source root's index is the prefix itself: `/app`).
+    pub path: String,
+    /// The file inside the source it came from (`ref/sql-createindex.html`), for messages.
+    pub source_file: String,
+    pub title: String,
+    pub description: Option<String>,
+    /// Sidebar order from frontmatter (`order`, `sidebar_position`, `nav_order`, `weight`).
+    pub order: Option<i64>,
+    pub draft: bool,
+    /// The original YAML frontmatter, verbatim, without its `---` fences
+    /// (None when the file had none). Kept apart from `markdown`.
+    pub frontmatter: Option<String>,
+    /// The page's Markdown: exactly as written for Markdown sources (frontmatter
+    /// removed), converted for HTML sources.
+    pub markdown: String,
+    /// Plain text of the whole page (no markup), NFC.
+    pub text: String,
+    /// Heading-delimited parts of the page, in document order. Never empty:
+    /// a page without headings has one section holding all of it.
+    pub sections: Vec<Section>,
+    /// Names this page defines (Dash index rows; SQL command titles), for exact-match search.
+    pub symbols: Vec<Symbol>,
+}
+
+/// A heading-delimited part of a page; the unit ranked search returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    /// Anchor of the heading (element id for HTML, slug for Markdown); None for
+    /// the lead section before the first sub-heading.
+    pub anchor: Option<String>,
+    /// Heading text (the page title for the lead section).
+    pub title: String,
+    /// Heading level, 1 for the lead/page-level section.
+    pub level: u8,
+    /// Titles from the page title down to this section's parent heading.
+    pub breadcrumb: Vec<String>,
+    /// This section's Markdown (heading line included).
+    pub markdown: String,
+    /// This section's plain text, NFC.
+    pub text: String,
+}
+
+/// A name a page defines, e.g. a Dash `searchIndex` row or `CREATE INDEX`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub name: String,
+    /// Dash entry type (`Function`, `Class`, `Command`, ...).
+    pub kind: String,
+    /// Anchor inside the page, when the row pointed at one.
+    pub anchor: Option<String>,
+}
+
+/// A file that was reported and skipped (unreadable, not UTF-8, too large,
+/// malformed, escaping the source folder...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// The file, relative to the source (or the archive entry name).
+    pub path: String,
+    pub reason: String,
+}
+
+/// Why one file could not become a page. Carries the file's path; becomes a
+/// [`Problem`] and the file is skipped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PageError {
+    #[error("{path}: not valid UTF-8 (first bad byte at offset {offset})")]
+    NotUtf8 { path: String, offset: usize },
+    #[error("{path}: bad frontmatter: {reason}")]
+    Frontmatter { path: String, reason: String },
+    #[error("{path}: {reason}")]
+    Malformed { path: String, reason: String },
+}
+
+impl PageError {
+    /// The file the error is about.
+    pub fn path(&self) -> &str {
+        match self {
+            PageError::NotUtf8 { path, .. }
+            | PageError::Frontmatter { path, .. }
+            | PageError::Malformed { path, .. } => path,
+        }
+    }
+
+    /// The reason, without the path.
+    pub fn reason(&self) -> String {
+        match self {
+            PageError::NotUtf8 { offset, .. } => format!("not valid UTF-8 (first bad byte at offset {offset})"),
+            PageError::Frontmatter { reason, .. } => format!("bad frontmatter: {reason}"),
+            PageError::Malformed { reason, .. } => reason.clone(),
+        }
+    }
+
+    /// The problem report for this error.
+    pub fn to_problem(&self) -> Problem {
+        Problem { path: self.path().to_owned(), reason: self.reason() }
+    }
+}
+
+/// Decodes a file as UTF-8 (a leading byte-order mark is dropped).
+pub fn utf8<'a>(bytes: &'a [u8], path: &str) -> Result<&'a str, PageError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes)
+        .map_err(|e| PageError::NotUtf8 { path: path.to_owned(), offset: e.valid_up_to() })
+}

@@ -1,0 +1,98 @@
+//! Page paths: from a file's path inside the source to its full site path
+//! under the edition prefix, and resolving relative links between files.
+
+/// The prefix without a trailing slash; `""` and `"/"` both mean site root (`""`).
+pub fn normalize_prefix(prefix: &str) -> &str {
+    prefix.trim_end_matches('/')
+}
+
+/// Joins a prefix and a source-relative path (`guide/install`) into a site path.
+/// An empty relative path is the prefix itself (or `/` at site root).
+pub fn join(prefix: &str, rel: &str) -> String {
+    let prefix = normalize_prefix(prefix);
+    let rel = rel.trim_matches('/');
+    match (prefix.is_empty(), rel.is_empty()) {
+        (true, true) => "/".to_owned(),
+        (false, true) => prefix.to_owned(),
+        (_, false) => format!("{prefix}/{rel}"),
+    }
+}
+
+/// The site path of a page file: extension removed, and `index`, `README`
+/// and `_index` files standing for their folder.
+pub fn page_path(prefix: &str, rel_file: &str) -> String {
+    join(prefix, &page_rel(rel_file))
+}
+
+/// `guide/install.md` → `guide/install`; `guide/index.md` → `guide`.
+pub fn page_rel(rel_file: &str) -> String {
+    let (dir, file) = match rel_file.rsplit_once('/') {
+        Some((d, f)) => (d, f),
+        None => ("", rel_file),
+    };
+    let stem = match file.rsplit_once('.') {
+        Some((s, _)) if !s.is_empty() => s,
+        _ => file,
+    };
+    let is_index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
+    match (is_index, dir.is_empty()) {
+        (true, _) => dir.to_owned(),
+        (false, true) => stem.to_owned(),
+        (false, false) => format!("{dir}/{stem}"),
+    }
+}
+
+/// The stem of a file name (`install` for `guide/install.md`).
+pub fn file_stem(rel_file: &str) -> &str {
+    let file = rel_file.rsplit('/').next().unwrap_or(rel_file);
+    match file.rsplit_once('.') {
+        Some((s, _)) if !s.is_empty() => s,
+        _ => file,
+    }
+}
+
+/// Resolves `target` (a relative URL path, no fragment) against the folder of
+/// `from_file`. `/`-rooted targets start at the source root. None when the
+/// result would leave the source root.
+pub fn resolve(from_file: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    if !target.starts_with('/') {
+        if let Some((dir, _)) = from_file.rsplit_once('/') {
+            parts.extend(dir.split('/').filter(|s| !s.is_empty()));
+        }
+    }
+    for seg in target.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_paths() {
+        assert_eq!(page_path("/app", "guide/install.md"), "/app/guide/install");
+        assert_eq!(page_path("/app", "guide/index.md"), "/app/guide");
+        assert_eq!(page_path("/app", "README.md"), "/app");
+        assert_eq!(page_path("", "index.md"), "/");
+        assert_eq!(page_path("/", "a/_index.md"), "/a");
+        assert_eq!(page_path("/pg/", "sql-createindex.html"), "/pg/sql-createindex");
+        assert_eq!(page_path("", "notes"), "/notes");
+    }
+
+    #[test]
+    fn resolving() {
+        assert_eq!(resolve("a/b/c.html", "../d.html").as_deref(), Some("a/d.html"));
+        assert_eq!(resolve("a/c.html", "./x/y.html").as_deref(), Some("a/x/y.html"));
+        assert_eq!(resolve("c.html", "../d.html"), None);
+        assert_eq!(resolve("a/c.html", "/d.html").as_deref(), Some("d.html"));
+    }
+}

@@ -1,0 +1,56 @@
+//! The n-gram prefilter for the site's substring search: page documents
+//! index the distinct 1-, 2- and 3-char grams of `fold(title) + "\n" +
+//! fold(text)`; a term's pages are those holding all its grams of length
+//! min(3, len). A superset of the true matches: callers verify each page.
+
+use std::collections::BTreeSet;
+
+use tantivy::query::Query;
+
+use crate::records::term_query;
+use crate::store::Snapshot;
+use crate::tokenizer::distinct_grams;
+
+/// At most this many grams are intersected: fewer grams only widen the
+/// superset, and long terms would otherwise build huge queries.
+const MAX_GRAMS: usize = 24;
+
+/// The grams a folded term must have in a page to possibly match.
+pub fn term_grams(folded_term: &str) -> Vec<&str> {
+    let n = folded_term.chars().count().min(3);
+    let mut grams: Vec<&str> =
+        distinct_grams(folded_term).into_iter().filter(|g| g.chars().count() == n).collect();
+    grams.truncate(MAX_GRAMS);
+    grams
+}
+
+impl Snapshot {
+    /// Paths of the edition's pages whose folded title or text may contain
+    /// `folded_term` (an n-gram prefilter; a superset of the true matches).
+    /// None when the term is too short to prefilter (empty).
+    pub fn substring_candidates(&self, edition: &str, folded_term: &str) -> Option<BTreeSet<String>> {
+        let grams = term_grams(folded_term);
+        if grams.is_empty() {
+            return None;
+        }
+        let f = &self.inner.fields;
+        let clauses: Vec<Box<dyn Query>> = grams.iter().map(|g| term_query(f.grams, g)).collect();
+        let query = self.page_query(edition, clauses);
+        let docs = self.matching_docs(&query);
+        Some(self.paths_of(&docs).into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grams_of_a_term() {
+        assert_eq!(term_grams("abcd"), vec!["abc", "bcd"]);
+        assert_eq!(term_grams("索引"), vec!["索引"]);
+        assert_eq!(term_grams("x"), vec!["x"]);
+        assert!(term_grams("").is_empty());
+        assert_eq!(term_grams("aaaa"), vec!["aaa"]);
+    }
+}

@@ -1,0 +1,259 @@
+//! The query front end: our own parser (tantivy's misreads `PG96:`).
+//!
+//! Syntax (SPEC §3): words; `"quoted phrases"` (strict); `-excluded` words or
+//! phrases; filters `project:`, `version:`/`branch:`, `locale:`/`lang:`,
+//! `domain:`, `collection:` (value `*` = all); a leading version prefix
+//! `PG96:` / `pg 13:` / `postgresql18:`. Splitting a prefix into project
+//! alias and version needs the installed editions, so that is the library's job.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FilterKey {
+    Project,
+    Version,
+    Locale,
+    Domain,
+    Collection,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ParsedQuery {
+    /// Raw version prefix as typed, without the colon (`PG96`), if any.
+    pub version_prefix: Option<String>,
+    /// Filters in the order written; later ones win.
+    pub filters: Vec<(FilterKey, String)>,
+    /// Plain words, as typed (not yet folded or stemmed).
+    pub words: Vec<String>,
+    /// Quoted phrases (each must appear, in order).
+    pub phrases: Vec<String>,
+    /// Excluded words or phrases.
+    pub excluded: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    #[error("the query has no search words; give at least one word or \"phrase\"")]
+    Empty,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Parses query text. Never panics on any input.
+pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
+    let mut q = ParsedQuery::default();
+    let mut rest = text.trim_start();
+    if let Some((prefix, after)) = version_prefix(rest) {
+        q.version_prefix = Some(prefix);
+        rest = after;
+    }
+    let mut chars = rest.char_indices().peekable();
+    while let Some(&(start, c)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        let negated = c == '-' && rest[start + 1..].starts_with(|n: char| !n.is_whitespace());
+        let open = if negated { start + 1 } else { start };
+        if negated {
+            chars.next();
+        }
+        if rest[open..].starts_with('"') {
+            chars.next();
+            let body_start = open + 1;
+            let mut body_end = rest.len();
+            for (i, ch) in chars.by_ref() {
+                if ch == '"' {
+                    body_end = i;
+                    break;
+                }
+            }
+            let phrase = rest[body_start..body_end].trim();
+            if !phrase.is_empty() {
+                if negated { q.excluded.push(phrase.to_string()) } else { q.phrases.push(phrase.to_string()) }
+            }
+            continue;
+        }
+        let mut end = rest.len();
+        while let Some(&(i, ch)) = chars.peek() {
+            if ch.is_whitespace() || (ch == '"' && i > open) {
+                end = i;
+                break;
+            }
+            chars.next();
+        }
+        let token = &rest[open..end];
+        if token.is_empty() {
+            continue;
+        }
+        if negated {
+            q.excluded.push(token.to_string());
+            continue;
+        }
+        if let Some((key, value)) = token.split_once(':')
+            && let Some(key) = filter_key(key)
+        {
+            let value = if value.is_empty() {
+                // `version: 13`: the value is the next token.
+                while chars.next_if(|&(_, ch)| ch.is_whitespace()).is_some() {}
+                let from = chars.peek().map_or(rest.len(), |&(i, _)| i);
+                let mut to = rest.len();
+                while let Some(&(i, ch)) = chars.peek() {
+                    if ch.is_whitespace() {
+                        to = i;
+                        break;
+                    }
+                    chars.next();
+                }
+                rest[from..to].trim_matches('"').to_string()
+            } else {
+                value.trim_matches('"').to_string()
+            };
+            if !value.is_empty() {
+                q.filters.push((key, value));
+            }
+            continue;
+        }
+        q.words.push(token.to_string());
+    }
+    if q.words.iter().all(|w| !has_searchable(w)) && q.phrases.iter().all(|p| !has_searchable(p)) {
+        return Err(QueryError::Empty);
+    }
+    Ok(q)
+}
+
+/// True when the text has at least one char the tokenizer indexes.
+fn has_searchable(s: &str) -> bool {
+    s.chars().any(|c| crate::text::is_cjk(c) || crate::text::is_word_char(c))
+}
+
+fn filter_key(key: &str) -> Option<FilterKey> {
+    Some(match key.to_ascii_lowercase().as_str() {
+        "project" => FilterKey::Project,
+        "version" | "branch" => FilterKey::Version,
+        "locale" | "lang" => FilterKey::Locale,
+        "domain" => FilterKey::Domain,
+        "collection" => FilterKey::Collection,
+        _ => return None,
+    })
+}
+
+/// A leading `PG96:`, `pg 13:`, `postgresql-9.6:` (letters, an optional
+/// separator, then a version starting with a digit). Returns the prefix as
+/// typed (without the colon) and the text after the colon.
+fn version_prefix(text: &str) -> Option<(String, &str)> {
+    let colon = text.find(':')?;
+    let head = &text[..colon];
+    let letters = head.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(head.len());
+    if letters == 0 || filter_key(head).is_some() {
+        return None;
+    }
+    let tail = &head[letters..];
+    let version = tail.strip_prefix([' ', '-', '_']).unwrap_or(tail);
+    let mut vchars = version.chars();
+    if !vchars.next().is_some_and(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if !version.chars().all(|c| c.is_ascii_alphanumeric() || c == '.') {
+        return None;
+    }
+    Some((head.to_string(), &text[colon + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn words(q: &ParsedQuery) -> Vec<&str> {
+        q.words.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn words_phrases_and_exclusions() {
+        let q = parse_query(r#"create index "without locking" -gin -"full text""#).unwrap();
+        assert_eq!(words(&q), ["create", "index"]);
+        assert_eq!(q.phrases, ["without locking"]);
+        assert_eq!(q.excluded, ["gin", "full text"]);
+    }
+
+    #[test]
+    fn unterminated_quote_runs_to_the_end() {
+        let q = parse_query(r#"vacuum "full analyze"#).unwrap();
+        assert_eq!(words(&q), ["vacuum"]);
+        assert_eq!(q.phrases, ["full analyze"]);
+    }
+
+    #[test]
+    fn filters_are_case_insensitive_with_aliases() {
+        let q = parse_query("Branch:13 LANG:zh-Hans project:* domain:wiki collection:howto x").unwrap();
+        assert_eq!(
+            q.filters,
+            vec![
+                (FilterKey::Version, "13".into()),
+                (FilterKey::Locale, "zh-Hans".into()),
+                (FilterKey::Project, "*".into()),
+                (FilterKey::Domain, "wiki".into()),
+                (FilterKey::Collection, "howto".into()),
+            ]
+        );
+        assert_eq!(words(&q), ["x"]);
+    }
+
+    #[test]
+    fn filter_value_may_follow_a_space() {
+        let q = parse_query("version: 9.6 select").unwrap();
+        assert_eq!(q.filters, vec![(FilterKey::Version, "9.6".into())]);
+        assert_eq!(words(&q), ["select"]);
+    }
+
+    #[test]
+    fn version_prefixes() {
+        for (text, prefix, rest) in [
+            ("PG96: SELECT", "PG96", "select"),
+            ("pg18: x", "pg18", "x"),
+            ("postgresql13: y", "postgresql13", "y"),
+            ("PG 9.6: SELECT", "PG 9.6", "select"),
+            ("pg96:select", "pg96", "select"),
+        ] {
+            let q = parse_query(text).unwrap();
+            assert_eq!(q.version_prefix.as_deref(), Some(prefix), "{text}");
+            assert_eq!(q.words.iter().map(|w| w.to_lowercase()).collect::<Vec<_>>(), [rest]);
+        }
+    }
+
+    #[test]
+    fn not_a_version_prefix() {
+        let q = parse_query("std::vec push").unwrap();
+        assert_eq!(q.version_prefix, None);
+        assert_eq!(words(&q), ["std::vec", "push"]);
+        let q = parse_query("version:13 select").unwrap();
+        assert_eq!(q.version_prefix, None);
+    }
+
+    #[test]
+    fn empty_queries() {
+        for text in ["", "   ", "-x", "version:13", "\"\"", "PG96:", "- -", "!!! ,,"] {
+            assert_eq!(parse_query(text), Err(QueryError::Empty), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn chinese_without_spaces_is_one_word() {
+        let q = parse_query("如何在不阻塞写入的情况下创建索引").unwrap();
+        assert_eq!(q.words.len(), 1);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,64}") {
+            let _ = parse_query(&s);
+        }
+
+        #[test]
+        fn never_panics_on_syntax_soup(s in "[-\":a-zA-Z0-9 索引ß\u{301}]{0,40}") {
+            let _ = parse_query(&s);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Reading stored records from a snapshot: sections, pages, page listings
+//! (from fast fields only) and per-edition counts.
+
+use std::collections::HashSet;
+
+use tantivy::collector::{Count, DocSetCollector};
+use tantivy::query::{BooleanQuery, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption, TantivyDocument, Value};
+use tantivy::{DocAddress, Term};
+
+use crate::schema::{Fields, KIND_PAGE, KIND_SECTION};
+use crate::store::{PageMeta, PageRecord, SectionRecord, Snapshot, section_key};
+
+pub(crate) fn term_query(field: Field, text: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(field, text), IndexRecordOption::Basic))
+}
+
+fn first_str(doc: &TantivyDocument, field: Field) -> Option<String> {
+    doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string)
+}
+
+fn all_str(doc: &TantivyDocument, field: Field) -> Vec<String> {
+    doc.get_all(field).filter_map(|v| v.as_str()).map(str::to_string).collect()
+}
+
+pub(crate) fn section_record(f: &Fields, doc: &TantivyDocument) -> SectionRecord {
+    SectionRecord {
+        key: first_str(doc, f.section_key).unwrap_or_default(),
+        edition: first_str(doc, f.edition).unwrap_or_default(),
+        page_path: first_str(doc, f.path).unwrap_or_default(),
+        anchor: first_str(doc, f.anchor),
+        title: first_str(doc, f.title).unwrap_or_default(),
+        breadcrumb: all_str(doc, f.breadcrumb),
+        text: first_str(doc, f.body).unwrap_or_default(),
+        markdown: first_str(doc, f.markdown).unwrap_or_default(),
+    }
+}
+
+impl Snapshot {
+    fn docs(&self, query: &dyn Query) -> Vec<DocAddress> {
+        let mut docs: Vec<DocAddress> = self
+            .inner
+            .searcher
+            .search(query, &DocSetCollector)
+            .map(|set: HashSet<DocAddress>| set.into_iter().collect())
+            .unwrap_or_default();
+        docs.sort();
+        docs
+    }
+
+    fn load(&self, address: DocAddress) -> Option<TantivyDocument> {
+        self.inner.searcher.doc::<TantivyDocument>(address).ok()
+    }
+
+    pub(crate) fn page_query(&self, edition: &str, extra: Vec<Box<dyn Query>>) -> BooleanQuery {
+        let f = &self.inner.fields;
+        let mut clauses = vec![term_query(f.kind, KIND_PAGE), term_query(f.edition, edition)];
+        clauses.extend(extra);
+        BooleanQuery::intersection(clauses)
+    }
+
+    fn page_doc(&self, edition: &str, path: &str) -> Option<TantivyDocument> {
+        let f = &self.inner.fields;
+        let query = self.page_query(edition, vec![term_query(f.path, path)]);
+        self.docs(&query).into_iter().find_map(|a| self.load(a))
+    }
+
+    /// The section with this key, if this snapshot holds it.
+    pub fn section(&self, key: &str) -> Option<SectionRecord> {
+        let f = &self.inner.fields;
+        let query = BooleanQuery::intersection(vec![term_query(f.kind, KIND_SECTION), term_query(f.section_key, key)]);
+        let doc = self.docs(&query).into_iter().find_map(|a| self.load(a))?;
+        Some(section_record(f, &doc))
+    }
+
+    /// The page at a full site path within one edition.
+    pub fn page(&self, edition: &str, path: &str) -> Option<PageRecord> {
+        let f = &self.inner.fields;
+        let doc = self.page_doc(edition, path)?;
+        let count = doc.get_first(f.section_count).and_then(|v| v.as_u64()).unwrap_or(0);
+        let path = first_str(&doc, f.path).unwrap_or_default();
+        Some(PageRecord {
+            edition: edition.to_string(),
+            title: first_str(&doc, f.page_title).unwrap_or_default(),
+            description: first_str(&doc, f.description),
+            order: doc.get_first(f.order).and_then(|v| v.as_i64()),
+            draft: doc.get_first(f.draft).and_then(|v| v.as_bool()).unwrap_or(false),
+            frontmatter: first_str(&doc, f.frontmatter),
+            markdown: first_str(&doc, f.markdown).unwrap_or_default(),
+            text: first_str(&doc, f.page_text).unwrap_or_default(),
+            section_keys: (0..count as usize).map(|i| section_key(edition, &path, i)).collect(),
+            path,
+        })
+    }
+
+    /// Every page of an edition, sorted by path (byte order). Reads fast
+    /// fields only, never a stored document.
+    pub fn pages(&self, edition: &str) -> Vec<PageMeta> {
+        let query = self.page_query(edition, Vec::new());
+        let docs = self.docs(&query);
+        let searcher = &self.inner.searcher;
+        let mut out = Vec::with_capacity(docs.len());
+        let mut segment = u32::MAX;
+        let mut columns = None;
+        for address in docs {
+            if address.segment_ord != segment {
+                segment = address.segment_ord;
+                let fast = searcher.segment_reader(segment).fast_fields();
+                columns = match (fast.str("path"), fast.str("page_title")) {
+                    (Ok(Some(path)), Ok(Some(title))) => {
+                        Some((path, title, fast.i64("order").ok(), fast.bool("draft").ok()))
+                    }
+                    _ => None,
+                };
+            }
+            let Some((paths, titles, orders, drafts)) = &columns else { continue };
+            let doc = address.doc_id;
+            let read = |column: &tantivy::columnar::StrColumn| {
+                let mut s = String::new();
+                if let Some(ord) = column.term_ords(doc).next() {
+                    let _ = column.ord_to_str(ord, &mut s);
+                }
+                s
+            };
+            out.push(PageMeta {
+                path: read(paths),
+                title: read(titles),
+                order: orders.as_ref().and_then(|c| c.first(doc)),
+                draft: drafts.as_ref().and_then(|c| c.first(doc)).unwrap_or(false),
+            });
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+
+    /// (pages, sections) of an edition.
+    pub fn edition_counts(&self, edition: &str) -> (usize, usize) {
+        let f = &self.inner.fields;
+        let count = |kind: &str| {
+            let query = BooleanQuery::intersection(vec![term_query(f.kind, kind), term_query(f.edition, edition)]);
+            self.inner.searcher.search(&query, &Count).unwrap_or(0)
+        };
+        (count(KIND_PAGE), count(KIND_SECTION))
+    }
+
+    /// Path, title and plain text of the given pages of one edition, in the
+    /// order asked (missing paths skipped). Callers ask in blocks of at most 64.
+    pub fn page_texts(&self, edition: &str, paths: &[&str]) -> Vec<(String, String, String)> {
+        let f = &self.inner.fields;
+        paths
+            .iter()
+            .filter_map(|path| {
+                let doc = self.page_doc(edition, path)?;
+                Some((
+                    path.to_string(),
+                    first_str(&doc, f.page_title).unwrap_or_default(),
+                    first_str(&doc, f.page_text).unwrap_or_default(),
+                ))
+            })
+            .collect()
+    }
+
+    /// Paths of the given page documents (fast field), for the prefilter.
+    pub(crate) fn paths_of(&self, docs: &[DocAddress]) -> Vec<String> {
+        let searcher = &self.inner.searcher;
+        let mut out = Vec::with_capacity(docs.len());
+        for address in docs {
+            let fast = searcher.segment_reader(address.segment_ord).fast_fields();
+            if let Ok(Some(column)) = fast.str("path") {
+                let mut s = String::new();
+                if let Some(ord) = column.term_ords(address.doc_id).next()
+                    && column.ord_to_str(ord, &mut s).unwrap_or(false)
+                {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn matching_docs(&self, query: &dyn Query) -> Vec<DocAddress> {
+        self.docs(query)
+    }
+}

@@ -1,0 +1,134 @@
+//! The index schema, in one place, and the on-disk format version.
+//!
+//! Two kinds of document share one index: one per section (searched) and one
+//! per page (listed, read, and prefiltered for substring search).
+
+use tantivy::schema::{
+    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+
+use crate::tokenizer::{GRAMS, LECTERN};
+
+/// Bump when the schema, the tokenizers or what is stored changes; an index
+/// of another format is refused at open (`IndexError::Format`).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The small file beside tantivy's files that records [`FORMAT_VERSION`].
+pub const FORMAT_FILE: &str = "lectern-index.json";
+
+/// `kind` values.
+pub const KIND_SECTION: &str = "section";
+pub const KIND_PAGE: &str = "page";
+
+/// Every field, resolved once.
+#[derive(Debug, Clone)]
+pub struct Fields {
+    pub schema: Schema,
+    /// `section` or `page` (raw).
+    pub kind: Field,
+    /// Edition key (raw, indexed, fast): delete and filter by edition.
+    pub edition: Field,
+    /// Section key, 16 lowercase hex chars (raw, stored).
+    pub section_key: Field,
+    /// The same key as a number: its hex spelling sorts like the number, so
+    /// paging ties break on it without reading strings (fast).
+    pub key_num: Field,
+    /// Full site path (raw, indexed, stored, fast).
+    pub path: Field,
+    pub anchor: Field,
+    /// Section title (analysed, stored).
+    pub title: Field,
+    /// One value per breadcrumb entry (analysed, stored).
+    pub breadcrumb: Field,
+    /// Section plain text (analysed with positions, stored).
+    pub body: Field,
+    /// Exact symbol names, folded, single spaces (raw).
+    pub symbol: Field,
+    pub markdown: Field,
+    pub ordinal: Field,
+    /// Page title (stored, fast: listing pages reads no document).
+    pub page_title: Field,
+    pub page_text: Field,
+    pub description: Field,
+    pub frontmatter: Field,
+    pub order: Field,
+    pub draft: Field,
+    pub section_count: Field,
+    /// Distinct 1-3 grams of `fold(title) + "\n" + fold(text)` (page docs).
+    pub grams: Field,
+}
+
+impl Fields {
+    /// Builds the schema.
+    pub fn build() -> Fields {
+        let mut b = Schema::builder();
+        let analysed = |stored: bool| {
+            let o = TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(LECTERN)
+                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            );
+            if stored { o.set_stored() } else { o }
+        };
+        let kind = b.add_text_field("kind", STRING);
+        let edition = b.add_text_field("edition", STRING | STORED | FAST);
+        let section_key = b.add_text_field("section_key", STRING | STORED);
+        let key_num = b.add_u64_field("key_num", FAST);
+        let path = b.add_text_field("path", STRING | STORED | FAST);
+        let anchor = b.add_text_field("anchor", STORED);
+        let title = b.add_text_field("title", analysed(true));
+        let breadcrumb = b.add_text_field("breadcrumb", analysed(true));
+        let body = b.add_text_field("body", analysed(true));
+        let symbol = b.add_text_field("symbol", STRING);
+        let markdown = b.add_text_field("markdown", STORED);
+        let ordinal = b.add_u64_field("ordinal", STORED);
+        let page_title = b.add_text_field("page_title", STORED | FAST);
+        let page_text = b.add_text_field("page_text", STORED);
+        let description = b.add_text_field("description", STORED);
+        let frontmatter = b.add_text_field("frontmatter", STORED);
+        let order = b.add_i64_field("order", STORED | FAST);
+        let draft = b.add_bool_field("draft", STORED | FAST);
+        let section_count = b.add_u64_field("section_count", STORED);
+        let grams = b.add_text_field(
+            "grams",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default().set_tokenizer(GRAMS).set_index_option(IndexRecordOption::Basic),
+            ),
+        );
+        Fields {
+            schema: b.build(),
+            kind,
+            edition,
+            section_key,
+            key_num,
+            path,
+            anchor,
+            title,
+            breadcrumb,
+            body,
+            symbol,
+            markdown,
+            ordinal,
+            page_title,
+            page_text,
+            description,
+            frontmatter,
+            order,
+            draft,
+            section_count,
+            grams,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_has_every_field_once() {
+        let f = Fields::build();
+        assert_eq!(f.schema.fields().count(), 21);
+        assert_eq!(f.schema.get_field("body").ok(), Some(f.body));
+    }
+}

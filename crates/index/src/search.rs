@@ -1,0 +1,490 @@
+//! Ranked search over a set of editions: query compilation, the two tiers
+//! (every word, then most words), exact symbols first, deadline and
+//! cancellation checked while collecting, exact paging, and snippets.
+//!
+//! Order: (tier, score desc, section key asc). Tier 1 holds the sections with
+//! every word and phrase (and those whose symbol is exactly the query words,
+//! scored above everything); tier 2, computed only when tier 1 cannot fill
+//! the page, holds the sections with most of the words.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery, TermSetQuery,
+};
+use tantivy::schema::{IndexRecordOption, TantivyDocument};
+use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
+
+use crate::records::section_record;
+use crate::schema::Fields;
+use crate::snippet::{Match, SNIPPET_CHARS, snippet};
+use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
+use crate::text::fold;
+use crate::tokenizer::{Analyzed, TokenKind, analyze};
+
+/// Candidates kept per tier; past it the result says `candidate_truncated`.
+pub const MAX_CANDIDATES: usize = 200_000;
+/// Terms a prefix expands to, at most.
+const MAX_PREFIX_TERMS: usize = 50;
+/// Deadline and cancellation are checked every this many documents.
+const CHECK_EVERY: u32 = 256;
+/// Score given to an exact symbol match: above any BM25 sum.
+const SYMBOL_SCORE: Score = 10_000.0;
+/// Field boosts over body.
+const TITLE_BOOST: Score = 3.0;
+const BREADCRUMB_BOOST: Score = 1.5;
+/// Text beyond this many bytes of a section is not scanned for highlights.
+const SNIPPET_SCAN_BYTES: usize = 32 * 1024;
+
+/// English words that say nothing about the answer; they never count toward
+/// the "most words" of tier 2.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from", "get",
+    "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "should", "so",
+    "that", "the", "their", "then", "there", "these", "this", "to", "use", "using", "was", "we", "what", "when",
+    "where", "which", "while", "who", "why", "will", "with", "without", "would", "you", "your",
+];
+
+/// One searchable unit: a term, a phrase (terms at offsets), or any of
+/// several terms (a prefix expansion).
+#[derive(Debug, Clone, PartialEq)]
+enum Unit {
+    Term(String),
+    Phrase(Vec<(usize, String)>),
+    AnyOf(Vec<String>),
+}
+
+impl Unit {
+    fn terms(&self) -> Vec<&str> {
+        match self {
+            Unit::Term(t) => vec![t],
+            Unit::Phrase(ts) => ts.iter().map(|(_, t)| t.as_str()).collect(),
+            Unit::AnyOf(ts) => ts.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// The unit in one field, or None when it cannot match there.
+    fn query_in(&self, field: tantivy::schema::Field) -> Option<Box<dyn Query>> {
+        let term = |t: &str| Term::from_field_text(field, t);
+        match self {
+            Unit::Term(t) => Some(Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs))),
+            Unit::Phrase(ts) if ts.len() >= 2 => {
+                Some(Box::new(PhraseQuery::new_with_offset(ts.iter().map(|(o, t)| (*o, term(t))).collect())))
+            }
+            Unit::Phrase(ts) => {
+                ts.first().map(|(_, t)| Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as _)
+            }
+            Unit::AnyOf(ts) if ts.is_empty() => None,
+            Unit::AnyOf(ts) => Some(Box::new(BooleanQuery::new(
+                ts.iter()
+                    .map(|t| {
+                        (Occur::Should, Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as Box<dyn Query>)
+                    })
+                    .collect(),
+            ))),
+        }
+    }
+
+    /// The unit in body, title (×3) or breadcrumb (×1.5).
+    fn query(&self, f: &Fields) -> Option<Box<dyn Query>> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (field, boost) in [(f.body, 1.0), (f.title, TITLE_BOOST), (f.breadcrumb, BREADCRUMB_BOOST)] {
+            if let Some(q) = self.query_in(field) {
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
+            }
+        }
+        (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
+    }
+}
+
+/// The terms of a phrase as the index holds them: words (not identifier
+/// parts) at their positions; for CJK runs the bigrams, or the unigram of a
+/// one-char run.
+fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
+    let bigram_at: HashSet<usize> =
+        tokens.iter().filter(|t| t.kind == TokenKind::Bigram).map(|t| t.position).collect();
+    let mut terms: Vec<(usize, String)> = tokens
+        .iter()
+        .filter(|t| match t.kind {
+            TokenKind::Word | TokenKind::Bigram => true,
+            TokenKind::Part => false,
+            TokenKind::Unigram => {
+                !bigram_at.contains(&t.position) && !(t.position > 0 && bigram_at.contains(&(t.position - 1)))
+            }
+        })
+        .map(|t| (t.position, t.text.clone()))
+        .collect();
+    terms.sort();
+    let first = terms.first().map_or(0, |t| t.0);
+    for t in &mut terms {
+        t.0 -= first;
+    }
+    terms
+}
+
+fn analyzed(text: &str) -> Vec<Analyzed> {
+    let mut tokens = Vec::new();
+    analyze(&fold(text), true, &mut tokens);
+    tokens
+}
+
+/// A word or phrase as one unit (a term when it is a single token).
+fn unit_of(text: &str) -> Option<Unit> {
+    let mut terms = phrase_terms(&analyzed(text));
+    match terms.len() {
+        0 => None,
+        1 => terms.pop().map(|(_, t)| Unit::Term(t)),
+        _ => Some(Unit::Phrase(terms)),
+    }
+}
+
+/// The query, compiled once per search.
+struct Compiled {
+    /// Tier 1: every word, phrase and exclusion, or the symbol.
+    tier1: Box<dyn Query>,
+    /// Tier 2: most of the words; None when it could add nothing.
+    tier2: Option<Box<dyn Query>>,
+    /// Every positive term, for highlighting.
+    highlight: HashMap<String, u32>,
+}
+
+fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
+    let mut upper = prefix.as_bytes().to_vec();
+    upper.push(0xFF);
+    let mut found: Vec<String> = Vec::new();
+    'segments: for reader in searcher.segment_readers() {
+        for field in [f.body, f.title] {
+            let Ok(inverted) = reader.inverted_index(field) else { continue };
+            let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream() else {
+                continue;
+            };
+            while stream.advance() {
+                if let Ok(term) = std::str::from_utf8(stream.key())
+                    && !found.iter().any(|t| t == term)
+                {
+                    found.push(term.to_string());
+                    if found.len() >= MAX_PREFIX_TERMS {
+                        break 'segments;
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled> {
+    let f = &*snap.fields;
+    let q = request.query;
+    let filter: Box<dyn Query> = Box::new(ConstScoreQuery::new(
+        Box::new(TermSetQuery::new(request.editions.iter().map(|e| Term::from_field_text(f.edition, e)))),
+        0.0,
+    ));
+
+    let mut word_units: Vec<Unit> = Vec::new();
+    let last = q.words.len().saturating_sub(1);
+    for (i, word) in q.words.iter().enumerate() {
+        let Some(unit) = unit_of(word) else { continue };
+        let unit = match unit {
+            Unit::Term(t) if request.last_word_prefix && i == last && !t.chars().any(crate::text::is_cjk) => {
+                // Typed so far: the stemmed word itself, or any indexed term it starts.
+                let mut unstemmed = Vec::new();
+                analyze(&fold(word), false, &mut unstemmed);
+                let prefix = unstemmed.first().map(|a| a.text.clone()).unwrap_or_else(|| t.clone());
+                let mut terms = expand_prefix(&snap.searcher, f, &prefix);
+                if !terms.contains(&t) {
+                    terms.push(t);
+                }
+                Unit::AnyOf(terms)
+            }
+            other => other,
+        };
+        word_units.push(unit);
+    }
+    let phrase_units: Vec<Unit> = q.phrases.iter().filter_map(|p| unit_of(p)).collect();
+    let excluded: Vec<Box<dyn Query>> =
+        q.excluded.iter().filter_map(|e| unit_of(e)).filter_map(|u| u.query(f)).collect();
+    if word_units.is_empty() && phrase_units.is_empty() {
+        return None;
+    }
+
+    let mut highlight: HashMap<String, u32> = HashMap::new();
+    let mut note = |t: &str| {
+        let n = highlight.len() as u32;
+        highlight.entry(t.to_string()).or_insert(n);
+    };
+    for unit in word_units.iter().chain(&phrase_units) {
+        for t in unit.terms() {
+            note(t);
+        }
+    }
+
+    // Exact symbol: the query words, folded and joined by single spaces.
+    let symbol_text = if !q.words.is_empty() {
+        symbol_key(&q.words.join(" "))
+    } else if q.phrases.len() == 1 {
+        symbol_key(&q.phrases[0])
+    } else {
+        String::new()
+    };
+    let symbol: Option<Box<dyn Query>> = (!symbol_text.is_empty()).then(|| {
+        Box::new(ConstScoreQuery::new(
+            Box::new(TermQuery::new(Term::from_field_text(f.symbol, &symbol_text), IndexRecordOption::Basic)),
+            SYMBOL_SCORE,
+        )) as Box<dyn Query>
+    });
+
+    let common = |with_phrases: bool| {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, filter.box_clone())];
+        if with_phrases {
+            clauses.extend(phrase_units.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)));
+        }
+        clauses.extend(excluded.iter().map(|q| (Occur::MustNot, q.box_clone())));
+        clauses
+    };
+
+    // Tier 1.
+    let mut tier1 = common(true);
+    let all_words: Vec<(Occur, Box<dyn Query>)> =
+        word_units.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)).collect();
+    match (all_words.is_empty(), &symbol) {
+        (false, Some(symbol)) => tier1.push((
+            Occur::Must,
+            Box::new(BooleanQuery::new(vec![
+                (Occur::Should, Box::new(BooleanQuery::new(all_words)) as Box<dyn Query>),
+                (Occur::Should, symbol.box_clone()),
+            ])),
+        )),
+        (false, None) => tier1.extend(all_words),
+        (true, Some(symbol)) => tier1.push((Occur::Should, symbol.box_clone())),
+        (true, None) => {}
+    }
+
+    // Tier 2: Latin words (not stopwords) and CJK bigrams as the words.
+    let mut latin: Vec<Unit> = Vec::new();
+    let mut grams: Vec<Unit> = Vec::new();
+    for word in &q.words {
+        let tokens = analyzed(word);
+        if tokens.iter().any(|t| matches!(t.kind, TokenKind::Bigram | TokenKind::Unigram)) {
+            for (_, t) in phrase_terms(&tokens) {
+                let unit = Unit::Term(t);
+                let is_cjk = matches!(&unit, Unit::Term(t) if t.chars().any(crate::text::is_cjk));
+                let list = if is_cjk { &mut grams } else { &mut latin };
+                if !list.contains(&unit) {
+                    list.push(unit);
+                }
+            }
+        } else if !STOPWORDS.contains(&fold(word).as_str())
+            && let Some(unit) = unit_of(word)
+            && !latin.contains(&unit)
+        {
+            latin.push(unit);
+        }
+    }
+    if let Some(Unit::AnyOf(terms)) = word_units.last()
+        && let Some(Unit::Term(stemmed)) = latin.last()
+        && terms.contains(stemmed)
+    {
+        // Keep the prefix expansion of the last word in tier 2 as well.
+        let n = latin.len();
+        latin[n - 1] = Unit::AnyOf(terms.clone());
+    }
+    if latin.is_empty() && grams.is_empty() {
+        // Only stopwords: then they are the words.
+        latin = word_units.clone();
+    }
+    let shoulds: Vec<Box<dyn Query>> = latin.iter().chain(&grams).filter_map(|u| u.query(f)).collect();
+    let tier2 = if shoulds.len() >= 2 || (shoulds.len() == 1 && word_units.len() + phrase_units.len() > 1) {
+        let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(4)).clamp(1, shoulds.len());
+        let mut clauses = common(true);
+        clauses.extend(shoulds.into_iter().map(|q| (Occur::Should, q)));
+        for unit in &grams {
+            for t in unit.terms() {
+                note(t);
+            }
+        }
+        Some(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, minimum)) as Box<dyn Query>)
+    } else {
+        None
+    };
+
+    Some(Compiled { tier1: Box::new(BooleanQuery::new(tier1)), tier2, highlight })
+}
+
+/// One candidate: score, numeric section key (tie break), address.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    score: Score,
+    key: u64,
+    address: DocAddress,
+}
+
+fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)).then(a.address.cmp(&b.address))
+}
+
+#[derive(Default)]
+struct Flags {
+    timed_out: bool,
+    cancelled: bool,
+    truncated: bool,
+}
+
+impl Flags {
+    fn stop(&self) -> bool {
+        self.timed_out || self.cancelled
+    }
+
+    fn check(&mut self, request: &SearchRequest<'_>) -> bool {
+        if Instant::now() >= request.deadline {
+            self.timed_out = true;
+        }
+        if request.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.cancelled = true;
+        }
+        self.stop()
+    }
+}
+
+/// Runs one tier: every live matching doc not in `skip`, checking the
+/// deadline and the cancel flag between segments and every 256 docs.
+fn collect(
+    searcher: &Searcher,
+    query: &dyn Query,
+    skip: &HashSet<DocAddress>,
+    request: &SearchRequest<'_>,
+    flags: &mut Flags,
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let Ok(weight) = query.weight(EnableScoring::enabled_from_searcher(searcher)) else { return out };
+    for (ord, reader) in searcher.segment_readers().iter().enumerate() {
+        if flags.check(request) {
+            break;
+        }
+        let Ok(mut scorer) = weight.scorer(reader, 1.0) else { continue };
+        let keys = reader.fast_fields().u64("key_num").ok();
+        let alive = reader.alive_bitset();
+        let mut doc: DocId = scorer.doc();
+        let mut seen: u32 = 0;
+        while doc != TERMINATED {
+            seen += 1;
+            if seen.is_multiple_of(CHECK_EVERY) && flags.check(request) {
+                return out;
+            }
+            let address = DocAddress::new(ord as u32, doc);
+            if alive.is_none_or(|a| a.is_alive(doc)) && !skip.contains(&address) {
+                if out.len() >= MAX_CANDIDATES {
+                    flags.truncated = true;
+                    return out;
+                }
+                let key = keys.as_ref().and_then(|k| k.first(doc)).unwrap_or(u64::MAX);
+                out.push(Candidate { score: scorer.score(), key, address });
+            }
+            doc = scorer.advance();
+        }
+    }
+    out
+}
+
+/// Sorts so that the first `k` candidates are the best, in order.
+fn top(candidates: &mut [Candidate], k: usize) {
+    if k == 0 {
+        return;
+    }
+    if k < candidates.len() {
+        candidates.select_nth_unstable_by(k - 1, rank);
+        candidates[..k].sort_unstable_by(rank);
+    } else {
+        candidates.sort_unstable_by(rank);
+    }
+}
+
+/// Ranked search (SPEC §3). Never panics; flags instead of failing.
+pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
+    let mut outcome = SearchOutcome::default();
+    let mut flags = Flags::default();
+    if request.editions.is_empty() || flags.check(request) {
+        outcome.timed_out = flags.timed_out;
+        outcome.cancelled = flags.cancelled;
+        return outcome;
+    }
+    let Some(compiled) = compile(snap, request) else { return outcome };
+    let searcher = &snap.searcher;
+    let wanted = request.offset.saturating_add(request.limit);
+
+    let mut tier1 = collect(searcher, &*compiled.tier1, &HashSet::new(), request, &mut flags);
+    let mut tier2 = Vec::new();
+    if tier1.len() < wanted
+        && !flags.stop()
+        && let Some(query) = &compiled.tier2
+    {
+        let skip: HashSet<DocAddress> = tier1.iter().map(|c| c.address).collect();
+        tier2 = collect(searcher, &**query, &skip, request, &mut flags);
+    }
+    outcome.total = tier1.len() + tier2.len();
+    top(&mut tier1, wanted);
+    top(&mut tier2, wanted.saturating_sub(tier1.len()));
+    let page = tier1.iter().chain(tier2.iter()).skip(request.offset).take(request.limit);
+    for candidate in page {
+        if let Some(hit) = hit(snap, candidate, &compiled.highlight) {
+            outcome.hits.push(hit);
+        }
+    }
+    outcome.timed_out = flags.timed_out;
+    outcome.cancelled = flags.cancelled;
+    outcome.candidate_truncated = flags.truncated;
+    outcome
+}
+
+fn hit(snap: &SnapshotInner, candidate: &Candidate, terms: &HashMap<String, u32>) -> Option<Hit> {
+    let doc: TantivyDocument = snap.searcher.doc(candidate.address).ok()?;
+    let record = section_record(&snap.fields, &doc);
+    let mut scan_end = record.text.len().min(SNIPPET_SCAN_BYTES);
+    while !record.text.is_char_boundary(scan_end) {
+        scan_end -= 1;
+    }
+    let mut tokens = Vec::new();
+    analyze(&record.text[..scan_end], true, &mut tokens);
+    let matches: Vec<Match> = tokens
+        .iter()
+        .filter_map(|t| terms.get(&t.text).map(|&term| Match { from: t.from, to: t.to, term }))
+        .collect();
+    let (snippet, highlights) = snippet(&record.text, &matches, SNIPPET_CHARS);
+    Some(Hit {
+        section_key: record.key,
+        edition: record.edition,
+        path: record.page_path,
+        anchor: record.anchor,
+        title: record.title,
+        breadcrumb: record.breadcrumb,
+        snippet,
+        highlights,
+        score: candidate.score,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phrase_terms_of_cjk_runs() {
+        let terms = phrase_terms(&analyzed("创建索引"));
+        assert_eq!(terms, vec![(0, "创建".into()), (1, "建索".into()), (2, "索引".into())]);
+        assert_eq!(phrase_terms(&analyzed("索")), vec![(0, "索".into())]);
+        assert_eq!(
+            phrase_terms(&analyzed("在PostgreSQL中")),
+            vec![(0, "在".into()), (1, "postgresql".into()), (2, "中".into())]
+        );
+    }
+
+    #[test]
+    fn identifiers_are_one_term() {
+        assert_eq!(unit_of("work_mem"), Some(Unit::Term("work_mem".into())));
+        assert_eq!(unit_of("Indexes"), Some(Unit::Term("index".into())));
+        assert_eq!(unit_of("9.6"), Some(Unit::Phrase(vec![(0, "9".into()), (1, "6".into())])));
+        assert_eq!(unit_of("!!"), None);
+    }
+}

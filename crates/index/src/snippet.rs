@@ -1,0 +1,180 @@
+//! Snippets: a window of about 200 scalars of a section's text around the
+//! best cluster of matched terms (or its beginning), whitespace collapsed,
+//! with highlight ranges in Unicode scalar offsets of the snippet.
+
+use std::collections::HashMap;
+
+/// Snippet length in Unicode scalars.
+pub const SNIPPET_CHARS: usize = 200;
+
+/// Context kept before the first match of the chosen cluster.
+const LEAD_CHARS: usize = 40;
+
+/// Only the first matches are weighed (bounded work on huge sections).
+const MAX_MATCHES: usize = 4096;
+
+/// A matched token: byte range in the text and which query term it matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    pub from: usize,
+    pub to: usize,
+    pub term: u32,
+}
+
+/// Builds a snippet of `text` of at most `window` scalars. `matches` may be
+/// in any order, overlapping, or out of range (they are clamped and snapped
+/// to char boundaries). Never panics.
+pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[usize; 2]>) {
+    // Byte offset of each char start, to map bytes to scalars.
+    let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
+    let total = starts.len();
+    let to_char = |byte: usize| starts.partition_point(|&s| s < byte.min(text.len()));
+    let mut spans: Vec<(usize, usize, u32)> = matches
+        .iter()
+        .take(MAX_MATCHES)
+        .map(|m| {
+            let a = to_char(m.from);
+            let b = to_char(m.to.max(m.from));
+            (a, b, m.term)
+        })
+        .filter(|(a, b, _)| a < b)
+        .collect();
+    spans.sort_unstable();
+
+    let window = window.max(1);
+    let start = best_start(&spans, window, total);
+    let end = (start + window).min(total);
+
+    // Copy the window, collapsing whitespace runs to one space; `map[k]` is
+    // the output scalar offset of window char k.
+    let mut out = String::new();
+    let mut out_len = 0usize;
+    let mut map = Vec::with_capacity(end - start + 1);
+    for &b in &starts[start..end] {
+        map.push(out_len);
+        let c = text[b..].chars().next().unwrap_or(' ');
+        if c.is_whitespace() {
+            if out_len > 0 && !out.ends_with(' ') {
+                out.push(' ');
+                out_len += 1;
+            }
+        } else {
+            out.push(c);
+            out_len += 1;
+        }
+    }
+    map.push(out_len);
+    if out.ends_with(' ') {
+        out.pop();
+        out_len -= 1;
+    }
+
+    let mut highlights: Vec<[usize; 2]> = Vec::new();
+    for &(a, b, _) in &spans {
+        let (a, b) = (a.clamp(start, end), b.clamp(start, end));
+        let (a, b) = (map[a - start].min(out_len), map[b - start].min(out_len));
+        if a >= b {
+            continue;
+        }
+        match highlights.last_mut() {
+            Some(last) if a <= last[1] => last[1] = last[1].max(b),
+            _ => highlights.push([a, b]),
+        }
+    }
+    (out, highlights)
+}
+
+/// The window start (in scalars) covering the most distinct terms, then the
+/// most matches; 0 without matches.
+fn best_start(spans: &[(usize, usize, u32)], window: usize, total: usize) -> usize {
+    if spans.is_empty() {
+        return 0;
+    }
+    let mut best = (0usize, 0usize, 0usize); // (distinct, count, index)
+    let mut counts: HashMap<u32, usize> = HashMap::new();
+    let mut j = 0;
+    for i in 0..spans.len() {
+        if i > 0 {
+            let t = spans[i - 1].2;
+            if let Some(c) = counts.get_mut(&t) {
+                *c -= 1;
+                if *c == 0 {
+                    counts.remove(&t);
+                }
+            }
+        }
+        j = j.max(i);
+        while j < spans.len() && spans[j].1 <= spans[i].0 + window {
+            *counts.entry(spans[j].2).or_default() += 1;
+            j += 1;
+        }
+        let score = (counts.len(), j - i);
+        if score > (best.0, best.1) {
+            best = (score.0, score.1, i);
+        }
+    }
+    let first = spans[best.2].0;
+    let last = spans[best.2..].iter().take(best.1.max(1)).map(|s| s.1).max().unwrap_or(first);
+    let slack = window.saturating_sub(last.saturating_sub(first));
+    let start = first.saturating_sub(LEAD_CHARS.min(slack));
+    // Do not waste the window past the end of the text.
+    start.min(total.saturating_sub(window))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn m(from: usize, to: usize, term: u32) -> Match {
+        Match { from, to, term }
+    }
+
+    #[test]
+    fn no_match_starts_at_the_beginning() {
+        let (s, h) = snippet("hello   world\n\nagain", &[], 200);
+        assert_eq!(s, "hello world again");
+        assert!(h.is_empty());
+    }
+
+    #[test]
+    fn highlights_are_scalar_offsets() {
+        let text = "创建索引 index";
+        let from = text.find("index").unwrap();
+        let (s, h) = snippet(text, &[m(from, from + 5, 0), m(0, 6, 1), m(3, 9, 2)], 200);
+        assert_eq!(s, text);
+        assert_eq!(h, vec![[0, 3], [5, 10]]);
+    }
+
+    #[test]
+    fn window_moves_to_the_matches() {
+        let text = format!("{} needle here", "x ".repeat(500));
+        let from = text.find("needle").unwrap();
+        let (s, h) = snippet(&text, &[m(from, from + 6, 0)], 50);
+        assert!(s.contains("needle"));
+        let chars: Vec<char> = s.chars().collect();
+        let [a, b] = h[0];
+        assert_eq!(chars[a..b].iter().collect::<String>(), "needle");
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_and_highlights_are_valid(
+            text in "\\PC{0,300}",
+            raw in proptest::collection::vec((0usize..1200, 0usize..40, 0u32..4), 0..20),
+            window in 0usize..250,
+        ) {
+            let matches: Vec<Match> = raw.iter().map(|&(f, l, t)| m(f, f + l, t)).collect();
+            let (s, h) = snippet(&text, &matches, window);
+            let len = s.chars().count();
+            prop_assert!(len <= window.max(1));
+            let mut last_end = 0;
+            for (i, [a, b]) in h.iter().copied().enumerate() {
+                prop_assert!(a < b && b <= len);
+                if i > 0 { prop_assert!(a > last_end || a >= last_end); }
+                prop_assert!(a >= last_end);
+                last_end = b;
+            }
+        }
+    }
+}

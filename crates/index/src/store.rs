@@ -1,0 +1,493 @@
+//! The index on disk: open (format check), write editions, commit a generation
+//! atomically with the library's payload, and hand out consistent snapshots.
+//!
+//! A generation is one tantivy commit whose payload is the library's
+//! manifest. A [`Snapshot`] pairs a searcher with the payload of the very
+//! commit it reads (checked segment by segment), so readers never see one
+//! commit's documents with another's manifest.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Instant;
+
+use lectern_corpus::Page;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tantivy::directory::MmapDirectory;
+use tantivy::schema::TantivyDocument;
+use tantivy::{IndexReader, ReloadPolicy, Searcher, Term};
+
+use crate::schema::{FORMAT_FILE, FORMAT_VERSION, Fields, KIND_PAGE, KIND_SECTION};
+use crate::text::fold;
+use crate::tokenizer::{GRAMS, GramTokenizer, LECTERN, LecternTokenizer};
+
+/// Writer memory budget: one thread, so peak RSS of an ingest stays low.
+const WRITER_MEMORY_BYTES: usize = 64_000_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("index at {path}: {message}")]
+    Open { path: String, message: String },
+    #[error("index format {found} at {path}; this lectern reads format {expected}: run `lectern repair` to rebuild it")]
+    Format { path: String, found: u32, expected: u32 },
+    #[error("index: {0}")]
+    Tantivy(String),
+}
+
+/// Cancellation flag shared with the caller (a face sets it when its client goes away).
+pub type Cancel = Arc<AtomicBool>;
+
+/// The index of one library.
+pub struct Index {
+    shared: Arc<Shared>,
+}
+
+/// A writer holding tantivy's writer lock; dropped without `commit` = nothing changes.
+pub struct Writer {
+    shared: Arc<Shared>,
+    writer: tantivy::IndexWriter,
+}
+
+/// One consistent view: a searcher and the payload committed with it.
+#[derive(Clone)]
+pub struct Snapshot {
+    pub(crate) inner: Arc<SnapshotInner>,
+}
+
+/// A section as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SectionRecord {
+    pub key: String,
+    pub edition: String,
+    pub page_path: String,
+    pub anchor: Option<String>,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    pub text: String,
+    pub markdown: String,
+}
+
+/// A page as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageRecord {
+    pub edition: String,
+    pub path: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub order: Option<i64>,
+    pub draft: bool,
+    pub frontmatter: Option<String>,
+    pub markdown: String,
+    pub text: String,
+    /// Section keys in document order.
+    pub section_keys: Vec<String>,
+}
+
+/// A page's listing entry (no bodies).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageMeta {
+    pub path: String,
+    pub title: String,
+    pub order: Option<i64>,
+    pub draft: bool,
+}
+
+pub struct SearchRequest<'a> {
+    pub query: &'a crate::ParsedQuery,
+    /// Edition keys to search (already resolved from scope + enabled).
+    pub editions: &'a [String],
+    /// Treat the last plain word as a prefix (search as you type).
+    pub last_word_prefix: bool,
+    pub limit: usize,
+    pub offset: usize,
+    pub deadline: Instant,
+    pub cancel: Option<Cancel>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    pub section_key: String,
+    pub edition: String,
+    pub path: String,
+    pub anchor: Option<String>,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    pub snippet: String,
+    /// `[start, end)` ranges in Unicode scalar offsets of `snippet`.
+    pub highlights: Vec<[usize; 2]>,
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchOutcome {
+    pub total: usize,
+    pub hits: Vec<Hit>,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    pub candidate_truncated: bool,
+}
+
+
+impl From<tantivy::TantivyError> for IndexError {
+    fn from(e: tantivy::TantivyError) -> Self {
+        IndexError::Tantivy(e.to_string())
+    }
+}
+
+/// State shared by an [`Index`], its writers and nothing else.
+struct Shared {
+    dir: PathBuf,
+    index: tantivy::Index,
+    reader: IndexReader,
+    fields: Arc<Fields>,
+    read_only: bool,
+    current: RwLock<Snapshot>,
+    /// (inode, mtime ns, len) of `meta.json` when `current` was loaded.
+    stamp: Mutex<Option<(u64, i128, u64)>>,
+    /// Serialises reloads of the one reader.
+    reload: Mutex<()>,
+}
+
+pub(crate) struct SnapshotInner {
+    pub(crate) searcher: Searcher,
+    pub(crate) payload: String,
+    pub(crate) opstamp: u64,
+    pub(crate) fields: Arc<Fields>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FormatFile {
+    format: u32,
+}
+
+fn open_err(dir: &Path, message: impl std::fmt::Display) -> IndexError {
+    IndexError::Open { path: dir.display().to_string(), message: message.to_string() }
+}
+
+fn check_format(dir: &Path) -> Result<(), IndexError> {
+    let file = dir.join(FORMAT_FILE);
+    let found = match std::fs::read(&file) {
+        Ok(bytes) => serde_json::from_slice::<FormatFile>(&bytes).map(|f| f.format).unwrap_or(0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(open_err(&file, e)),
+    };
+    if found != FORMAT_VERSION {
+        return Err(IndexError::Format { path: dir.display().to_string(), found, expected: FORMAT_VERSION });
+    }
+    Ok(())
+}
+
+fn write_format(dir: &Path) -> Result<(), IndexError> {
+    let tmp = dir.join(format!("{FORMAT_FILE}.tmp"));
+    let body = serde_json::to_vec(&FormatFile { format: FORMAT_VERSION }).map_err(|e| open_err(dir, e))?;
+    std::fs::write(&tmp, body).map_err(|e| open_err(&tmp, e))?;
+    std::fs::rename(&tmp, dir.join(FORMAT_FILE)).map_err(|e| open_err(dir, e))
+}
+
+fn meta_stamp(dir: &Path) -> Option<(u64, i128, u64)> {
+    let m = std::fs::metadata(dir.join("meta.json")).ok()?;
+    Some((m.ino(), i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()), m.len()))
+}
+
+fn register_tokenizers(index: &tantivy::Index) {
+    index.tokenizers().register(LECTERN, LecternTokenizer::default());
+    index.tokenizers().register(GRAMS, GramTokenizer::default());
+}
+
+/// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
+pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
+    format!("{:016x}", section_key_num(edition, path, ordinal))
+}
+
+pub(crate) fn section_key_num(edition: &str, path: &str, ordinal: usize) -> u64 {
+    let mut h = Sha256::new();
+    h.update(edition.as_bytes());
+    h.update([0]);
+    h.update(path.as_bytes());
+    h.update([0]);
+    h.update(ordinal.to_string().as_bytes());
+    let digest = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_be_bytes(first)
+}
+
+/// A symbol as matched: folded, whitespace collapsed to single spaces.
+pub(crate) fn symbol_key(name: &str) -> String {
+    fold(name).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reference pages are titled by the command they define (`CREATE INDEX`).
+fn title_is_symbol(title: &str) -> bool {
+    let words = title.split_whitespace().count();
+    (1..=5).contains(&words)
+        && title.chars().any(|c| c.is_ascii_uppercase())
+        && title.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == ' ' || c == '_')
+}
+
+impl Shared {
+    /// Loads the last commit as a snapshot whose searcher and payload are
+    /// guaranteed to come from the same commit: read `meta.json`, reload the
+    /// reader, and accept only when the searcher's segments (ids and delete
+    /// opstamps) are exactly the ones that `meta.json` lists.
+    fn load_consistent(&self) -> Result<Snapshot, IndexError> {
+        let _guard = self.reload.lock().unwrap_or_else(|e| e.into_inner());
+        for _ in 0..50 {
+            let metas = self.index.load_metas()?;
+            self.reader.reload()?;
+            let searcher = self.reader.searcher();
+            let want: BTreeMap<_, _> = metas.segments.iter().map(|m| (m.id(), m.delete_opstamp())).collect();
+            if searcher.generation().segments() == &want {
+                return Ok(Snapshot {
+                    inner: Arc::new(SnapshotInner {
+                        searcher,
+                        payload: metas.payload.unwrap_or_default(),
+                        opstamp: metas.opstamp,
+                        fields: self.fields.clone(),
+                    }),
+                });
+            }
+            // A commit landed between the two reads: try again.
+            std::thread::yield_now();
+        }
+        Err(IndexError::Tantivy("the index kept changing while it was being read".into()))
+    }
+
+    fn refresh(&self, force: bool) -> Result<bool, IndexError> {
+        let stamp = meta_stamp(&self.dir);
+        if !force && stamp.is_some() && *self.stamp.lock().unwrap_or_else(|e| e.into_inner()) == stamp {
+            return Ok(false);
+        }
+        let fresh = self.load_consistent()?;
+        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+        let changed = {
+            let (a, b) = (&current.inner, &fresh.inner);
+            a.opstamp != b.opstamp
+                || a.payload != b.payload
+                || a.searcher.generation().segments() != b.searcher.generation().segments()
+        };
+        if changed {
+            *current = fresh;
+        }
+        *self.stamp.lock().unwrap_or_else(|e| e.into_inner()) = stamp;
+        Ok(changed)
+    }
+}
+
+impl Index {
+    /// Opens the index in `dir`, creating an empty one if absent.
+    pub fn open(dir: &Path) -> Result<Index, IndexError> {
+        Index::open_with(dir, false)
+    }
+
+    fn open_with(dir: &Path, read_only: bool) -> Result<Index, IndexError> {
+        let fields = Arc::new(Fields::build());
+        if !read_only {
+            std::fs::create_dir_all(dir).map_err(|e| open_err(dir, e))?;
+        }
+        let exists = dir.join("meta.json").exists();
+        let index = if exists {
+            check_format(dir)?;
+            let mmap = MmapDirectory::open(dir).map_err(|e| open_err(dir, e))?;
+            let index = tantivy::Index::open(mmap).map_err(|e| open_err(dir, e))?;
+            if index.schema() != fields.schema {
+                return Err(open_err(dir, "the index schema differs from this lectern's; run `lectern repair` to rebuild it"));
+            }
+            index
+        } else if read_only {
+            return Err(open_err(dir, "no index here"));
+        } else {
+            // The format file first: an index without one is refused as format 0.
+            write_format(dir)?;
+            let mmap = MmapDirectory::open(dir).map_err(|e| open_err(dir, e))?;
+            tantivy::Index::create(mmap, fields.schema.clone(), tantivy::IndexSettings::default())
+                .map_err(|e| open_err(dir, e))?
+        };
+        register_tokenizers(&index);
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e: tantivy::TantivyError| open_err(dir, e))?;
+        let placeholder = Snapshot {
+            inner: Arc::new(SnapshotInner {
+                searcher: IndexReader::searcher(&reader),
+                payload: String::new(),
+                opstamp: u64::MAX,
+                fields: fields.clone(),
+            }),
+        };
+        let shared = Shared {
+            dir: dir.to_path_buf(),
+            index,
+            reader,
+            fields,
+            read_only,
+            current: RwLock::new(placeholder),
+            stamp: Mutex::new(None),
+            reload: Mutex::new(()),
+        };
+        shared.refresh(true)?;
+        Ok(Index { shared: Arc::new(shared) })
+    }
+
+    /// Opens an existing index read-only (never writes, never creates).
+    pub fn open_read_only(dir: &Path) -> Result<Index, IndexError> {
+        Index::open_with(dir, true)
+    }
+
+    /// The directory the index lives in.
+    pub fn dir(&self) -> &Path {
+        &self.shared.dir
+    }
+
+    /// The current snapshot (cheap: an `Arc` clone).
+    pub fn snapshot(&self) -> Snapshot {
+        self.shared.current.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Re-reads the last commit if it changed (another process may have
+    /// committed). Returns true when the snapshot changed. The swap is atomic:
+    /// a snapshot's searcher and payload always belong to the same commit.
+    /// Cheap when nothing changed: one `stat` of `meta.json`.
+    pub fn refresh(&self) -> Result<bool, IndexError> {
+        self.shared.refresh(false)
+    }
+
+    /// Takes the writer (tantivy's lock). Callers serialise writers with the
+    /// library lock first, so this does not wait.
+    pub fn writer(&self) -> Result<Writer, IndexError> {
+        if self.shared.read_only {
+            return Err(open_err(&self.shared.dir, "opened read-only"));
+        }
+        let writer = self.shared.index.writer_with_num_threads(1, WRITER_MEMORY_BYTES)?;
+        Ok(Writer { shared: self.shared.clone(), writer })
+    }
+
+    /// Checks every index file's checksum; Err names the damaged file.
+    pub fn verify(&self) -> Result<(), IndexError> {
+        let damaged = self.shared.index.validate_checksum()?;
+        let mut damaged: Vec<_> = damaged.into_iter().collect();
+        damaged.sort();
+        match damaged.first() {
+            None => Ok(()),
+            Some(file) => Err(open_err(
+                &self.shared.dir.join(file),
+                format!("checksum mismatch ({} damaged file(s)); run `lectern repair`", damaged.len()),
+            )),
+        }
+    }
+}
+
+impl Writer {
+    /// Deletes every document of an edition (applied at commit).
+    pub fn delete_edition(&mut self, edition: &str) {
+        self.writer.delete_term(Term::from_field_text(self.shared.fields.edition, edition));
+    }
+
+    /// Adds a page and its sections under an edition key. Section keys are
+    /// derived from (edition, page path, section ordinal).
+    pub fn add_page(&mut self, edition: &str, page: &Page) -> Result<(), IndexError> {
+        let f = &self.shared.fields;
+        // Symbols go to the section whose anchor they name, else the lead section.
+        let mut symbols: Vec<Vec<String>> = vec![Vec::new(); page.sections.len().max(1)];
+        let mut attach = |name: &str, anchor: Option<&str>| {
+            let key = symbol_key(name);
+            if key.is_empty() {
+                return;
+            }
+            let at = anchor
+                .and_then(|a| page.sections.iter().position(|s| s.anchor.as_deref() == Some(a)))
+                .unwrap_or(0);
+            if !symbols[at].contains(&key) {
+                symbols[at].push(key);
+            }
+        };
+        for symbol in &page.symbols {
+            attach(&symbol.name, symbol.anchor.as_deref());
+        }
+        if title_is_symbol(&page.title) {
+            attach(&page.title, None);
+        }
+        for (ordinal, section) in page.sections.iter().enumerate() {
+            let mut doc = TantivyDocument::default();
+            doc.add_text(f.kind, KIND_SECTION);
+            doc.add_text(f.edition, edition);
+            doc.add_text(f.section_key, section_key(edition, &page.path, ordinal));
+            doc.add_u64(f.key_num, section_key_num(edition, &page.path, ordinal));
+            doc.add_text(f.path, &page.path);
+            if let Some(anchor) = &section.anchor {
+                doc.add_text(f.anchor, anchor);
+            }
+            doc.add_text(f.title, &section.title);
+            for crumb in &section.breadcrumb {
+                doc.add_text(f.breadcrumb, crumb);
+            }
+            doc.add_text(f.body, &section.text);
+            for symbol in &symbols[ordinal] {
+                doc.add_text(f.symbol, symbol);
+            }
+            doc.add_text(f.markdown, &section.markdown);
+            doc.add_u64(f.ordinal, ordinal as u64);
+            self.writer.add_document(doc)?;
+        }
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.kind, KIND_PAGE);
+        doc.add_text(f.edition, edition);
+        doc.add_text(f.path, &page.path);
+        doc.add_text(f.page_title, &page.title);
+        doc.add_text(f.page_text, &page.text);
+        doc.add_text(f.markdown, &page.markdown);
+        if let Some(d) = &page.description {
+            doc.add_text(f.description, d);
+        }
+        if let Some(fm) = &page.frontmatter {
+            doc.add_text(f.frontmatter, fm);
+        }
+        if let Some(order) = page.order {
+            doc.add_i64(f.order, order);
+        }
+        doc.add_bool(f.draft, page.draft);
+        doc.add_u64(f.section_count, page.sections.len() as u64);
+        let mut grams = fold(&page.title);
+        grams.push('\n');
+        grams.push_str(&fold(&page.text));
+        doc.add_text(f.grams, &grams);
+        self.writer.add_document(doc)?;
+        Ok(())
+    }
+
+    /// Commits atomically with `payload` (the library manifest) and refreshes
+    /// the owning index's snapshot. A crash before this returns leaves the
+    /// previous commit in place.
+    pub fn commit(mut self, payload: &str) -> Result<(), IndexError> {
+        let mut prepared = self.writer.prepare_commit()?;
+        prepared.set_payload(payload);
+        prepared.commit()?;
+        // Let merges finish so the next reader sees few segments, and release the lock.
+        self.writer.wait_merging_threads()?;
+        self.shared.refresh(true)?;
+        Ok(())
+    }
+}
+
+impl Snapshot {
+    /// The payload committed with this snapshot ("" for a fresh index).
+    pub fn payload(&self) -> &str {
+        &self.inner.payload
+    }
+
+    /// The tantivy opstamp of the commit this snapshot reads.
+    pub fn opstamp(&self) -> u64 {
+        self.inner.opstamp
+    }
+
+    /// Ranked search (SPEC §3). Never panics, never exceeds the deadline by
+    /// more than a few ms; sets flags instead of failing.
+    pub fn search(&self, request: &SearchRequest<'_>) -> SearchOutcome {
+        crate::search::search(&self.inner, request)
+    }
+}

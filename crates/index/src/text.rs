@@ -1,0 +1,75 @@
+//! Text normalisation shared by indexing and querying: NFC, then Unicode
+//! default case folding, and the script classes the tokenizer splits on.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// NFC-normalises and case-folds (Unicode default case folding).
+pub fn fold(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    let nfc: String = s.nfc().collect();
+    caseless::default_case_fold_str(&nfc)
+}
+
+/// Han, Hiragana, Katakana and Hangul: scripts written without spaces, indexed
+/// as overlapping bigrams plus unigrams.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF          // Hangul Jamo
+        | 0x2E80..=0x2FDF        // CJK radicals, Kangxi radicals
+        | 0x3005..=0x3007        // 々 〆 〇
+        | 0x3021..=0x3029        // Hangzhou numerals
+        | 0x3031..=0x3035        // kana repeat marks
+        | 0x3040..=0x30FF        // Hiragana, Katakana (incl. ー)
+        | 0x3130..=0x318F        // Hangul compatibility Jamo
+        | 0x31F0..=0x31FF        // Katakana phonetic extensions
+        | 0x3400..=0x4DBF        // CJK Ext A
+        | 0x4E00..=0x9FFF        // CJK Unified Ideographs
+        | 0xA960..=0xA97F        // Hangul Jamo Ext A
+        | 0xAC00..=0xD7FF        // Hangul syllables, Jamo Ext B
+        | 0xF900..=0xFAFF        // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F        // halfwidth Katakana
+        | 0xFFA0..=0xFFDC        // halfwidth Hangul
+        | 0x20000..=0x3FFFF      // CJK Ext B..H
+    )
+}
+
+/// Combining marks that continue a word (text is NFC, but not every
+/// base+mark pair has a precomposed form).
+pub fn is_combining(c: char) -> bool {
+    matches!(c as u32,
+        0x0300..=0x036F | 0x0483..=0x0489 | 0x0591..=0x05BD | 0x0610..=0x061A
+        | 0x064B..=0x065F | 0x0900..=0x0903 | 0x093A..=0x094F | 0x1AB0..=0x1AFF
+        | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
+    )
+}
+
+/// A character that belongs to a (non-CJK) word.
+pub fn is_word_char(c: char) -> bool {
+    !is_cjk(c) && (c.is_alphanumeric() || is_combining(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_case_and_normalises() {
+        assert_eq!(fold("Straße"), "strasse");
+        assert_eq!(fold("STRAẞE"), "strasse");
+        assert_eq!(fold("e\u{301}"), "é");
+        assert_eq!(fold("CREATE Index"), "create index");
+    }
+
+    #[test]
+    fn classifies_scripts() {
+        assert!(is_cjk('索'));
+        assert!(is_cjk('カ'));
+        assert!(is_cjk('한'));
+        assert!(!is_cjk('a'));
+        assert!(is_word_char('ж'));
+        assert!(!is_word_char('_'));
+        assert!(!is_word_char('索'));
+    }
+}

@@ -1,0 +1,295 @@
+//! Reading: a section's plain text (or Markdown) and a page's Markdown as
+//! written, paged in Unicode scalar values so no character is ever split.
+
+use serde::{Deserialize, Serialize};
+
+use crate::edition::{EditionRecord, Status, in_prefix};
+use crate::error::{LibraryError, invalid};
+use crate::library::{Library, View};
+
+pub const DEFAULT_READ_LIMIT: usize = 16_000;
+pub const MAX_READ_LIMIT: usize = 50_000;
+
+/// Text or Markdown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadFormat {
+    #[default]
+    Text,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ReadSectionRequest {
+    pub section_key: String,
+    /// Expected generation (from the search that returned the key).
+    pub generation: Option<String>,
+    /// Start, in Unicode scalar values (default 0).
+    pub offset: Option<i64>,
+    /// How many Unicode scalar values at most (default 16,000, max 50,000).
+    pub limit: Option<i64>,
+    #[serde(default)]
+    pub format: ReadFormat,
+}
+
+/// Where a section or page lives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EditionRef {
+    pub edition: String,
+    pub project: String,
+    pub version: String,
+    pub locale: String,
+    pub domain: String,
+    pub collection: Option<String>,
+    pub label: String,
+    pub r#ref: Option<String>,
+    pub status: Status,
+    pub prefix: String,
+}
+
+impl From<&EditionRecord> for EditionRef {
+    fn from(e: &EditionRecord) -> Self {
+        EditionRef {
+            edition: e.id.clone(),
+            project: e.project.clone(),
+            version: e.version.clone(),
+            locale: e.locale.clone(),
+            domain: e.domain.clone(),
+            collection: e.collection.clone(),
+            label: e.label.clone(),
+            r#ref: e.r#ref.clone(),
+            status: e.status,
+            prefix: e.prefix.clone(),
+        }
+    }
+}
+
+/// A window of text and where the next one starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TextWindow {
+    pub format: ReadFormat,
+    /// Length of the whole text in Unicode scalar values.
+    pub total_length: usize,
+    pub offset: usize,
+    pub content: String,
+    /// Where to continue; null at the end.
+    pub next_offset: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SectionResponse {
+    pub generation: String,
+    pub section_key: String,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    pub path: String,
+    pub anchor: Option<String>,
+    #[serde(flatten)]
+    pub edition: EditionRef,
+    #[serde(flatten)]
+    pub window: TextWindow,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ReadPageRequest {
+    /// A full site path (`/postgresql/sql-createindex`, `#anchor` ignored), or a
+    /// path relative to `edition`.
+    pub path: String,
+    /// Edition id; when given, `path` is relative to its prefix.
+    pub edition: Option<String>,
+    pub generation: Option<String>,
+    pub offset: Option<i64>,
+    pub limit: Option<i64>,
+    /// `markdown` (default for pages: as written) or `text`.
+    pub format: Option<ReadFormat>,
+}
+
+/// A section of a page, for a table of contents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SectionEntry {
+    pub section_key: String,
+    pub title: String,
+    pub anchor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PageResponse {
+    pub generation: String,
+    pub path: String,
+    pub title: String,
+    pub description: Option<String>,
+    #[serde(flatten)]
+    pub edition: EditionRef,
+    /// The page's original frontmatter, verbatim (Markdown sources).
+    pub frontmatter: Option<String>,
+    pub sections: Vec<SectionEntry>,
+    #[serde(flatten)]
+    pub window: TextWindow,
+}
+
+/// Cuts `[offset, offset+limit)` Unicode scalar values out of `text`.
+pub fn window(text: &str, format: ReadFormat, offset: Option<i64>, limit: Option<i64>) -> Result<TextWindow, LibraryError> {
+    let limit = limit.unwrap_or(DEFAULT_READ_LIMIT as i64);
+    if !(1..=MAX_READ_LIMIT as i64).contains(&limit) {
+        return Err(invalid(format!(
+            "limit {limit} is out of range: allowed 1 to {MAX_READ_LIMIT} characters (default {DEFAULT_READ_LIMIT})"
+        )));
+    }
+    let offset = offset.unwrap_or(0);
+    let total = text.chars().count();
+    if offset < 0 || offset as usize > total {
+        return Err(invalid(format!(
+            "offset {offset} is past the end: this text has {total} characters (allowed 0 to {total})"
+        )));
+    }
+    let (offset, limit) = (offset as usize, limit as usize);
+    let start = text.char_indices().nth(offset).map_or(text.len(), |(i, _)| i);
+    let rest = &text[start..];
+    let end = rest.char_indices().nth(limit).map_or(rest.len(), |(i, _)| i);
+    let content = rest[..end].to_owned();
+    let next = offset + limit;
+    Ok(TextWindow { format, total_length: total, offset, content, next_offset: (next < total).then_some(next) })
+}
+
+impl Library {
+    /// A section's text by key (from a search in the same generation).
+    pub fn read_section(&self, request: &ReadSectionRequest) -> Result<SectionResponse, LibraryError> {
+        let view = self.view()?;
+        view.check_generation(request.generation.as_deref())?;
+        let key = request.section_key.trim();
+        if key.is_empty() {
+            return Err(invalid("section_key is empty; take one from a search result"));
+        }
+        let not_found = || {
+            LibraryError::NotFound(format!(
+                "no section {key:?} in generation {}; search again and use a section_key from its results",
+                view.generation
+            ))
+        };
+        let section = view.snapshot.section(key).ok_or_else(not_found)?;
+        let edition = view.manifest.edition(&section.edition).filter(|e| e.enabled).ok_or_else(not_found)?;
+        let text = match request.format {
+            ReadFormat::Text => &section.text,
+            ReadFormat::Markdown => &section.markdown,
+        };
+        let window = window(text, request.format, request.offset, request.limit)?;
+        Ok(SectionResponse {
+            generation: view.generation.clone(),
+            section_key: section.key.clone(),
+            title: section.title.clone(),
+            breadcrumb: section.breadcrumb.clone(),
+            path: section.page_path.clone(),
+            anchor: section.anchor.clone(),
+            edition: edition.into(),
+            window,
+        })
+    }
+
+    /// A page by full site path (or edition + relative path).
+    pub fn read_page(&self, request: &ReadPageRequest) -> Result<PageResponse, LibraryError> {
+        let view = self.view()?;
+        view.check_generation(request.generation.as_deref())?;
+        let (edition, path) = locate_page(&view, request.edition.as_deref(), &request.path)?;
+        let page = view.snapshot.page(&edition.id, &path).ok_or_else(|| missing_page(&view, &path))?;
+        let format = request.format.unwrap_or(ReadFormat::Markdown);
+        let text = match format {
+            ReadFormat::Text => &page.text,
+            ReadFormat::Markdown => &page.markdown,
+        };
+        let window = window(text, format, request.offset, request.limit)?;
+        let sections = page
+            .section_keys
+            .iter()
+            .filter_map(|k| view.snapshot.section(k))
+            .map(|s| SectionEntry { section_key: s.key, title: s.title, anchor: s.anchor })
+            .collect();
+        Ok(PageResponse {
+            generation: view.generation.clone(),
+            path: page.path.clone(),
+            title: page.title.clone(),
+            description: page.description.clone(),
+            edition: edition.into(),
+            frontmatter: page.frontmatter.clone(),
+            sections,
+            window,
+        })
+    }
+}
+
+/// Finds the enabled edition holding `path` (longest prefix first, so
+/// `/postgresql/13/x` goes to the 13 edition, not the current one).
+pub fn locate_page<'v>(
+    view: &'v View,
+    edition: Option<&str>,
+    path: &str,
+) -> Result<(&'v EditionRecord, String), LibraryError> {
+    let path = path.split('#').next().unwrap_or("").trim();
+    if let Some(id) = edition {
+        let e = view.edition(id)?;
+        if !e.enabled {
+            return Err(LibraryError::NotFound(format!("edition {} is disabled; enable it with `lectern enable {}`", e.id, e.id)));
+        }
+        let rel = path.trim_start_matches('/').trim_end_matches('/');
+        let full = match (e.prefix.as_str(), rel) {
+            ("/" | "", "") => "/".to_owned(),
+            ("/" | "", r) => format!("/{r}"),
+            (p, "") => p.to_owned(),
+            (p, r) if in_prefix(&format!("/{r}"), p) => format!("/{r}"),
+            (p, r) => format!("{p}/{r}"),
+        };
+        return Ok((e, full));
+    }
+    if !path.starts_with('/') {
+        return Err(invalid(format!(
+            "path {path:?} must be a full site path starting with / (e.g. /postgresql/sql-createindex), or give the edition"
+        )));
+    }
+    let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
+    let mut candidates: Vec<&EditionRecord> = view.manifest.enabled().filter(|e| in_prefix(path, &e.prefix)).collect();
+    candidates.sort_by_key(|e| std::cmp::Reverse(e.prefix.len()));
+    for e in &candidates {
+        if view.snapshot.page(&e.id, path).is_some() {
+            return Ok((e, path.to_owned()));
+        }
+    }
+    Err(missing_page(view, path))
+}
+
+fn missing_page(view: &View, path: &str) -> LibraryError {
+    let prefixes = crate::settings::listing(view.manifest.enabled().map(|e| e.prefix.as_str()));
+    LibraryError::NotFound(format!(
+        "no page at {path} in the enabled editions; pages live under these prefixes: {prefixes}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_count_scalars_and_never_split_them() {
+        let text = "héllo, 世界! 🎉 end";
+        let w = window(text, ReadFormat::Text, Some(7), Some(2)).unwrap();
+        assert_eq!(w.content, "世界");
+        assert_eq!(w.next_offset, Some(9));
+        let all: String = (0..)
+            .step_by(3)
+            .map_while(|o| {
+                let w = window(text, ReadFormat::Text, Some(o), Some(3)).ok()?;
+                (!w.content.is_empty()).then_some(w.content)
+            })
+            .collect();
+        assert_eq!(all, text);
+        let last = window(text, ReadFormat::Text, Some(15), Some(3)).unwrap();
+        assert_eq!(last.next_offset, None);
+    }
+
+    #[test]
+    fn windows_reject_bad_ranges_saying_what_is_allowed() {
+        let e = window("abc", ReadFormat::Text, Some(4), None).unwrap_err();
+        assert!(e.to_string().contains("allowed 0 to 3"), "{e}");
+        let e = window("abc", ReadFormat::Text, None, Some(50_001)).unwrap_err();
+        assert!(e.to_string().contains("1 to 50000"), "{e}");
+        assert_eq!(window("abc", ReadFormat::Text, Some(3), None).unwrap().content, "");
+    }
+}

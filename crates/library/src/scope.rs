@@ -1,0 +1,244 @@
+//! Search scope: parameters, filters written in the query text and the
+//! `PG96:` version prefix, resolved against the enabled editions into the set
+//! of edition ids to search. Text beats parameters; parameters beat defaults.
+
+use lectern_index::{FilterKey, ParsedQuery};
+use serde::{Deserialize, Serialize};
+
+use crate::edition::EditionRecord;
+use crate::error::{LibraryError, invalid};
+use crate::manifest::Manifest;
+use crate::settings::listing;
+
+/// Scope parameters as a face receives them (`*` = all).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ScopeParams {
+    pub project: Option<String>,
+    pub version: Option<String>,
+    pub locale: Option<String>,
+    pub domain: Option<String>,
+    pub collection: Option<String>,
+}
+
+/// What a search will cover, for the response and for messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ResolvedScope {
+    pub project: String,
+    pub version: String,
+    pub locale: String,
+    /// Edition ids searched.
+    pub editions: Vec<String>,
+}
+
+/// Applies the version prefix and text filters to `params`, fills defaults,
+/// and returns the enabled editions in scope. Removes the prefix from `query`
+/// (or turns it back into a word when it names no installed project).
+pub fn resolve(manifest: &Manifest, params: &ScopeParams, query: &mut ParsedQuery) -> Result<ResolvedScope, LibraryError> {
+    let mut p = params.clone();
+    for v in [&mut p.project, &mut p.version, &mut p.locale, &mut p.domain, &mut p.collection] {
+        if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            *v = None;
+        }
+    }
+    if let Some(prefix) = query.version_prefix.take() {
+        match version_prefix(manifest, &prefix)? {
+            Some((project, version)) => {
+                p.project = Some(project);
+                p.version = Some(version);
+            }
+            None => query.words.insert(0, prefix),
+        }
+    }
+    for (key, value) in &query.filters {
+        let slot = match key {
+            FilterKey::Project => &mut p.project,
+            FilterKey::Version => &mut p.version,
+            FilterKey::Locale => &mut p.locale,
+            FilterKey::Domain => &mut p.domain,
+            FilterKey::Collection => &mut p.collection,
+        };
+        *slot = Some(value.clone());
+    }
+
+    let enabled: Vec<&EditionRecord> = manifest.enabled().collect();
+    if enabled.is_empty() {
+        return Err(LibraryError::NotFound(
+            "no documentation is enabled; install some with `lectern add` or enable an edition".into(),
+        ));
+    }
+
+    // Project.
+    let project_given = p.project.is_some();
+    let project = match p.project.as_deref() {
+        Some(pr) => Some(pr.to_owned()),
+        None => manifest.default_project(),
+    };
+    let project = match project.as_deref() {
+        Some("*") => None,
+        Some(pr) => {
+            let lower = pr.to_ascii_lowercase();
+            let found = enabled
+                .iter()
+                .find(|e| e.project == lower || e.aliases.iter().any(|a| *a == lower))
+                .map(|e| e.project.clone());
+            match found {
+                Some(f) => Some(f),
+                None => {
+                    return Err(invalid(format!(
+                        "project {pr:?} is not installed or not enabled{}; enabled projects: {}",
+                        if project_given { "" } else { " (it is the library default: change it with `lectern config set default.project`)" },
+                        listing(enabled.iter().map(|e| e.project.as_str()))
+                    )));
+                }
+            }
+        }
+        None => {
+            return Err(invalid(format!(
+                "several projects are installed ({}) and none is the default: give project (or * for all)",
+                listing(enabled.iter().map(|e| e.project.as_str()))
+            )));
+        }
+    };
+    let mut set: Vec<&EditionRecord> =
+        enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
+
+    // Version.
+    let version_given = p.version.is_some();
+    let version = p.version.clone().or_else(|| project.as_deref().and_then(|pr| manifest.current_version(pr)));
+    match version.as_deref() {
+        Some("*") => {}
+        Some(v) => {
+            let matched = match_version(&set, v)?;
+            if matched.is_empty() && !version_given {
+                // The default version is not enabled: search every enabled version.
+            } else if matched.is_empty() {
+                return Err(invalid(format!(
+                    "version {v:?} of {} is not installed or not enabled; enabled versions: {} (or * for all)",
+                    project.as_deref().unwrap_or("any project"),
+                    listing(set.iter().map(|e| e.version.as_str()))
+                )));
+            } else {
+                set.retain(|e| e.version == matched);
+            }
+        }
+        None => {
+            let versions = listing(set.iter().map(|e| e.version.as_str()));
+            if set.iter().map(|e| &e.version).collect::<std::collections::BTreeSet<_>>().len() > 1 {
+                return Err(invalid(format!(
+                    "{} has several versions ({versions}) and none is current: give version (branch), or * for all",
+                    project.as_deref().unwrap_or("the library")
+                )));
+            }
+        }
+    }
+
+    // Locale.
+    let locale_given = p.locale.is_some();
+    let locale = p.locale.clone().or_else(|| manifest.default_locale());
+    if let Some(l) = locale.as_deref().filter(|l| *l != "*") {
+        let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
+        let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
+        if kept.is_empty() && locale_given {
+            return Err(invalid(format!(
+                "locale {l:?} is not installed for this scope; available: {} (or * for all)",
+                listing(set.iter().map(|e| e.locale.as_str()))
+            )));
+        }
+        if !kept.is_empty() {
+            set = kept;
+        }
+    }
+
+    // Domain and collection.
+    if let Some(d) = p.domain.as_deref().filter(|d| *d != "*") {
+        let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.domain.eq_ignore_ascii_case(d)).collect();
+        if kept.is_empty() {
+            return Err(invalid(format!(
+                "domain {d:?} is not installed for this scope; available: {} (or * for all)",
+                listing(set.iter().map(|e| e.domain.as_str()))
+            )));
+        }
+        set = kept;
+    }
+    if let Some(c) = p.collection.as_deref().filter(|c| *c != "*") {
+        let kept: Vec<&EditionRecord> =
+            set.iter().copied().filter(|e| e.collection.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(c))).collect();
+        if kept.is_empty() {
+            return Err(invalid(format!(
+                "collection {c:?} is not installed for this scope; available: {}",
+                listing(set.iter().filter_map(|e| e.collection.as_deref()))
+            )));
+        }
+        set = kept;
+    }
+
+    let distinct = |f: fn(&EditionRecord) -> &str| {
+        let vals: std::collections::BTreeSet<&str> = set.iter().map(|e| f(e)).collect();
+        if vals.len() == 1 { vals.into_iter().next().unwrap_or("*").to_owned() } else { "*".to_owned() }
+    };
+    Ok(ResolvedScope {
+        project: distinct(|e| e.project.as_str()),
+        version: distinct(|e| e.version.as_str()),
+        locale: distinct(|e| e.locale.as_str()),
+        editions: set.iter().map(|e| e.id.clone()).collect(),
+    })
+}
+
+/// Finds the version a user meant: exact (case-insensitive) first, then with
+/// dots removed (`96` → `9.6`). Empty string = none; ambiguous = error.
+fn match_version(set: &[&EditionRecord], wanted: &str) -> Result<String, LibraryError> {
+    let versions: std::collections::BTreeSet<&str> = set.iter().map(|e| e.version.as_str()).collect();
+    if let Some(v) = versions.iter().find(|v| v.eq_ignore_ascii_case(wanted)) {
+        return Ok((*v).to_owned());
+    }
+    let compact = |s: &str| s.replace('.', "").to_ascii_lowercase();
+    let hits: Vec<&str> = versions.iter().copied().filter(|v| compact(v) == compact(wanted)).collect();
+    match hits.len() {
+        0 => Ok(String::new()),
+        1 => Ok(hits[0].to_owned()),
+        _ => Err(invalid(format!(
+            "version {wanted:?} is ambiguous: it could be {}; give the exact version",
+            hits.join(" or ")
+        ))),
+    }
+}
+
+/// `PG96` → (`postgresql`, `9.6`) using project names and aliases. None when
+/// no project name or alias starts the prefix (then it was just a word).
+fn version_prefix(manifest: &Manifest, prefix: &str) -> Result<Option<(String, String)>, LibraryError> {
+    let lower = prefix.to_lowercase();
+    let enabled: Vec<&EditionRecord> = manifest.enabled().collect();
+    // Longest name first: `pg` must not shadow `pgbouncer`.
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    for e in &enabled {
+        names.push((e.project.as_str(), e.project.as_str()));
+        for a in &e.aliases {
+            names.push((a.as_str(), e.project.as_str()));
+        }
+    }
+    names.sort_by_key(|(n, _)| std::cmp::Reverse(n.len()));
+    names.dedup();
+    for (name, project) in names {
+        let Some(rest) = lower.strip_prefix(name) else { continue };
+        let rest = rest.trim_start_matches([' ', '-', '_', '@', 'v']);
+        let of_project: Vec<&EditionRecord> = enabled.iter().copied().filter(|e| e.project == project).collect();
+        if rest.is_empty() {
+            // `postgresql:` alone: the project, at its current version.
+            return Ok(manifest.current_version(project).map(|v| (project.to_owned(), v)).or_else(|| {
+                Some((project.to_owned(), "*".to_owned()))
+            }));
+        }
+        let v = match_version(&of_project, rest)?;
+        if v.is_empty() && !rest.starts_with(|c: char| c.is_ascii_digit()) {
+            continue; // `pgbench:` is a word, not `pg` + version `bench`
+        }
+        if v.is_empty() {
+            return Err(invalid(format!(
+                "version prefix {prefix}: {project} has no enabled version {rest:?}; enabled: {}",
+                listing(of_project.iter().map(|e| e.version.as_str()))
+            )));
+        }
+        return Ok(Some((project.to_owned(), v)));
+    }
+    Ok(None)
+}

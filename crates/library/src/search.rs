@@ -1,0 +1,175 @@
+//! Ranked search as every face offers it: parameters and their limits
+//! (SPEC §3), scope resolution, and the result envelope.
+
+use std::time::{Duration, Instant};
+
+use lectern_index::{Cancel, SearchRequest, parse_query};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{LibraryError, invalid};
+use crate::library::Library;
+use crate::scope::{ResolvedScope, ScopeParams, resolve};
+
+/// Longest query text, in Unicode scalar values, filters included.
+pub const MAX_TEXT_CHARS: usize = 256;
+pub const DEFAULT_LIMIT: usize = 20;
+pub const MAX_LIMIT: usize = 50;
+pub const MAX_OFFSET: usize = 10_000;
+
+/// A search request (seed 000's `search_documentation` parameters; `branch`
+/// is accepted for `version`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchParams {
+    /// Search text, at most 256 characters; filters (`project:`, `version:`,
+    /// `locale:`, `domain:`, `collection:`) and a version prefix like `PG96:` in
+    /// the text win over the parameters.
+    pub text: String,
+    pub project: Option<String>,
+    #[serde(alias = "branch")]
+    pub version: Option<String>,
+    pub locale: Option<String>,
+    pub domain: Option<String>,
+    pub collection: Option<String>,
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// Expected generation; a different current one fails with `generation_changed`.
+    pub generation: Option<String>,
+    /// Treat the last word as a prefix (search as you type).
+    #[serde(default)]
+    pub prefix: bool,
+}
+
+/// One ranked result: a section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchHit {
+    pub section_key: String,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    /// Full site path of the page.
+    pub path: String,
+    /// The section's anchor in the page, if any.
+    pub anchor: Option<String>,
+    pub edition: String,
+    pub project: String,
+    pub version: String,
+    pub locale: String,
+    pub domain: String,
+    pub collection: Option<String>,
+    pub snippet: String,
+    /// `[start, end)` in Unicode scalar offsets of `snippet`.
+    pub highlights: Vec<[usize; 2]>,
+    pub score: f32,
+}
+
+/// The envelope every face returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchResponse {
+    pub generation: String,
+    pub total: usize,
+    pub has_more: bool,
+    pub next_offset: Option<usize>,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    pub candidate_truncated: bool,
+    pub scope: ResolvedScope,
+    pub hits: Vec<SearchHit>,
+}
+
+/// Checks a limit/offset pair against SPEC §3's ranges.
+pub fn check_paging(limit: Option<i64>, offset: Option<i64>) -> Result<(usize, usize), LibraryError> {
+    let limit = limit.unwrap_or(DEFAULT_LIMIT as i64);
+    if !(1..=MAX_LIMIT as i64).contains(&limit) {
+        return Err(invalid(format!("limit {limit} is out of range: allowed 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})")));
+    }
+    let offset = offset.unwrap_or(0);
+    if !(0..=MAX_OFFSET as i64).contains(&offset) {
+        return Err(invalid(format!("offset {offset} is out of range: allowed 0 to {MAX_OFFSET}")));
+    }
+    Ok((limit as usize, offset as usize))
+}
+
+impl Library {
+    /// Ranked search. `deadline` caps the library's own deadline setting
+    /// (a face passes what is left of its request budget).
+    pub fn search(
+        &self,
+        params: &SearchParams,
+        deadline: Option<Duration>,
+        cancel: Option<Cancel>,
+    ) -> Result<SearchResponse, LibraryError> {
+        let chars = params.text.chars().count();
+        if chars > MAX_TEXT_CHARS {
+            return Err(invalid(format!(
+                "text is {chars} characters long; at most {MAX_TEXT_CHARS} are allowed (filters included)"
+            )));
+        }
+        if params.text.trim().is_empty() {
+            return Err(invalid("text is empty; give the words to search for (e.g. \"CREATE INDEX\")"));
+        }
+        let (limit, offset) = check_paging(params.limit, params.offset)?;
+        let view = self.view()?;
+        view.check_generation(params.generation.as_deref())?;
+        let mut query = parse_query(&params.text).map_err(|e| invalid(e.to_string()))?;
+        let scope_params = ScopeParams {
+            project: params.project.clone(),
+            version: params.version.clone(),
+            locale: params.locale.clone(),
+            domain: params.domain.clone(),
+            collection: params.collection.clone(),
+        };
+        let scope = resolve(&view.manifest, &scope_params, &mut query)?;
+        if query.words.is_empty() && query.phrases.is_empty() {
+            return Err(invalid("the text has filters but no words to search for; add a word or \"phrase\""));
+        }
+        let mut budget = Duration::from_millis(view.manifest.deadline_ms());
+        if let Some(d) = deadline {
+            budget = budget.min(d);
+        }
+        let request = SearchRequest {
+            query: &query,
+            editions: &scope.editions,
+            last_word_prefix: params.prefix,
+            limit,
+            offset,
+            deadline: Instant::now() + budget,
+            cancel,
+        };
+        let outcome = view.snapshot.search(&request);
+        let hits: Vec<SearchHit> = outcome
+            .hits
+            .into_iter()
+            .filter_map(|h| {
+                let e = view.manifest.edition(&h.edition)?;
+                Some(SearchHit {
+                    section_key: h.section_key,
+                    title: h.title,
+                    breadcrumb: h.breadcrumb,
+                    path: h.path,
+                    anchor: h.anchor,
+                    edition: e.id.clone(),
+                    project: e.project.clone(),
+                    version: e.version.clone(),
+                    locale: e.locale.clone(),
+                    domain: e.domain.clone(),
+                    collection: e.collection.clone(),
+                    snippet: h.snippet,
+                    highlights: h.highlights,
+                    score: h.score,
+                })
+            })
+            .collect();
+        let end = offset + hits.len();
+        let has_more = end < outcome.total;
+        Ok(SearchResponse {
+            generation: view.generation.clone(),
+            total: outcome.total,
+            has_more,
+            next_offset: has_more.then_some(end),
+            timed_out: outcome.timed_out,
+            cancelled: outcome.cancelled,
+            candidate_truncated: outcome.candidate_truncated,
+            scope,
+            hits,
+        })
+    }
+}

@@ -1,0 +1,135 @@
+//! Library settings (`lectern config get/set`) and the defaults' fallback
+//! order of SPEC §1: settings, then the edition marked default / `current`,
+//! then the only candidate.
+
+use std::collections::BTreeSet;
+
+use crate::edition::Status;
+use crate::error::{LibraryError, invalid};
+use crate::manifest::Manifest;
+
+/// A settings key and what it holds.
+pub struct SettingKey {
+    pub key: &'static str,
+    pub help: &'static str,
+}
+
+/// Every fixed key; plus `default.version.<project>`.
+pub const KEYS: &[SettingKey] = &[
+    SettingKey { key: "default.project", help: "project searched when none is given (e.g. postgresql)" },
+    SettingKey { key: "default.locale", help: "locale searched when none is given (e.g. zh-Hans)" },
+    SettingKey { key: "search.deadline_ms", help: "search deadline in milliseconds (10-60000, default 2000)" },
+];
+
+/// Default search deadline (SPEC §3).
+pub const DEFAULT_DEADLINE_MS: u64 = 2000;
+
+/// Fails on an unknown key, listing the known ones.
+pub fn check_key(key: &str) -> Result<(), LibraryError> {
+    let per_project = key.strip_prefix("default.version.").is_some_and(|p| lectern_corpus::names::project(p).is_ok());
+    if per_project || KEYS.iter().any(|k| k.key == key) {
+        return Ok(());
+    }
+    Err(invalid(format!(
+        "unknown setting {key:?}; known: {}, default.version.<project>",
+        KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")
+    )))
+}
+
+/// Validates a key and value before they are stored.
+pub fn validate(key: &str, value: &str) -> Result<String, LibraryError> {
+    match key {
+        "default.project" => {
+            lectern_corpus::names::project(value).map_err(|m| invalid(format!("{key}: {m}")))?;
+            Ok(value.to_owned())
+        }
+        "default.locale" => {
+            lectern_corpus::names::normalize_locale(value).map_err(|m| invalid(format!("{key}: {m}")))
+        }
+        "search.deadline_ms" => match value.parse::<u64>() {
+            Ok(ms) if (10..=60_000).contains(&ms) => Ok(ms.to_string()),
+            _ => Err(invalid(format!("{key}: {value:?} is not a number of milliseconds from 10 to 60000"))),
+        },
+        _ => match key.strip_prefix("default.version.") {
+            Some(project) => {
+                lectern_corpus::names::project(project).map_err(|m| invalid(format!("{key}: {m}")))?;
+                lectern_corpus::names::version(value).map_err(|m| invalid(format!("{key}: {m}")))?;
+                Ok(value.to_owned())
+            }
+            None => check_key(key).map(|()| value.to_owned()),
+        },
+    }
+}
+
+/// The library's defaults, resolved from settings and enabled editions.
+impl Manifest {
+    pub fn deadline_ms(&self) -> u64 {
+        self.settings.get("search.deadline_ms").and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_DEADLINE_MS)
+    }
+
+    /// Default project: setting, then the default edition's, then the only one.
+    pub fn default_project(&self) -> Option<String> {
+        if let Some(p) = self.settings.get("default.project") {
+            return Some(p.clone());
+        }
+        if let Some(e) = self.enabled().find(|e| e.default) {
+            return Some(e.project.clone());
+        }
+        only(self.enabled().map(|e| e.project.clone()))
+    }
+
+    /// Current version of a project: setting, then the `current` edition,
+    /// then the default edition, then the only version.
+    pub fn current_version(&self, project: &str) -> Option<String> {
+        if let Some(v) = self.settings.get(&format!("default.version.{project}")) {
+            return Some(v.clone());
+        }
+        let of_project = || self.enabled().filter(move |e| e.project == project);
+        if let Some(v) = only(of_project().filter(|e| e.status == Status::Current).map(|e| e.version.clone())) {
+            return Some(v);
+        }
+        if let Some(e) = of_project().find(|e| e.default) {
+            return Some(e.version.clone());
+        }
+        only(of_project().map(|e| e.version.clone()))
+    }
+
+    /// Default locale: setting, then the default edition's, then the only one.
+    pub fn default_locale(&self) -> Option<String> {
+        if let Some(l) = self.settings.get("default.locale") {
+            return Some(l.clone());
+        }
+        if let Some(e) = self.enabled().find(|e| e.default) {
+            return Some(e.locale.clone());
+        }
+        only(self.enabled().map(|e| e.locale.clone()))
+    }
+
+    /// Same as [`Manifest::default_locale`] but over every edition (enabled or
+    /// not): prefixes must not move when an edition is switched off.
+    pub fn prefix_locale(&self) -> Option<String> {
+        if let Some(l) = self.settings.get("default.locale") {
+            return Some(l.clone());
+        }
+        if let Some(e) = self.editions.iter().find(|e| e.default) {
+            return Some(e.locale.clone());
+        }
+        only(self.editions.iter().map(|e| e.locale.clone()))
+    }
+}
+
+/// The single distinct value, if there is exactly one.
+fn only(values: impl Iterator<Item = String>) -> Option<String> {
+    let set: BTreeSet<String> = values.collect();
+    if set.len() == 1 { set.into_iter().next() } else { None }
+}
+
+/// Lists distinct values for error messages.
+pub(crate) fn listing<'a>(values: impl Iterator<Item = &'a str>) -> String {
+    let set: BTreeSet<&str> = values.collect();
+    if set.is_empty() {
+        "none".to_owned()
+    } else {
+        set.into_iter().collect::<Vec<_>>().join(", ")
+    }
+}

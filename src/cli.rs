@@ -1,0 +1,206 @@
+//! The command-line definition (clap derive): flags and help only.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "lectern",
+    version,
+    about = "A documentation server for people and AI agents: install, index, search and serve docs offline.",
+    after_help = "Examples:\n  lectern add ./postgresql-18-en.tar.xz --project postgresql --version 18 --locale en\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern read /postgresql/sql-createindex"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct Global {
+    /// The library folder (default: the platform data directory, e.g. ~/.local/share/lectern).
+    #[arg(long, global = true, env = "LECTERN_USER_DATA", value_name = "DIR")]
+    pub user_data: Option<PathBuf>,
+    /// More log output on stderr (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Only errors on stderr; no progress bar.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Install or update an edition from a folder or archive, or every edition of a site config.
+    #[command(after_help = "Examples:\n  lectern add postgresql-18-zh-Hans.tar.xz --project postgresql --aliases pg --version 18 --locale zh-Hans --label \"PostgreSQL 18\" --status current --default\n  lectern add --site examples/demo/lectern.toml\n  lectern add Click.docset")]
+    Add(AddArgs),
+    /// List installed editions and the current generation.
+    #[command(after_help = "Example:\n  lectern list --all --json")]
+    List(ListArgs),
+    /// Enable an edition (a new generation, no re-index).
+    #[command(after_help = "Example:\n  lectern enable postgresql@18/en")]
+    Enable(EditionArg),
+    /// Disable an edition (a new generation, no re-index).
+    #[command(after_help = "Example:\n  lectern disable postgresql@18/en")]
+    Disable(EditionArg),
+    /// Remove an edition and its documents.
+    #[command(after_help = "Example:\n  lectern remove postgresql@13/en")]
+    Remove(EditionArg),
+    /// Ranked search over the enabled editions.
+    #[command(after_help = "Examples:\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern search \"PG13: vacuum freeze\" --locale en\n  lectern search 'locale:* version:* \"row level security\" -policy' --limit 5 --json")]
+    Search(SearchArgs),
+    /// Read a page (full site path, or EDITION and a relative path) or a section.
+    #[command(after_help = "Examples:\n  lectern read /postgresql/sql-createindex\n  lectern read postgresql@18/zh-Hans /sql-createindex --markdown\n  lectern read --section 3f2a9c0d1e2b4a5c --offset 16000")]
+    Read(ReadArgs),
+    /// Get or set library settings (defaults, limits).
+    #[command(after_help = "Examples:\n  lectern config set default.project postgresql\n  lectern config get default.locale\n  lectern config list")]
+    Config(ConfigArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// A folder, .tar, .tar.gz/.tgz, .tar.xz or .zip, or a *.docset; or, with --site, a lectern.toml.
+    #[arg(value_name = "SOURCE", required_unless_present = "site")]
+    pub source: Option<PathBuf>,
+    /// Install every edition of this site config.
+    #[arg(long, value_name = "CONFIG", conflicts_with_all = ["project", "version", "locale", "label", "git_ref", "status", "domain", "collection", "aliases", "default", "prefix"])]
+    pub site: Option<PathBuf>,
+    #[arg(long)]
+    pub project: Option<String>,
+    /// Short names for the version prefix syntax, comma-separated (e.g. pg).
+    #[arg(long, value_delimiter = ',')]
+    pub aliases: Vec<String>,
+    #[arg(long)]
+    pub version: Option<String>,
+    /// BCP 47 locale (en, zh-Hans, de).
+    #[arg(long)]
+    pub locale: Option<String>,
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Git ref or release tag of this version.
+    #[arg(long = "ref", id = "git_ref")]
+    pub git_ref: Option<String>,
+    /// current, supported, deprecated, eol or preview.
+    #[arg(long)]
+    pub status: Option<String>,
+    /// manual (default) or wiki.
+    #[arg(long)]
+    pub domain: Option<String>,
+    /// Wiki collection.
+    #[arg(long)]
+    pub collection: Option<String>,
+    /// URL prefix (default: derived: /{project}, /{project}/{version}, /{locale}/...).
+    #[arg(long)]
+    pub prefix: Option<String>,
+    /// Make this edition's project, version and locale the library defaults.
+    #[arg(long)]
+    pub default: bool,
+    /// Install it disabled.
+    #[arg(long)]
+    pub disabled: bool,
+    /// auto, markdown, html or docset.
+    #[arg(long, default_value = "auto")]
+    pub format: String,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Include disabled editions.
+    #[arg(long)]
+    pub all: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EditionArg {
+    /// project@version/locale[/domain[/collection]]
+    pub edition: String,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Search text (at most 256 characters; filters and PG96: prefixes allowed).
+    pub text: String,
+    #[arg(long)]
+    pub project: Option<String>,
+    /// Version (branch); * for all.
+    #[arg(long, alias = "branch")]
+    pub version: Option<String>,
+    /// Locale; * for all.
+    #[arg(long)]
+    pub locale: Option<String>,
+    #[arg(long)]
+    pub domain: Option<String>,
+    #[arg(long)]
+    pub collection: Option<String>,
+    /// 1-50 (default 20).
+    #[arg(long, allow_negative_numbers = true)]
+    pub limit: Option<i64>,
+    /// 0-10000 (default 0).
+    #[arg(long, allow_negative_numbers = true)]
+    pub offset: Option<i64>,
+    /// Fail with generation_changed unless this is the current generation.
+    #[arg(long)]
+    pub generation: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// A full site path (/postgresql/sql-createindex), or an edition id followed by a relative path.
+    #[arg(value_name = "PATH_OR_EDITION", required_unless_present = "section")]
+    pub first: Option<String>,
+    /// The page path relative to the edition given first.
+    #[arg(value_name = "RELATIVE_PATH")]
+    pub second: Option<String>,
+    /// Read one section by its key (from search results).
+    #[arg(long, value_name = "KEY")]
+    pub section: Option<String>,
+    /// Start, in characters (Unicode scalar values).
+    #[arg(long, allow_negative_numbers = true)]
+    pub offset: Option<i64>,
+    /// At most this many characters (default 16000, max 50000).
+    #[arg(long, allow_negative_numbers = true)]
+    pub limit: Option<i64>,
+    /// Markdown instead of plain text (a page's Markdown is as written).
+    #[arg(long)]
+    pub markdown: bool,
+    #[arg(long)]
+    pub generation: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub action: ConfigAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print a setting's value (and the value in effect).
+    Get {
+        key: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set a setting.
+    Set { key: String, value: String },
+    /// Remove a setting so its default applies.
+    Unset { key: String },
+    /// Every setting and the resolved defaults.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+}

@@ -1,0 +1,45 @@
+//! One file per command; `run` dispatches.
+
+mod add;
+mod config;
+mod editions;
+mod read;
+mod search;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use lectern_library::{Library, OpenMode};
+
+use crate::cli::{Cli, Command};
+use crate::config::Config;
+
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    let config = Config::from_global(&cli.global)?;
+    match cli.command {
+        Command::Add(args) => add::run(&config, args),
+        Command::List(args) => editions::list(&config, args),
+        Command::Enable(args) => editions::switch(&config, args, editions::Switch::Enable),
+        Command::Disable(args) => editions::switch(&config, args, editions::Switch::Disable),
+        Command::Remove(args) => editions::switch(&config, args, editions::Switch::Remove),
+        Command::Search(args) => search::run(&config, args),
+        Command::Read(args) => read::run(&config, args),
+        Command::Config(args) => config::run(&config, args),
+    }
+    .map(|()| ExitCode::SUCCESS)
+}
+
+/// Opens the library for writing (creating it on first use).
+pub fn open_rw(config: &Config) -> Result<Library> {
+    Ok(Library::open(&config.user_data, OpenMode::ReadWrite)?)
+}
+
+/// Opens the library without writing; a missing library is a clear error.
+pub fn open_ro(config: &Config) -> Result<Library> {
+    Ok(Library::open(&config.user_data, OpenMode::ReadOnly)?)
+}
+
+/// Tells the user on stderr why a write waits for another writer.
+pub fn on_wait(message: &str) {
+    eprintln!("{message}");
+}

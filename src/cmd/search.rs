@@ -1,0 +1,61 @@
+//! `lectern search`: ranked search (SPEC §3) with the shared JSON envelope.
+
+use anyhow::Result;
+use lectern_library::SearchParams;
+
+use crate::cli::SearchArgs;
+use crate::config::Config;
+use crate::output;
+
+pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
+    let library = super::open_ro(config)?;
+    let params = SearchParams {
+        text: args.text,
+        project: args.project,
+        version: args.version,
+        locale: args.locale,
+        domain: args.domain,
+        collection: args.collection,
+        limit: args.limit,
+        offset: args.offset,
+        generation: args.generation,
+        prefix: false,
+    };
+    let response = library.search(&params, None, None)?;
+    if args.json {
+        return output::json(&response);
+    }
+    let colour = output::colour();
+    let first = params.offset.unwrap_or(0) as usize;
+    for (i, hit) in response.hits.iter().enumerate() {
+        let place = match &hit.anchor {
+            Some(a) => format!("{}#{a}", hit.path),
+            None => hit.path.clone(),
+        };
+        println!("{:>3}. {}  [{}]", first + i + 1, hit.title, hit.edition);
+        if hit.breadcrumb.len() > 1 {
+            println!("     {}", hit.breadcrumb.join(" › "));
+        }
+        println!("     {place}  (section {})", hit.section_key);
+        println!("     {}", output::highlight(&hit.snippet, &hit.highlights, colour));
+    }
+    let mut flags = Vec::new();
+    for (on, name) in [
+        (response.timed_out, "timed out"),
+        (response.cancelled, "cancelled"),
+        (response.candidate_truncated, "candidates truncated"),
+    ] {
+        if on {
+            flags.push(name);
+        }
+    }
+    println!(
+        "{} of {} results; generation {}{}{}",
+        response.hits.len(),
+        response.total,
+        response.generation,
+        response.next_offset.map(|n| format!("; more with --offset {n}")).unwrap_or_default(),
+        if flags.is_empty() { String::new() } else { format!("; INCOMPLETE: {}", flags.join(", ")) }
+    );
+    Ok(())
+}

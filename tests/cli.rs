@@ -1,0 +1,361 @@
+//! The `lectern` binary driven end to end over the bundled demo library and
+//! small generated sources.
+//!
+//! Contents:
+//! - install: `add --site`, re-adding unchanged, `list`, generations
+//! - switches: disable/enable/remove and generation names
+//! - reading: pages as written, sections paged by scalar values
+//! - search: defaults, filters, version prefix, Chinese, errors and exit codes
+//! - settings: `config set/get`
+//! - bad input: missing source, bad ids, usage errors (exit 2)
+//! - crashes: SIGKILL during an ingest leaves the previous generation
+//! - interop: Debian's postgresql-doc-15 HTML manual
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
+    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
+    c
+}
+
+fn demo_config() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/lectern.toml")
+}
+
+struct Lib {
+    dir: tempfile::TempDir,
+}
+
+impl Lib {
+    fn new() -> Lib {
+        Lib { dir: tempfile::tempdir().unwrap() }
+    }
+
+    fn demo() -> Lib {
+        let lib = Lib::new();
+        lib.ok(&["add", "--site", demo_config().to_str().unwrap()]);
+        lib
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        bin().arg("--user-data").arg(self.dir.path()).args(args).output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "lectern {args:?} failed ({:?}):\n{}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let mut a = args.to_vec();
+        a.push("--json");
+        serde_json::from_str(&self.ok(&a)).unwrap()
+    }
+
+    /// Runs a command expected to fail with `code`; returns stderr.
+    fn fails(&self, args: &[&str], code: i32) -> String {
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(code), "lectern {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    }
+
+    fn generation(&self) -> String {
+        self.json(&["list", "--all"])["generation"].as_str().unwrap().to_owned()
+    }
+}
+
+#[test]
+fn add_site_installs_every_demo_edition() {
+    let lib = Lib::demo();
+    let list = lib.json(&["list", "--all"]);
+    let ids: Vec<&str> = list["editions"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["app@1/en", "app@1/zh-Hans", "app@2/en", "app@2/en/wiki/howto", "app@2/zh-Hans"]);
+    let v2 = &list["editions"][2];
+    assert_eq!(v2["prefix"], "/app");
+    assert_eq!(v2["status"], "current");
+    assert_eq!(v2["label"], "App 2");
+    assert!(v2["pages"].as_u64().unwrap() >= 7, "{v2}");
+    assert!(v2["sections"].as_u64().unwrap() > v2["pages"].as_u64().unwrap());
+    assert_eq!(list["defaults"]["project"], "app");
+    assert_eq!(list["defaults"]["version"], "2");
+    assert_eq!(list["defaults"]["locale"], "en");
+}
+
+#[test]
+fn re_adding_unchanged_sources_changes_nothing() {
+    let lib = Lib::demo();
+    let before = lib.generation();
+    let out = lib.ok(&["add", "--site", demo_config().to_str().unwrap()]);
+    assert!(out.lines().all(|l| l.starts_with("unchanged")), "{out}");
+    assert_eq!(lib.generation(), before);
+}
+
+#[test]
+fn re_adding_a_changed_source_replaces_the_edition() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("index.md"), "# Old\n\nalpha words here\n").unwrap();
+    let lib = Lib::new();
+    let add = |lib: &Lib| lib.ok(&["add", src.path().to_str().unwrap(), "--project", "p", "--version", "1", "--locale", "en"]);
+    add(&lib);
+    let g1 = lib.generation();
+    std::fs::write(src.path().join("index.md"), "# New\n\nbeta words here\n").unwrap();
+    assert!(add(&lib).starts_with("updated"));
+    assert_ne!(lib.generation(), g1);
+    assert_eq!(lib.json(&["search", "beta"])["total"], 1);
+    assert_eq!(lib.json(&["search", "alpha"])["total"], 0);
+}
+
+#[test]
+fn disable_and_enable_switch_generations_without_reindexing() {
+    let lib = Lib::demo();
+    let g1 = lib.generation();
+    lib.ok(&["disable", "app@1/en"]);
+    let g2 = lib.generation();
+    assert_ne!(g1, g2);
+    let enabled = lib.json(&["list"]);
+    assert!(enabled["editions"].as_array().unwrap().iter().all(|e| e["id"] != "app@1/en"));
+    assert!(lib.json(&["search", "install", "--version", "*"])["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["edition"] != "app@1/en"));
+    lib.ok(&["enable", "app@1/en"]);
+    assert_eq!(lib.generation(), g1, "the same content has the same generation");
+    lib.ok(&["remove", "app@1/zh-Hans"]);
+    assert_eq!(lib.json(&["list", "--all"])["editions"].as_array().unwrap().len(), 4);
+    let err = lib.fails(&["enable", "app@1/zh-hant"], 1);
+    assert!(err.contains("did you mean"), "{err}");
+}
+
+#[test]
+fn pages_read_back_exactly_as_written() {
+    let lib = Lib::demo();
+    let file = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/app/v2/en/guide/install.md"),
+    )
+    .unwrap();
+    let body = file.splitn(3, "---\n").nth(2).unwrap();
+    let page = lib.json(&["read", "/app/guide/install", "--markdown"]);
+    assert_eq!(page["content"].as_str().unwrap(), body);
+    assert!(page["frontmatter"].as_str().unwrap().contains("title:"));
+    // The same page by edition + relative path, and the zh-Hans translation by full path.
+    let same = lib.json(&["read", "app@2/en", "/guide/install", "--markdown"]);
+    assert_eq!(same["content"], page["content"]);
+    let zh = lib.json(&["read", "/zh-Hans/app/guide/install"]);
+    assert_eq!(zh["locale"], "zh-Hans");
+    // v1 lives under /app/v1, not inside /app.
+    assert_eq!(lib.json(&["read", "/app/v1/guide/install"])["version"], "1");
+    let err = lib.fails(&["read", "/app/no/such/page"], 1);
+    assert!(err.contains("no page at /app/no/such/page"), "{err}");
+}
+
+#[test]
+fn sections_page_through_to_the_end_by_scalars() {
+    let lib = Lib::demo();
+    let hits = lib.json(&["search", "并发创建索引", "--locale", "zh-Hans"]);
+    let key = hits["hits"][0]["section_key"].as_str().unwrap().to_owned();
+    let whole = lib.json(&["read", "--section", &key, "--limit", "50000"]);
+    let total = whole["total_length"].as_u64().unwrap();
+    let mut offset = 0u64;
+    let mut text = String::new();
+    loop {
+        let part = lib.json(&["read", "--section", &key, "--offset", &offset.to_string(), "--limit", "7"]);
+        text.push_str(part["content"].as_str().unwrap());
+        match part["next_offset"].as_u64() {
+            Some(n) => offset = n,
+            None => break,
+        }
+    }
+    assert_eq!(text, whole["content"].as_str().unwrap());
+    assert_eq!(text.chars().count() as u64, total);
+    let err = lib.fails(&["read", "--section", &key, "--offset", &(total + 1).to_string()], 1);
+    assert!(err.contains("past the end"), "{err}");
+    let err = lib.fails(&["read", "--section", &key, "--limit", "50001"], 1);
+    assert!(err.contains("1 to 50000"), "{err}");
+}
+
+#[test]
+fn search_uses_defaults_filters_and_version_prefixes() {
+    let lib = Lib::demo();
+    let r = lib.json(&["search", "build an index without locking writes"]);
+    assert_eq!(r["hits"][0]["path"], "/app/guide/indexes", "{r}");
+    assert_eq!(r["hits"][0]["version"], "2");
+    for key in ["generation", "total", "has_more", "next_offset", "timed_out", "cancelled", "candidate_truncated"] {
+        assert!(r.get(key).is_some(), "missing {key}");
+    }
+    let v1 = lib.json(&["search", "app1: install"]);
+    assert!(v1["hits"].as_array().unwrap().iter().all(|h| h["version"] == "1"), "{v1}");
+    let v1 = lib.json(&["search", "ACME1: install", "--version", "2"]);
+    assert!(v1["hits"].as_array().unwrap().iter().all(|h| h["version"] == "1"), "text prefix wins: {v1}");
+    let all = lib.json(&["search", "locale:* version:* install"]);
+    let locales: std::collections::BTreeSet<&str> =
+        all["hits"].as_array().unwrap().iter().map(|h| h["locale"].as_str().unwrap()).collect();
+    assert!(locales.contains("en") && locales.contains("zh-Hans"), "{locales:?}");
+    let zh = lib.json(&["search", "备份", "--locale", "zh-Hans"]);
+    assert!(zh["total"].as_u64().unwrap() >= 1, "{zh}");
+}
+
+#[test]
+fn search_pages_never_overlap() {
+    let lib = Lib::demo();
+    let all = lib.json(&["search", "app", "--version", "*", "--locale", "*", "--limit", "50"]);
+    let total = all["total"].as_u64().unwrap() as usize;
+    let mut keys = Vec::new();
+    let mut offset = Some(0u64);
+    while let Some(o) = offset {
+        let page = lib.json(&["search", "app", "--version", "*", "--locale", "*", "--limit", "3", "--offset", &o.to_string()]);
+        keys.extend(page["hits"].as_array().unwrap().iter().map(|h| h["section_key"].as_str().unwrap().to_owned()));
+        offset = page["next_offset"].as_u64();
+    }
+    let whole: Vec<String> =
+        all["hits"].as_array().unwrap().iter().map(|h| h["section_key"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(keys.len(), total.min(keys.len()));
+    assert_eq!(&keys[..whole.len().min(keys.len())], &whole[..whole.len().min(keys.len())]);
+    let unique: std::collections::BTreeSet<&String> = keys.iter().collect();
+    assert_eq!(unique.len(), keys.len(), "no section twice");
+}
+
+#[test]
+fn search_errors_say_what_is_allowed() {
+    let lib = Lib::demo();
+    let long = "x".repeat(257);
+    for (args, needle) in [
+        (vec!["search", long.as_str()], "at most 256"),
+        (vec!["search", "   "], "empty"),
+        (vec!["search", "x", "--limit", "0"], "1 to 50"),
+        (vec!["search", "x", "--limit", "51"], "1 to 50"),
+        (vec!["search", "x", "--offset", "10001"], "0 to 10000"),
+        (vec!["search", "x", "--offset", "-1"], "0 to 10000"),
+        (vec!["search", "x", "--project", "nope"], "enabled projects: app"),
+        (vec!["search", "x", "--version", "9"], "enabled versions: 1, 2"),
+        (vec!["search", "x", "--locale", "de"], "available: en, zh-Hans"),
+        (vec!["search", "app9: x"], "no enabled version"),
+        (vec!["search", "x", "--generation", "gdeadbeef"], "generation"),
+    ] {
+        let err = lib.fails(&args, 1);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let exactly = "y".repeat(256);
+    lib.ok(&["search", &exactly]);
+}
+
+#[test]
+fn stale_generation_reports_the_current_one() {
+    let lib = Lib::demo();
+    let g = lib.generation();
+    lib.ok(&["disable", "app@1/en"]);
+    let err = lib.fails(&["search", "install", "--generation", &g], 1);
+    assert!(err.contains(&lib.generation()), "{err}");
+}
+
+#[test]
+fn settings_set_get_and_validate() {
+    let lib = Lib::demo();
+    lib.ok(&["config", "set", "default.locale", "zh-hans"]);
+    assert_eq!(lib.ok(&["config", "get", "default.locale"]).trim(), "zh-Hans");
+    let r = lib.json(&["search", "安装"]);
+    assert!(r["hits"].as_array().unwrap().iter().all(|h| h["locale"] == "zh-Hans"), "{r}");
+    let err = lib.fails(&["config", "set", "no.such.key", "1"], 1);
+    assert!(err.contains("unknown setting"), "{err}");
+    let err = lib.fails(&["config", "set", "search.deadline_ms", "5"], 1);
+    assert!(err.contains("10 to 60000"), "{err}");
+}
+
+#[test]
+fn bad_input_gets_clear_errors_and_usage_errors_exit_2() {
+    let lib = Lib::demo();
+    let before = lib.generation();
+    let err = lib.fails(&["add", "/no/such/source", "--project", "x", "--version", "1"], 1);
+    assert!(err.contains("/no/such/source"), "{err}");
+    let err = lib.fails(&["add", demo_config().parent().unwrap().join("app/v2/en").to_str().unwrap(), "--project", "Bad Name", "--version", "1"], 1);
+    assert!(err.contains("project"), "{err}");
+    let err = lib.fails(&["disable", "not-an-id"], 1);
+    assert!(err.contains("project@version/locale"), "{err}");
+    lib.fails(&["search"], 2);
+    lib.fails(&["frobnicate"], 2);
+    lib.fails(&["add", "--status"], 2);
+    assert_eq!(lib.generation(), before, "nothing changed");
+}
+
+#[test]
+fn reading_commands_on_a_missing_library_say_how_to_make_one() {
+    let lib = Lib::new();
+    let err = lib.fails(&["search", "x"], 1);
+    assert!(err.contains("lectern add"), "{err}");
+}
+
+#[test]
+fn sigkill_during_an_ingest_leaves_the_previous_generation() {
+    use std::time::Duration;
+    let src = tempfile::tempdir().unwrap();
+    for i in 0..1500 {
+        let body: String = (0..80).map(|j| format!("word{} token{} ", (i * 7 + j) % 997, j)).collect();
+        std::fs::write(src.path().join(format!("page{i:04}.md")), format!("# Page {i}\n\n{body}\n\n## Part\n\n{body}\n"))
+            .unwrap();
+    }
+    let lib = Lib::demo();
+    let before = lib.generation();
+    let mut seen_old = false;
+    for delay_ms in [30u64, 120, 300, 600, 1200] {
+        let mut child = bin()
+            .arg("--user-data")
+            .arg(lib.dir.path())
+            .args(["add", src.path().to_str().unwrap(), "--project", "big", "--version", "1", "--locale", "en"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let status = child.wait().unwrap();
+        let g = lib.generation();
+        let big = lib.json(&["list", "--all"])["editions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["id"] == "big@1/en");
+        if !big {
+            assert_eq!(g, before, "killed after {delay_ms} ms ({status:?}): neither old nor new");
+            seen_old = true;
+        }
+        // The library still answers searches either way.
+        lib.ok(&["search", "install"]);
+        if big {
+            assert!(!lib.json(&["search", "word5", "--project", "big"])["hits"].as_array().unwrap().is_empty());
+        }
+    }
+    assert!(seen_old, "at least one kill landed mid-ingest");
+    // And a clean ingest afterwards works.
+    lib.ok(&["add", src.path().to_str().unwrap(), "--project", "big", "--version", "1", "--locale", "en"]);
+}
+
+#[test]
+fn debian_postgresql_doc_15_installs_cleanly() {
+    let Some(html) = std::env::var_os("LECTERN_PG15_HTML") else {
+        eprintln!("LECTERN_PG15_HTML not set (scripts/test sets it); skipping");
+        return;
+    };
+    let html = PathBuf::from(html);
+    assert!(html.join("index.html").is_file(), "{} has no index.html: scripts/test fetches it", html.display());
+    let lib = Lib::new();
+    lib.ok(&["add", html.to_str().unwrap(), "--project", "postgresql", "--aliases", "pg", "--version", "15", "--locale", "en", "--status", "current", "--default"]);
+    let list = lib.json(&["list"]);
+    assert!(list["editions"][0]["pages"].as_u64().unwrap() > 1000, "{list}");
+    let r = lib.json(&["search", "CREATE INDEX"]);
+    assert_eq!(r["hits"][0]["path"], "/postgresql/sql-createindex", "{r}");
+    let page = lib.ok(&["read", "/postgresql/sql-createindex", "--markdown"]);
+    assert!(page.contains("CONCURRENTLY"));
+    assert!(!page.contains("navheader") && !page.contains("<div"), "clean Markdown");
+    assert!(page.contains("](/postgresql/"), "links rewritten to library paths");
+}
