@@ -198,7 +198,7 @@ fn search_uses_defaults_filters_and_version_prefixes() {
     assert!(v1["hits"].as_array().unwrap().iter().all(|h| h["version"] == "1"), "{v1}");
     let v1 = lib.json(&["search", "ACME1: install", "--version", "2"]);
     assert!(v1["hits"].as_array().unwrap().iter().all(|h| h["version"] == "1"), "text prefix wins: {v1}");
-    let all = lib.json(&["search", "locale:* version:* install"]);
+    let all = lib.json(&["search", "locale:* version:* CONCURRENTLY", "--limit", "50"]);
     let locales: std::collections::BTreeSet<&str> =
         all["hits"].as_array().unwrap().iter().map(|h| h["locale"].as_str().unwrap()).collect();
     assert!(locales.contains("en") && locales.contains("zh-Hans"), "{locales:?}");

@@ -2,19 +2,36 @@
 //! archives and site configs. Knows nothing of tantivy, HTTP or MCP.
 //!
 //! # Layout
-//! - `page`: the page/section/symbol model every source produces.
-//! - `source`: `read_source` — detect the format of a directory or archive and walk it.
+//! - `page`: the page/section/symbol model every source produces, and per-file errors.
+//! - `source`: `read_source` — detect the format of a directory or archive and read it.
 //! - `archive`: safe extraction of `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`, `.zip`.
-//! - `markdown`: frontmatter split, Markdown → plain text and sections.
-//! - `html`: HTML manuals (PostgreSQL DocBook XHTML) → Markdown, text, sections.
+//! - `walk`: listing a source folder's files (hidden files and escaping links skipped).
+//! - `frontmatter`: splitting and reading YAML frontmatter.
+//! - `markdown`: Markdown → plain text and sections (body kept byte for byte).
+//! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`).
+//! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `site`: `lectern.toml` site configs.
-//! - `text`: shared text helpers (NFC, scalar-safe slicing).
+//! - `names`: validators for project, version, locale, prefix... names.
+//! - `text`: shared text helpers (NFC, slugs, tidying).
 
+pub mod archive;
+pub mod docset;
+pub mod frontmatter;
+pub mod html;
+pub mod markdown;
+pub mod names;
 pub mod page;
+pub mod paths;
 pub mod site;
 pub mod source;
+pub mod text;
+pub mod walk;
 
-pub use page::{Page, Problem, Section, Symbol};
+pub use html::html_to_page;
+pub use markdown::markdown_to_page;
+pub use page::{Page, PageError, Problem, Section, Symbol};
 pub use site::{EditionConfig, SiteConfig, SiteConfigError};
-pub use source::{DocsetInfo, Ingested, ReadOptions, SourceError, SourceFormat, read_source};
+pub use source::{
+    DocsetInfo, Ingested, Limits, ReadOptions, SourceError, SourceFormat, read_source, read_source_with_limits,
+};

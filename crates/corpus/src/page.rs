@@ -51,7 +51,7 @@ pub struct Section {
 }
 
 /// A name a page defines, e.g. a Dash `searchIndex` row or `CREATE INDEX`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Symbol {
     pub name: String,
     /// Dash entry type (`Function`, `Class`, `Command`, ...).

@@ -1,11 +1,18 @@
 //! `read_source`: detect a source's format (directory or archive; Markdown,
 //! HTML manual or Dash docset) and read it into pages.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
-use crate::page::{Page, Problem};
+use crate::archive;
+use crate::docset;
+use crate::html;
+use crate::markdown;
+use crate::page::{Page, Problem, Symbol};
+use crate::walk::{self, SourceFile};
 
 /// Largest single file accepted from a source (SPEC §2).
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
@@ -20,7 +27,7 @@ pub enum SourceFormat {
     Docset,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
     pub format: SourceFormat,
     /// The edition's URL prefix (`/postgresql`, `/app/v1`, `/en/postgresql/13`);
@@ -53,6 +60,54 @@ pub struct Ingested {
     pub content_hash: String,
 }
 
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions { format: SourceFormat::Auto, prefix: String::new(), max_file_bytes: MAX_FILE_BYTES }
+    }
+}
+
+impl ReadOptions {
+    /// Auto-detected format, the default file cap, pages under `prefix`.
+    pub fn new(prefix: impl Into<String>) -> Self {
+        ReadOptions { prefix: prefix.into(), ..ReadOptions::default() }
+    }
+}
+
+impl std::str::FromStr for SourceFormat {
+    type Err = String;
+
+    /// `auto`, `markdown` (`md`), `html` or `docset`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(SourceFormat::Auto),
+            "markdown" | "md" => Ok(SourceFormat::Markdown),
+            "html" => Ok(SourceFormat::Html),
+            "docset" => Ok(SourceFormat::Docset),
+            _ => Err(format!("unknown format {s:?}: use markdown, html or docset")),
+        }
+    }
+}
+
+/// Caps against archive bombs and runaway folders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Total bytes extracted from an archive.
+    pub max_total_bytes: u64,
+    /// Entries in an archive, or files and folders in a source folder.
+    pub max_entries: u64,
+}
+
+/// Most bytes an archive may expand to.
+pub const MAX_TOTAL_BYTES: u64 = 4 * 1024 * 1024 * 1024;
+/// Most entries an archive (or folder) may hold.
+pub const MAX_ENTRIES: u64 = 500_000;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_total_bytes: MAX_TOTAL_BYTES, max_entries: MAX_ENTRIES }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
     #[error("{path}: no such file or directory")]
@@ -63,6 +118,10 @@ pub enum SourceError {
     UnknownFormat { path: PathBuf, reason: String },
     #[error("{path}: no pages found ({problems} files skipped)")]
     Empty { path: PathBuf, problems: usize },
+    #[error("{path}: archive expands to more than {limit} bytes; refusing it (archive bomb?)")]
+    TooLarge { path: PathBuf, limit: u64 },
+    #[error("{path}: more than {limit} entries; refusing it (archive bomb?)")]
+    TooManyEntries { path: PathBuf, limit: u64 },
 }
 
 /// Reads a directory or archive. `progress(done, total)` is called as files are read.
@@ -71,6 +130,225 @@ pub fn read_source(
     options: &ReadOptions,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Ingested, SourceError> {
-    let _ = (options, progress);
-    Err(SourceError::UnknownFormat { path: path.to_path_buf(), reason: "not implemented yet".into() })
+    read_source_with_limits(path, options, &Limits::default(), progress)
+}
+
+/// [`read_source`] with explicit caps (tests use small ones).
+pub fn read_source_with_limits(
+    path: &Path,
+    options: &ReadOptions,
+    limits: &Limits,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Ingested, SourceError> {
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => SourceError::NotFound { path: path.to_path_buf() },
+        _ => SourceError::Unreadable { path: path.to_path_buf(), reason: e.to_string() },
+    })?;
+    let mut problems = Vec::new();
+    let mut _extracted = None;
+    let mut root = if meta.is_dir() {
+        path.to_path_buf()
+    } else {
+        let kind = archive::detect(path)
+            .map_err(|e| SourceError::Unreadable { path: path.to_path_buf(), reason: e.to_string() })?
+            .ok_or_else(|| SourceError::Unreadable {
+                path: path.to_path_buf(),
+                reason: "not a folder or a supported archive (.tar, .tar.gz, .tgz, .tar.xz, .zip)".to_owned(),
+            })?;
+        let extracted = archive::extract(path, kind, options.max_file_bytes, limits)?;
+        problems.extend(extracted.problems);
+        let dir = extracted.dir.path().to_path_buf();
+        _extracted = Some(extracted.dir);
+        dir
+    };
+    if !docset::is_docset(&root)
+        && let Some(inner) = walk::single_folder(&root)
+    {
+        root = inner;
+    }
+    if !docset::is_docset(&root)
+        && let Some(child) = docset::child_docset(&root)
+        && matches!(options.format, SourceFormat::Auto | SourceFormat::Docset)
+    {
+        root = child;
+    }
+    let format = match options.format {
+        SourceFormat::Auto if docset::is_docset(&root) => SourceFormat::Docset,
+        SourceFormat::Docset if !root.join(docset::INDEX_PATH).is_file() => {
+            return Err(SourceError::UnknownFormat {
+                path: path.to_path_buf(),
+                reason: format!("no {} found", docset::INDEX_PATH),
+            });
+        }
+        f => f,
+    };
+    let mut reader = Reader { options, problems, hasher: Sha256::new(), pages: Vec::new() };
+    reader.hasher.update(frame(options.prefix.as_bytes()));
+    let mut docset_info = None;
+    let format = match format {
+        SourceFormat::Docset => {
+            docset_info = Some(reader.docset(&root, limits, progress)?);
+            SourceFormat::Docset
+        }
+        f => {
+            let files = walk::list_files(&root, limits, &mut reader.problems)?;
+            let format = match f {
+                SourceFormat::Auto => detect_format(&files).map_err(|reason| SourceError::UnknownFormat {
+                    path: path.to_path_buf(),
+                    reason,
+                })?,
+                f => f,
+            };
+            reader.pages_from(&files, format, progress);
+            format
+        }
+    };
+    let Reader { mut problems, hasher, mut pages, .. } = reader;
+    pages.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.source_file.cmp(&b.source_file)));
+    let mut kept: Vec<Page> = Vec::with_capacity(pages.len());
+    for page in pages {
+        if let Some(prev) = kept.last()
+            && prev.path == page.path
+        {
+            problems.push(Problem {
+                path: page.source_file.clone(),
+                reason: format!("same page path {} as {}; skipped", page.path, prev.source_file),
+            });
+            continue;
+        }
+        kept.push(page);
+    }
+    problems.sort_by(|a, b| a.path.cmp(&b.path));
+    if kept.is_empty() {
+        return Err(SourceError::Empty { path: path.to_path_buf(), problems: problems.len() });
+    }
+    Ok(Ingested { format, pages: kept, problems, docset: docset_info, content_hash: hex::encode(hasher.finalize()) })
+}
+
+/// Markdown when Markdown files outnumber HTML files, HTML when the reverse.
+fn detect_format(files: &[SourceFile]) -> Result<SourceFormat, String> {
+    let md = files.iter().filter(|f| markdown::is_markdown(&f.rel)).count();
+    let html = files.iter().filter(|f| html::is_html(&f.rel)).count();
+    match (md, html) {
+        (0, 0) => Err("no Markdown or HTML files".to_owned()),
+        (m, h) if m > h => Ok(SourceFormat::Markdown),
+        (m, h) if h > m => Ok(SourceFormat::Html),
+        (m, h) => Err(format!("as many Markdown files ({m}) as HTML files ({h})")),
+    }
+}
+
+/// A length-prefixed chunk for the content hash, so boundaries are unambiguous.
+fn frame(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    out.extend_from_slice(bytes);
+    out
+}
+
+struct Reader<'a> {
+    options: &'a ReadOptions,
+    problems: Vec<Problem>,
+    hasher: Sha256,
+    pages: Vec<Page>,
+}
+
+impl Reader<'_> {
+    fn accept(&mut self, rel: &str, bytes: &[u8]) {
+        self.hasher.update(frame(rel.as_bytes()));
+        self.hasher.update((bytes.len() as u64).to_le_bytes());
+        self.hasher.update(bytes);
+    }
+
+    /// Converts every file of `format`; other files are skipped silently.
+    fn pages_from(&mut self, files: &[SourceFile], format: SourceFormat, progress: &mut dyn FnMut(usize, usize)) {
+        let wanted: Vec<&SourceFile> = files
+            .iter()
+            .filter(|f| match format {
+                SourceFormat::Markdown => markdown::is_markdown(&f.rel),
+                _ => html::is_html(&f.rel),
+            })
+            .collect();
+        let total = wanted.len();
+        for (i, file) in wanted.into_iter().enumerate() {
+            self.page_from(file, &file.rel, format);
+            progress(i + 1, total);
+        }
+    }
+
+    /// Reads and converts one file; `rel` is its path for the page path.
+    fn page_from(&mut self, file: &SourceFile, rel: &str, format: SourceFormat) -> Option<usize> {
+        let bytes = match walk::read_capped(&file.abs, self.options.max_file_bytes) {
+            Ok(b) => b,
+            Err(reason) => {
+                self.problems.push(Problem { path: file.rel.clone(), reason });
+                return None;
+            }
+        };
+        let converted = match format {
+            SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix),
+            _ => html::html_to_page(&bytes, rel, &self.options.prefix),
+        };
+        match converted {
+            Ok(mut page) => {
+                self.accept(&file.rel, &bytes);
+                page.source_file.clone_from(&file.rel);
+                self.pages.push(page);
+                Some(self.pages.len() - 1)
+            }
+            Err(e) => {
+                let mut problem = e.to_problem();
+                problem.path.clone_from(&file.rel);
+                self.problems.push(problem);
+                None
+            }
+        }
+    }
+
+    /// Reads a docset: its info, its index and its HTML pages, index rows
+    /// attached as symbols to the pages they point at.
+    fn docset(
+        &mut self,
+        root: &Path,
+        limits: &Limits,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<DocsetInfo, SourceError> {
+        let info = docset::read_info(root);
+        if let Ok(bytes) = walk::read_capped(&root.join(docset::INFO_PATH), self.options.max_file_bytes) {
+            self.accept(docset::INFO_PATH, &bytes);
+        }
+        let index_path = root.join(docset::INDEX_PATH);
+        let rows = match docset::read_index(&index_path) {
+            Ok(rows) => {
+                if let Ok(bytes) = std::fs::read(&index_path) {
+                    self.accept(docset::INDEX_PATH, &bytes);
+                }
+                rows
+            }
+            Err(reason) => {
+                self.problems.push(Problem { path: docset::INDEX_PATH.to_owned(), reason });
+                Vec::new()
+            }
+        };
+        let docs = root.join(docset::DOCUMENTS_PATH);
+        let files = if docs.is_dir() { walk::list_files(&docs, limits, &mut self.problems)? } else { Vec::new() };
+        let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
+        let total = wanted.len();
+        let mut by_file: HashMap<String, usize> = HashMap::new();
+        for (i, file) in wanted.into_iter().enumerate() {
+            let full = SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), abs: file.abs.clone() };
+            if let Some(idx) = self.page_from(&full, &file.rel, SourceFormat::Html) {
+                by_file.insert(file.rel.clone(), idx);
+            }
+            progress(i + 1, total);
+        }
+        let mut seen: HashSet<(usize, Symbol)> = HashSet::new();
+        for row in rows {
+            let Some(&idx) = by_file.get(&row.file) else { continue };
+            let symbol = Symbol { name: row.name, kind: row.kind, anchor: row.anchor };
+            if seen.insert((idx, symbol.clone())) {
+                self.pages[idx].symbols.push(symbol);
+            }
+        }
+        Ok(info)
+    }
 }

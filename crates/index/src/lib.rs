@@ -27,6 +27,6 @@ pub mod tokenizer;
 pub use query::{FilterKey, ParsedQuery, QueryError, parse_query};
 pub use schema::FORMAT_VERSION;
 pub use store::{
-    Cancel, Hit, Index, IndexError, PageMeta, PageRecord, SearchOutcome, SearchRequest, SectionRecord, Snapshot,
-    Writer, section_key,
+    Cancel, Hit, Index, IndexError, PageMeta, PageRecord, SearchOutcome, SearchRequest, SectionRecord,
+    Snapshot, Writer, section_key,
 };

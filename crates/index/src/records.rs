@@ -68,7 +68,10 @@ impl Snapshot {
     /// The section with this key, if this snapshot holds it.
     pub fn section(&self, key: &str) -> Option<SectionRecord> {
         let f = &self.inner.fields;
-        let query = BooleanQuery::intersection(vec![term_query(f.kind, KIND_SECTION), term_query(f.section_key, key)]);
+        let query = BooleanQuery::intersection(vec![
+            term_query(f.kind, KIND_SECTION),
+            term_query(f.section_key, key),
+        ]);
         let doc = self.docs(&query).into_iter().find_map(|a| self.load(a))?;
         Some(section_record(f, &doc))
     }
@@ -137,7 +140,8 @@ impl Snapshot {
     pub fn edition_counts(&self, edition: &str) -> (usize, usize) {
         let f = &self.inner.fields;
         let count = |kind: &str| {
-            let query = BooleanQuery::intersection(vec![term_query(f.kind, kind), term_query(f.edition, edition)]);
+            let query =
+                BooleanQuery::intersection(vec![term_query(f.kind, kind), term_query(f.edition, edition)]);
             self.inner.searcher.search(&query, &Count).unwrap_or(0)
         };
         (count(KIND_PAGE), count(KIND_SECTION))

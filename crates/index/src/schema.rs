@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 21);
+        assert_eq!(f.schema.fields().count(), 20);
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));
     }
 }

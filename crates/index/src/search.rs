@@ -12,7 +12,8 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery, TermSetQuery,
+    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
+    TermSetQuery,
 };
 use tantivy::schema::{IndexRecordOption, TantivyDocument};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
@@ -41,10 +42,11 @@ const SNIPPET_SCAN_BYTES: usize = 32 * 1024;
 /// English words that say nothing about the answer; they never count toward
 /// the "most words" of tier 2.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from", "get",
-    "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "should", "so",
-    "that", "the", "their", "then", "there", "these", "this", "to", "use", "using", "was", "we", "what", "when",
-    "where", "which", "while", "who", "why", "will", "with", "without", "would", "you", "your",
+    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from",
+    "get", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or",
+    "should", "so", "that", "the", "their", "then", "there", "these", "this", "to", "use", "using", "was",
+    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without", "would", "you",
+    "your",
 ];
 
 /// One searchable unit: a term, a phrase (terms at offsets), or any of
@@ -80,7 +82,10 @@ impl Unit {
             Unit::AnyOf(ts) => Some(Box::new(BooleanQuery::new(
                 ts.iter()
                     .map(|t| {
-                        (Occur::Should, Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as Box<dyn Query>)
+                        (
+                            Occur::Should,
+                            Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as Box<dyn Query>,
+                        )
                     })
                     .collect(),
             ))),
@@ -110,8 +115,10 @@ fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
         .filter(|t| match t.kind {
             TokenKind::Word | TokenKind::Bigram => true,
             TokenKind::Part => false,
+            // A one-char run: no bigram starts at it or just before it.
             TokenKind::Unigram => {
-                !bigram_at.contains(&t.position) && !(t.position > 0 && bigram_at.contains(&(t.position - 1)))
+                let before = t.position.checked_sub(1).is_some_and(|p| bigram_at.contains(&p));
+                !before && !bigram_at.contains(&t.position)
             }
         })
         .map(|t| (t.position, t.text.clone()))
@@ -154,10 +161,28 @@ fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xFF);
     let mut found: Vec<String> = Vec::new();
+    // The typed text may run past the indexed stem (`lockin` for `lock`,
+    // stem of `locking`): take the longest indexed term it starts with.
+    let chars: Vec<usize> = prefix.char_indices().map(|(b, _)| b).skip(1).collect();
+    let shortest = chars.len().saturating_sub(4).max(2);
+    'shorter: for &end in chars.iter().skip(shortest).rev() {
+        let shorter = &prefix[..end];
+        for reader in searcher.segment_readers() {
+            for field in [f.body, f.title] {
+                if let Ok(inverted) = reader.inverted_index(field)
+                    && inverted.terms().get(shorter).ok().flatten().is_some()
+                {
+                    found.push(shorter.to_string());
+                    break 'shorter;
+                }
+            }
+        }
+    }
     'segments: for reader in searcher.segment_readers() {
         for field in [f.body, f.title] {
             let Ok(inverted) = reader.inverted_index(field) else { continue };
-            let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream() else {
+            let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()
+            else {
                 continue;
             };
             while stream.advance() {

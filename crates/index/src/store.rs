@@ -31,7 +31,9 @@ const WRITER_MEMORY_BYTES: usize = 64_000_000;
 pub enum IndexError {
     #[error("index at {path}: {message}")]
     Open { path: String, message: String },
-    #[error("index format {found} at {path}; this lectern reads format {expected}: run `lectern repair` to rebuild it")]
+    #[error(
+        "index format {found} at {path}; this lectern reads format {expected}: run `lectern repair` to rebuild it"
+    )]
     Format { path: String, found: u32, expected: u32 },
     #[error("index: {0}")]
     Tantivy(String),
@@ -129,7 +131,6 @@ pub struct SearchOutcome {
     pub cancelled: bool,
     pub candidate_truncated: bool,
 }
-
 
 impl From<tantivy::TantivyError> for IndexError {
     fn from(e: tantivy::TantivyError) -> Self {
@@ -294,7 +295,10 @@ impl Index {
             let mmap = MmapDirectory::open(dir).map_err(|e| open_err(dir, e))?;
             let index = tantivy::Index::open(mmap).map_err(|e| open_err(dir, e))?;
             if index.schema() != fields.schema {
-                return Err(open_err(dir, "the index schema differs from this lectern's; run `lectern repair` to rebuild it"));
+                return Err(open_err(
+                    dir,
+                    "the index schema differs from this lectern's; run `lectern repair` to rebuild it",
+                ));
             }
             index
         } else if read_only {

@@ -74,7 +74,13 @@ pub fn analyze(text: &str, stem: bool, out: &mut Vec<Analyzed>) {
             for k in i..j {
                 let (s, ch) = chars[k];
                 let uni = fold(ch.encode_utf8(&mut [0u8; 4]));
-                out.push(Analyzed { text: uni.clone(), from: s, to: end_of(k), position, kind: TokenKind::Unigram });
+                out.push(Analyzed {
+                    text: uni.clone(),
+                    from: s,
+                    to: end_of(k),
+                    position,
+                    kind: TokenKind::Unigram,
+                });
                 if k + 1 < j {
                     let next = fold(chars[k + 1].1.encode_utf8(&mut [0u8; 4]));
                     out.push(Analyzed {
@@ -92,7 +98,8 @@ pub fn analyze(text: &str, stem: bool, out: &mut Vec<Analyzed>) {
             let mut j = i + 1;
             while j < chars.len() {
                 let cj = chars[j].1;
-                if is_word_char(cj) || (cj == '_' && chars.get(j + 1).is_some_and(|&(_, n)| is_word_char(n))) {
+                if is_word_char(cj) || (cj == '_' && chars.get(j + 1).is_some_and(|&(_, n)| is_word_char(n)))
+                {
                     j += 1;
                 } else {
                     break;
@@ -102,7 +109,13 @@ pub fn analyze(text: &str, stem: bool, out: &mut Vec<Analyzed>) {
             let raw = &text[start..end];
             if raw.len() <= MAX_WORD_BYTES {
                 if raw.contains('_') {
-                    out.push(Analyzed { text: fold(raw), from: start, to: end, position, kind: TokenKind::Word });
+                    out.push(Analyzed {
+                        text: fold(raw),
+                        from: start,
+                        to: end,
+                        position,
+                        kind: TokenKind::Word,
+                    });
                     let mut offset = start;
                     for part in raw.split('_') {
                         let from = offset;
@@ -112,7 +125,13 @@ pub fn analyze(text: &str, stem: bool, out: &mut Vec<Analyzed>) {
                         }
                         let word = fold(part);
                         let word = if stem { stem_word(&stemmer, word) } else { word };
-                        out.push(Analyzed { text: word, from, to: from + part.len(), position, kind: TokenKind::Part });
+                        out.push(Analyzed {
+                            text: word,
+                            from,
+                            to: from + part.len(),
+                            position,
+                            kind: TokenKind::Part,
+                        });
                         position += 1;
                     }
                 } else {
@@ -189,7 +208,8 @@ impl Tokenizer for LecternTokenizer {
 
 /// The distinct 1-, 2- and 3-char grams of `folded`, in first-seen order.
 pub fn distinct_grams(folded: &str) -> Vec<&str> {
-    let bounds: Vec<usize> = folded.char_indices().map(|(b, _)| b).chain(std::iter::once(folded.len())).collect();
+    let bounds: Vec<usize> =
+        folded.char_indices().map(|(b, _)| b).chain(std::iter::once(folded.len())).collect();
     let n = bounds.len() - 1;
     let mut seen: HashSet<&str> = HashSet::new();
     let mut grams = Vec::new();

@@ -54,13 +54,17 @@ impl View {
 
     /// An enabled or disabled edition by id, with a "did you mean" on a miss.
     pub fn edition(&self, id: &str) -> Result<&EditionRecord, LibraryError> {
-        let canonical = id.parse::<EditionId>().map(|i| i.to_string()).unwrap_or_else(|_| id.to_owned());
+        let installed = || crate::settings::listing(self.manifest.editions.iter().map(|e| e.id.as_str()));
+        let canonical = id
+            .parse::<EditionId>()
+            .map_err(|e| LibraryError::InvalidArgument(format!("{e}; installed: {}", installed())))?
+            .to_string();
         self.manifest.edition(&canonical).ok_or_else(|| {
             let suggestion = did_you_mean(id, self.manifest.editions.iter().map(|e| e.id.as_str()));
             LibraryError::NotFound(format!(
                 "no edition {id:?} is installed{}; installed: {}",
                 suggestion.map(|s| format!(" (did you mean {s}?)")).unwrap_or_default(),
-                crate::settings::listing(self.manifest.editions.iter().map(|e| e.id.as_str()))
+                installed()
             ))
         })
     }

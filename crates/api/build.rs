@@ -1,0 +1,34 @@
+//! Embeds the demo site (examples/demo) in the crate so `lectern serve --demo`
+//! works from an installed binary, far from the source tree.
+
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo");
+    let demo = demo.canonicalize().expect("examples/demo exists next to the crate");
+    println!("cargo:rerun-if-changed={}", demo.display());
+    let mut files = Vec::new();
+    walk(&demo, &mut files);
+    files.sort();
+    let mut out = String::from("/// Every file of examples/demo: (path relative to the demo folder, contents).\npub static DEMO_FILES: &[(&str, &str)] = &[\n");
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+        let rel = f.strip_prefix(&demo).expect("under demo").to_str().expect("UTF-8 path");
+        out.push_str(&format!("    ({rel:?}, include_str!({:?})),\n", f.to_str().expect("UTF-8 path")));
+    }
+    out.push_str("];\n");
+    let dest = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("demo_files.rs");
+    std::fs::write(dest, out).expect("write demo_files.rs");
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read demo folder") {
+        let path = entry.expect("demo entry").path();
+        if path.is_dir() {
+            println!("cargo:rerun-if-changed={}", path.display());
+            walk(&path, files);
+        } else {
+            files.push(path);
+        }
+    }
+}

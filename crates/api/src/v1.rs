@@ -1,0 +1,302 @@
+//! The JSON endpoints under `/v1/`. Each extracts its input, makes one
+//! library call on a blocking thread, and encodes the result.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use axum::Router;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use lectern_library::read::ReadFormat;
+use lectern_library::{Library, LibraryError, ListRequest, ReadPageRequest, ReadSectionRequest, SearchParams};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+use crate::extract::{Json, Query};
+use crate::integrations::{ClientKind, mcp_client_config, mcp_command_line};
+use crate::state::{AppState, LOGIN_TOKEN_TTL};
+
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/status", get(status))
+        .route("/editions", get(editions))
+        .route("/editions/enable", post(enable))
+        .route("/editions/disable", post(disable))
+        .route("/editions/remove", post(remove))
+        .route("/search", get(search_get).post(search_post))
+        .route("/section", get(section))
+        .route("/page", get(page))
+        .route("/login-token", post(login_token))
+        .route("/integrations", get(integrations))
+        .route("/openapi.json", get(openapi))
+}
+
+/// Every route, for the OpenAPI completeness test.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("post", "/auth/challenge"),
+    ("get", "/v1/status"),
+    ("get", "/v1/editions"),
+    ("post", "/v1/editions/enable"),
+    ("post", "/v1/editions/disable"),
+    ("post", "/v1/editions/remove"),
+    ("get", "/v1/search"),
+    ("post", "/v1/search"),
+    ("get", "/v1/section"),
+    ("get", "/v1/page"),
+    ("post", "/v1/login-token"),
+    ("get", "/v1/integrations"),
+    ("get", "/v1/openapi.json"),
+];
+
+/// Runs a library call on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&Library) -> Result<T, LibraryError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let library = state.library().clone();
+    Ok(tokio::task::spawn_blocking(move || f(&library)).await??)
+}
+
+/// `GET /v1/status`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct StatusResponse {
+    pub lectern_version: String,
+    pub api_version: u32,
+    pub pid: u32,
+    pub address: String,
+    pub port: u16,
+    pub started_at: String,
+    pub user_data: String,
+    pub generation: String,
+    pub editions_enabled: usize,
+    pub editions_total: usize,
+}
+
+async fn status(State(state): State<AppState>) -> Result<axum::Json<StatusResponse>, ApiError> {
+    let view = blocking(&state, |l| l.view()).await?;
+    Ok(axum::Json(StatusResponse {
+        lectern_version: env!("CARGO_PKG_VERSION").to_owned(),
+        api_version: crate::discovery::API_VERSION,
+        pid: state.pid(),
+        address: crate::discovery::ADDRESS.to_owned(),
+        port: state.port(),
+        started_at: state.options().started_at.clone(),
+        user_data: state.options().user_data.display().to_string(),
+        generation: view.generation.clone(),
+        editions_enabled: view.manifest.editions.iter().filter(|e| e.enabled).count(),
+        editions_total: view.manifest.editions.len(),
+    }))
+}
+
+async fn editions(State(state): State<AppState>, Query(q): Query<ListRequest>) -> Result<Response, ApiError> {
+    Ok(axum::Json(blocking(&state, move |l| l.list(&q)).await?).into_response())
+}
+
+/// Body of `POST /v1/editions/{enable,disable,remove}`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditionRequest {
+    /// `project@version/locale[/domain[/collection]]`
+    pub edition: String,
+}
+
+/// What an edition switch did.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct EditionChange {
+    pub edition: String,
+    /// `enabled`, `disabled` or `removed`.
+    pub state: String,
+    /// The generation after the change.
+    pub generation: String,
+}
+
+async fn switch(state: AppState, edition: String, what: &'static str) -> Result<Response, ApiError> {
+    let id = edition.clone();
+    let generation = blocking(&state, move |l| {
+        let mut on_wait = |m: &str| tracing::info!("{m}");
+        match what {
+            "enabled" => l.set_enabled(&id, true, &mut on_wait),
+            "disabled" => l.set_enabled(&id, false, &mut on_wait),
+            _ => l.remove(&id, &mut on_wait),
+        }
+    })
+    .await?;
+    Ok(axum::Json(EditionChange { edition, state: what.to_owned(), generation }).into_response())
+}
+
+async fn enable(State(state): State<AppState>, Json(r): Json<EditionRequest>) -> Result<Response, ApiError> {
+    switch(state, r.edition, "enabled").await
+}
+
+async fn disable(State(state): State<AppState>, Json(r): Json<EditionRequest>) -> Result<Response, ApiError> {
+    switch(state, r.edition, "disabled").await
+}
+
+async fn remove(State(state): State<AppState>, Json(r): Json<EditionRequest>) -> Result<Response, ApiError> {
+    switch(state, r.edition, "removed").await
+}
+
+/// Sets the search's cancel flag when the request is dropped (client gone,
+/// time limit hit), so the blocking search stops early.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+async fn search(state: AppState, params: SearchParams) -> Result<Response, ApiError> {
+    let slots = state.search_slots();
+    let wait = state.limits().busy_wait;
+    let permit = match tokio::time::timeout(wait, slots.acquire_owned()).await {
+        Ok(Ok(p)) => p,
+        _ => {
+            return Err(ApiError::Busy(format!(
+                "too many searches are running; try again in a second (at most {} at once)",
+                state.limits().concurrent_searches
+            )));
+        }
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Dropped when the handler is (client gone, time limit): cancels the search.
+    let _on_drop = CancelOnDrop(cancel.clone());
+    let deadline = state.limits().search_deadline;
+    let result = blocking(&state, move |l| {
+        let _permit = permit;
+        l.search(&params, Some(deadline), Some(cancel))
+    })
+    .await?;
+    Ok(axum::Json(result).into_response())
+}
+
+async fn search_get(State(state): State<AppState>, Query(p): Query<SearchParams>) -> Result<Response, ApiError> {
+    search(state, p).await
+}
+
+async fn search_post(State(state): State<AppState>, Json(p): Json<SearchParams>) -> Result<Response, ApiError> {
+    search(state, p).await
+}
+
+/// `text`, `markdown`, or `html` (the Markdown rendered to safe HTML).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ApiFormat {
+    Text,
+    Markdown,
+    Html,
+}
+
+impl ApiFormat {
+    fn library(self) -> ReadFormat {
+        match self {
+            ApiFormat::Text => ReadFormat::Text,
+            ApiFormat::Markdown | ApiFormat::Html => ReadFormat::Markdown,
+        }
+    }
+}
+
+/// `GET /v1/section` query.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct SectionQuery {
+    pub section_key: String,
+    pub generation: Option<String>,
+    pub offset: Option<i64>,
+    pub limit: Option<i64>,
+    /// `text` (default), `markdown` or `html`.
+    pub format: Option<ApiFormat>,
+}
+
+/// `GET /v1/page` query.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct PageQuery {
+    /// A full site path, or a path relative to `edition`.
+    pub path: String,
+    pub edition: Option<String>,
+    pub generation: Option<String>,
+    pub offset: Option<i64>,
+    pub limit: Option<i64>,
+    /// `markdown` (default), `text` or `html`.
+    pub format: Option<ApiFormat>,
+}
+
+/// Re-encodes a window as HTML when asked: the Markdown window, rendered.
+fn finish(mut value: serde_json::Value, format: Option<ApiFormat>) -> Response {
+    if format == Some(ApiFormat::Html)
+        && let Some(obj) = value.as_object_mut()
+    {
+        let html = crate::render::markdown_to_html(obj.get("content").and_then(|c| c.as_str()).unwrap_or(""));
+        obj.insert("content".into(), html.into());
+        obj.insert("format".into(), "html".into());
+    }
+    axum::Json(value).into_response()
+}
+
+async fn section(State(state): State<AppState>, Query(q): Query<SectionQuery>) -> Result<Response, ApiError> {
+    let format = q.format;
+    let request = ReadSectionRequest {
+        section_key: q.section_key,
+        generation: q.generation,
+        offset: q.offset,
+        limit: q.limit,
+        format: format.map(ApiFormat::library).unwrap_or_default(),
+    };
+    let r = blocking(&state, move |l| l.read_section(&request)).await?;
+    Ok(finish(serde_json::to_value(r).map_err(|e| ApiError::Internal(e.to_string()))?, format))
+}
+
+async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Result<Response, ApiError> {
+    let format = q.format;
+    let request = ReadPageRequest {
+        path: q.path,
+        edition: q.edition,
+        generation: q.generation,
+        offset: q.offset,
+        limit: q.limit,
+        format: format.map(ApiFormat::library),
+    };
+    let r = blocking(&state, move |l| l.read_page(&request)).await?;
+    Ok(finish(serde_json::to_value(r).map_err(|e| ApiError::Internal(e.to_string()))?, format))
+}
+
+/// `POST /v1/login-token`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct LoginToken {
+    /// Open this in a browser; it works once, within `expires_in` seconds.
+    pub url: String,
+    pub expires_in: u64,
+}
+
+async fn login_token(State(state): State<AppState>) -> axum::Json<LoginToken> {
+    let token = state.mint_login_token();
+    axum::Json(LoginToken { url: state.login_url(&token), expires_in: LOGIN_TOKEN_TTL.as_secs() })
+}
+
+/// `GET /v1/integrations`: MCP client configs with this binary's absolute path.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Integrations {
+    /// The command line that starts the stdio MCP program.
+    pub command: String,
+    /// Config for clients that use `mcpServers` ("Generic").
+    pub generic: serde_json::Value,
+    /// Config for VS Code's `.vscode/mcp.json` (`servers`, `"type": "stdio"`).
+    pub vscode: serde_json::Value,
+}
+
+async fn integrations(State(state): State<AppState>) -> axum::Json<Integrations> {
+    let o = state.options();
+    axum::Json(Integrations {
+        command: mcp_command_line(&o.exe, &o.user_data),
+        generic: mcp_client_config(ClientKind::Generic, &o.exe, &o.user_data),
+        vscode: mcp_client_config(ClientKind::Vscode, &o.exe, &o.user_data),
+    })
+}
+
+async fn openapi() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        crate::openapi::document_text(),
+    )
+        .into_response()
+}

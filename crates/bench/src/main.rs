@@ -1,0 +1,82 @@
+//! `lectern-bench`: benchmarks that print their figures, as a table and as
+//! one JSON line, on the real corpora in `../shared/corpora`.
+//!
+//! # Layout
+//! - `corpus`: finding the corpus archives, reading members and byte counts out of them.
+//! - `bookindex`: the PostgreSQL manual's own index (`bookindex.html`) as ground truth.
+//! - `questions`: the hand-written natural-language questions in `data/`.
+//! - `setup`: a fresh library in a temporary folder, editions installed into it, its sections.
+//! - `score`: hit@k and MRR against page- or section-level targets.
+//! - `report`: tables, JSON lines, percentiles, peak RSS, folder sizes.
+//! - `ingest`, `eval`, `speed`: one file per subcommand.
+//! - `fts`: the SQLite FTS5 baseline `speed` compares against.
+
+mod bookindex;
+mod corpus;
+mod eval;
+mod fts;
+mod ingest;
+mod questions;
+mod report;
+mod score;
+mod setup;
+mod speed;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "lectern-bench", about = "Lectern benchmarks on the real corpora; each prints a table and one JSON line")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Ingest speed and memory: PostgreSQL 18 en + zh-Hans into a fresh library.
+    Ingest {
+        /// Folder holding the corpus archives.
+        #[arg(default_value = "../shared/corpora")]
+        corpora: PathBuf,
+        /// Extract the archives to a temporary folder first and time the
+        /// ingest from that folder (default: add the `.tar.xz` directly, as a user would).
+        #[arg(long)]
+        from_folder: bool,
+    },
+    /// Search quality: bookindex terms, natural-language questions, Chinese recall.
+    Eval {
+        #[arg(default_value = "../shared/corpora")]
+        corpora: PathBuf,
+        /// The k of hit@k (hit@1 and MRR@10 are always printed).
+        #[arg(long, default_value_t = 3)]
+        k: usize,
+        /// Bookindex terms to sample per language (at least 300).
+        #[arg(long, default_value_t = 320)]
+        terms: usize,
+        /// Failing queries to print per set.
+        #[arg(long, default_value_t = 12)]
+        show_failures: usize,
+    },
+    /// Search latency (PostgreSQL 18 + 15, en + zh-Hans) side by side with SQLite FTS5.
+    Search {
+        #[arg(default_value = "../shared/corpora")]
+        corpora: PathBuf,
+        /// Measured rounds over the query set (after one warm-up round).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        /// FTS5 tokenizer for the baseline.
+        #[arg(long, default_value = "porter unicode61")]
+        fts_tokenizer: String,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Ingest { corpora, from_folder } => ingest::run(&corpora, from_folder),
+        Command::Eval { corpora, k, terms, show_failures } => eval::run(&corpora, k, terms, show_failures),
+        Command::Search { corpora, rounds, fts_tokenizer } => speed::run(&corpora, rounds, &fts_tokenizer),
+    }
+}

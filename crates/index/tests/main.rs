@@ -1,0 +1,703 @@
+//! Integration tests of the index: a small real on-disk index built from
+//! hand-made pages (English and Chinese) in a tempdir.
+//!
+//! # Contents
+//! - fixture: `page`, `fixture_pages`, `build`, `search`
+//! - generations: snapshot isolation, payload/searcher consistency across
+//!   two `Index` handles, refresh is cheap, delete_edition, format check,
+//!   read-only open, verify
+//! - records: pages sorted, page, section, page_texts, edition_counts
+//! - ranking: edition filter, tiers, phrases, exclusions, symbol first,
+//!   natural-language questions (English, Chinese), prefix search
+//! - Chinese: substring recall vs a naive scan, one-char queries
+//! - paging: concatenated pages == one big page; deadline; cancel
+//! - snippets: valid highlights; an insta snapshot of a result
+//! - substring_candidates: differential proptest vs a naive scan
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use lectern_corpus::{Page, Section, Symbol};
+use lectern_index::text::fold;
+use lectern_index::{Index, IndexError, SearchOutcome, SearchRequest, parse_query};
+
+const EN: &str = "postgresql@18/en";
+const ZH: &str = "postgresql@18/zh-Hans";
+const OTHER: &str = "other@1/en";
+const TIERS: &str = "tiers@1/en";
+
+fn page(path: &str, title: &str, sections: &[(Option<&str>, &str, &str)], symbols: &[&str]) -> Page {
+    let sections: Vec<Section> = sections
+        .iter()
+        .enumerate()
+        .map(|(i, (anchor, heading, text))| Section {
+            anchor: anchor.map(str::to_string),
+            title: heading.to_string(),
+            level: if i == 0 { 1 } else { 2 },
+            breadcrumb: if i == 0 { vec![] } else { vec![title.to_string()] },
+            markdown: format!("{} {heading}\n\n{text}\n", if i == 0 { "#" } else { "##" }),
+            text: text.to_string(),
+        })
+        .collect();
+    Page {
+        path: path.to_string(),
+        source_file: format!("{}.html", path.trim_start_matches('/')),
+        title: title.to_string(),
+        description: None,
+        order: None,
+        draft: false,
+        frontmatter: None,
+        markdown: sections.iter().map(|s| s.markdown.as_str()).collect(),
+        text: sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"),
+        sections,
+        symbols: symbols
+            .iter()
+            .map(|s| Symbol { name: s.to_string(), kind: "Command".into(), anchor: None })
+            .collect(),
+    }
+}
+
+fn fixture_pages() -> Vec<(&'static str, Page)> {
+    let mut pages = vec![
+        (
+            EN,
+            page(
+                "/postgresql/sql-createindex",
+                "CREATE INDEX",
+                &[
+                    (
+                        None,
+                        "CREATE INDEX",
+                        "CREATE INDEX — define a new index. CREATE INDEX constructs an index on the specified column(s) of the specified relation, which can be a table or a materialized view.",
+                    ),
+                    (
+                        Some("sql-createindex-concurrently"),
+                        "Building Indexes Concurrently",
+                        "Creating an index can interfere with regular operation of a database. Normally PostgreSQL locks the table to be indexed against writes and performs the entire index build with a single scan of the table. With the CONCURRENTLY option the index is built without locking out writes on the table.",
+                    ),
+                ],
+                &["CREATE INDEX"],
+            ),
+        ),
+        (
+            EN,
+            page(
+                "/postgresql/indexes-intro",
+                "Introduction",
+                &[(
+                    None,
+                    "Introduction",
+                    "Suppose we have a table similar to this one. To create an index on the id column: CREATE INDEX test1_id_index ON test1 (id); create index statements, create index everywhere, an index is created and indexes help. Create an index, then create an index again.",
+                )],
+                &[],
+            ),
+        ),
+        (
+            EN,
+            page(
+                "/postgresql/runtime-config-resource",
+                "Resource Consumption",
+                &[(
+                    Some("guc-work-mem"),
+                    "work_mem (integer)",
+                    "Sets the base maximum amount of memory to be used by a query operation (such as a sort or hash table) before writing to temporary disk files. The default work_mem is four megabytes.",
+                )],
+                &[],
+            ),
+        ),
+        (
+            EN,
+            page(
+                "/postgresql/sql-select",
+                "SELECT",
+                &[(
+                    None,
+                    "SELECT",
+                    "SELECT retrieves rows from zero or more tables. The general processing of SELECT is as follows.",
+                )],
+                &[],
+            ),
+        ),
+        (
+            ZH,
+            page(
+                "/zh-Hans/postgresql/sql-createindex",
+                "CREATE INDEX",
+                &[
+                    (
+                        None,
+                        "CREATE INDEX",
+                        "CREATE INDEX — 定义一个新索引。CREATE INDEX 在指定关系的指定列上构建一个索引，该关系可以是一个表或者一个物化视图。",
+                    ),
+                    (
+                        Some("sql-createindex-concurrently"),
+                        "并发构建索引",
+                        "创建索引可能会干扰数据库的常规操作。通常 PostgreSQL 会锁住要被索引的表以阻止写入，并且用一次表扫描来执行整个索引的构建。使用 CONCURRENTLY 选项时，可以在不阻塞写入的情况下创建索引。",
+                    ),
+                ],
+                &["CREATE INDEX"],
+            ),
+        ),
+        (
+            ZH,
+            page(
+                "/zh-Hans/postgresql/indexes-intro",
+                "简介",
+                &[(
+                    None,
+                    "简介",
+                    "假设我们有一个表。要在 id 列上创建索引：索引可以提高数据库的查询速度，但也会增加写入的开销。",
+                )],
+                &[],
+            ),
+        ),
+        (
+            ZH,
+            page(
+                "/zh-Hans/postgresql/tutorial",
+                "教程",
+                &[
+                    (None, "教程", "欢迎来到 PostgreSQL 教程。数据库是一个表的集合。"),
+                    (Some("kana"), "インデックス", "インデックスを作成する。색인을 만든다。索"),
+                ],
+                &[],
+            ),
+        ),
+        (
+            OTHER,
+            page(
+                "/other/vacuum",
+                "Vacuum elsewhere",
+                &[(None, "Vacuum elsewhere", "vacuum in another edition")],
+                &[],
+            ),
+        ),
+        (TIERS, page("/tiers/all", "All", &[(None, "All", "quokka wombat numbat live here")], &[])),
+        (
+            TIERS,
+            page("/tiers/two", "Two", &[(None, "Two", "quokka wombat quokka wombat quokka wombat")], &[]),
+        ),
+        (TIERS, page("/tiers/one", "One", &[(None, "One", "quokka quokka quokka quokka quokka")], &[])),
+        (TIERS, page("/tiers/apart", "Apart", &[(None, "Apart", "wombat and then quokka, numbat")], &[])),
+    ];
+    for i in 0..30 {
+        let text = format!("{} routine maintenance number {i}", "vacuum ".repeat(1 + i % 7));
+        let path = format!("/postgresql/maintenance-{i:02}");
+        pages.push((
+            EN,
+            Page {
+                order: Some(i as i64),
+                ..page(&path, &format!("Maintenance {i}"), &[(None, "Maintenance", &text)], &[])
+            },
+        ));
+    }
+    pages
+}
+
+fn build(dir: &Path, payload: &str) -> Index {
+    let index = Index::open(dir).unwrap();
+    let mut writer = index.writer().unwrap();
+    for (edition, page) in fixture_pages() {
+        writer.add_page(edition, &page).unwrap();
+    }
+    writer.commit(payload).unwrap();
+    index
+}
+
+fn request<'a>(query: &'a lectern_index::ParsedQuery, editions: &'a [String]) -> SearchRequest<'a> {
+    SearchRequest {
+        query,
+        editions,
+        last_word_prefix: false,
+        limit: 20,
+        offset: 0,
+        deadline: Instant::now() + Duration::from_secs(10),
+        cancel: None,
+    }
+}
+
+fn search(index: &Index, text: &str, editions: &[&str], offset: usize, limit: usize) -> SearchOutcome {
+    let query = parse_query(text).unwrap();
+    let editions: Vec<String> = editions.iter().map(|e| e.to_string()).collect();
+    index.snapshot().search(&SearchRequest { offset, limit, ..request(&query, &editions) })
+}
+
+fn paths(outcome: &SearchOutcome) -> Vec<String> {
+    outcome.hits.iter().map(|h| h.path.clone()).collect()
+}
+
+// ---- generations ----------------------------------------------------------
+
+#[test]
+fn snapshot_isolation_old_snapshot_still_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let old = index.snapshot();
+    assert_eq!(old.payload(), "g1");
+
+    let mut writer = index.writer().unwrap();
+    writer.delete_edition(EN);
+    writer
+        .add_page(EN, &page("/postgresql/new", "New", &[(None, "New", "brand new vacuum page")], &[]))
+        .unwrap();
+    writer.commit("g2").unwrap();
+
+    let new = index.snapshot();
+    assert_eq!(new.payload(), "g2");
+    assert_eq!(new.pages(EN).len(), 1);
+    // The old snapshot still reads its own commit.
+    assert_eq!(old.payload(), "g1");
+    assert_eq!(old.pages(EN).len(), 34);
+    let q = parse_query("create index").unwrap();
+    let editions = vec![EN.to_string()];
+    assert!(!old.search(&request(&q, &editions)).hits.is_empty());
+    assert!(new.search(&request(&q, &editions)).hits.is_empty());
+}
+
+#[test]
+fn payload_and_searcher_belong_to_the_same_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let writer_side = Index::open(dir.path()).unwrap();
+    let reader_side = Index::open_read_only(dir.path()).unwrap();
+    assert_eq!(reader_side.snapshot().payload(), "");
+    assert!(!reader_side.refresh().unwrap(), "nothing changed yet");
+    for n in 1..=5 {
+        let mut writer = writer_side.writer().unwrap();
+        let path = format!("/gen/{n}");
+        writer.add_page("g@1/en", &page(&path, "Gen", &[(None, "Gen", "generation text")], &[])).unwrap();
+        writer.commit(&n.to_string()).unwrap();
+        assert!(reader_side.refresh().unwrap(), "commit {n} seen by the other handle");
+        assert!(!reader_side.refresh().unwrap(), "second refresh is a no-op");
+        let snap = reader_side.snapshot();
+        // The payload names the number of pages the searcher holds.
+        assert_eq!(snap.payload(), n.to_string());
+        assert_eq!(snap.edition_counts("g@1/en"), (n, n));
+    }
+}
+
+#[test]
+fn delete_edition_removes_every_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    assert_eq!(index.snapshot().edition_counts(ZH), (3, 5));
+    let mut writer = index.writer().unwrap();
+    writer.delete_edition(ZH);
+    writer.commit("g2").unwrap();
+    let snap = index.snapshot();
+    assert_eq!(snap.edition_counts(ZH), (0, 0));
+    assert!(snap.pages(ZH).is_empty());
+    assert!(search(&index, "索引", &[ZH], 0, 20).hits.is_empty());
+    assert_eq!(snap.edition_counts(EN), (34, 35));
+}
+
+#[test]
+fn other_format_is_refused_and_read_only_never_creates() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    assert!(matches!(Index::open_read_only(&missing), Err(IndexError::Open { .. })));
+    assert!(!missing.exists());
+    drop(build(dir.path(), "g1"));
+    Index::open(dir.path()).unwrap().verify().unwrap();
+    std::fs::write(dir.path().join("lectern-index.json"), r#"{"format":99}"#).unwrap();
+    match Index::open(dir.path()) {
+        Err(IndexError::Format { found: 99, expected: 1, .. }) => {}
+        other => panic!("expected a format error, got {:?}", other.err()),
+    }
+}
+
+// ---- records ----------------------------------------------------------------
+
+#[test]
+fn records_pages_sections_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let snap = index.snapshot();
+    let pages = snap.pages(EN);
+    let listed: Vec<&str> = pages.iter().map(|p| p.path.as_str()).collect();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(listed, sorted);
+    let m3 = pages.iter().find(|p| p.path == "/postgresql/maintenance-03").unwrap();
+    assert_eq!((m3.title.as_str(), m3.order, m3.draft), ("Maintenance 3", Some(3), false));
+
+    let record = snap.page(EN, "/postgresql/sql-createindex").unwrap();
+    assert_eq!(record.title, "CREATE INDEX");
+    assert_eq!(record.section_keys.len(), 2);
+    assert!(record.text.contains("CONCURRENTLY"));
+    let section = snap.section(&record.section_keys[1]).unwrap();
+    assert_eq!(section.anchor.as_deref(), Some("sql-createindex-concurrently"));
+    assert_eq!(section.breadcrumb, vec!["CREATE INDEX".to_string()]);
+    assert_eq!(section.page_path, record.path);
+    assert!(section.key.len() == 16 && section.key.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert!(snap.page(ZH, "/postgresql/sql-createindex").is_none());
+    assert!(snap.section("0000000000000000").is_none());
+
+    let texts = snap.page_texts(EN, &["/postgresql/sql-select", "/nope", "/postgresql/indexes-intro"]);
+    let got: Vec<&str> = texts.iter().map(|t| t.0.as_str()).collect();
+    assert_eq!(got, ["/postgresql/sql-select", "/postgresql/indexes-intro"]);
+    assert_eq!(texts[0].1, "SELECT");
+}
+
+// ---- ranking ---------------------------------------------------------------
+
+#[test]
+fn editions_filter_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let en = search(&index, "vacuum", &[EN], 0, 50);
+    assert_eq!(en.total, 30);
+    assert!(en.hits.iter().all(|h| h.edition == EN));
+    let other = search(&index, "vacuum", &[OTHER], 0, 50);
+    assert_eq!(paths(&other), ["/other/vacuum"]);
+    assert_eq!(search(&index, "vacuum", &[EN, OTHER], 0, 50).total, 31);
+    assert_eq!(search(&index, "vacuum", &[], 0, 50).total, 0);
+}
+
+#[test]
+fn every_word_first_then_most_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let out = search(&index, "quokka wombat numbat", &[TIERS], 0, 20);
+    // Tier 1: every word; tier 2: two of three; "one" has only one word.
+    assert_eq!(out.total, 3);
+    assert_eq!(
+        &paths(&out)[..2].iter().collect::<BTreeSet<_>>(),
+        &["/tiers/all", "/tiers/apart"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<BTreeSet<_>>()
+            .iter()
+            .collect()
+    );
+    assert_eq!(paths(&out)[2], "/tiers/two");
+    // A page of tier 1 only: tier 2 is not needed.
+    assert_eq!(search(&index, "quokka wombat numbat", &[TIERS], 0, 1).total, 2);
+}
+
+#[test]
+fn phrases_and_exclusions_are_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let out = search(&index, "\"quokka wombat\"", &[TIERS], 0, 20);
+    assert_eq!(
+        paths(&out).into_iter().collect::<BTreeSet<_>>(),
+        ["/tiers/all", "/tiers/two"].map(String::from).into()
+    );
+    let out = search(&index, "quokka -numbat", &[TIERS], 0, 20);
+    assert_eq!(
+        paths(&out).into_iter().collect::<BTreeSet<_>>(),
+        ["/tiers/one", "/tiers/two"].map(String::from).into()
+    );
+    // Tier 1 has both words apart; tier 2 one of them; never the phrase.
+    let out = search(&index, "quokka wombat -\"quokka wombat\"", &[TIERS], 0, 20);
+    assert_eq!(paths(&out), ["/tiers/apart", "/tiers/one"]);
+}
+
+#[test]
+fn exact_symbol_ranks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    for query in ["create index", "CREATE  INDEX", "\"create index\""] {
+        let out = search(&index, query, &[EN], 0, 5);
+        assert_eq!(out.hits[0].path, "/postgresql/sql-createindex", "{query}");
+        assert_eq!(out.hits[0].anchor, None, "{query}");
+    }
+    let out = search(&index, "create index", &[ZH], 0, 5);
+    assert_eq!(out.hits[0].path, "/zh-Hans/postgresql/sql-createindex");
+}
+
+#[test]
+fn natural_language_questions_find_their_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let out = search(&index, "how do I build an index without locking the table", &[EN], 0, 3);
+    assert!(
+        out.hits.iter().any(|h| h.anchor.as_deref() == Some("sql-createindex-concurrently")),
+        "{:?}",
+        paths(&out)
+    );
+    let out = search(&index, "如何在不阻塞写入的情况下创建索引", &[ZH], 0, 3);
+    assert_eq!(out.hits[0].anchor.as_deref(), Some("sql-createindex-concurrently"));
+}
+
+#[test]
+fn work_mem_is_one_word_and_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    assert_eq!(paths(&search(&index, "work_mem", &[EN], 0, 5)), ["/postgresql/runtime-config-resource"]);
+    assert_eq!(
+        paths(&search(&index, "WORK_MEM default", &[EN], 0, 5)),
+        ["/postgresql/runtime-config-resource"]
+    );
+    assert_eq!(paths(&search(&index, "\"work mem\"", &[EN], 0, 5)), ["/postgresql/runtime-config-resource"]);
+}
+
+#[test]
+fn last_word_as_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let editions = vec![EN.to_string()];
+    let snap = index.snapshot();
+    for typed in ["lockin", "concurrentl", "concurr", "Concurrently"] {
+        let query = parse_query(typed).unwrap();
+        let prefix = snap.search(&SearchRequest { last_word_prefix: true, ..request(&query, &editions) });
+        assert_eq!(prefix.hits[0].anchor.as_deref(), Some("sql-createindex-concurrently"), "{typed}");
+    }
+    let query = parse_query("lockin").unwrap();
+    assert!(snap.search(&request(&query, &editions)).hits.is_empty());
+    // Only the last word is a prefix.
+    let query = parse_query("lockin table").unwrap();
+    let out = snap.search(&SearchRequest { last_word_prefix: true, ..request(&query, &editions) });
+    assert!(
+        out.hits.iter().all(|h| h.anchor.as_deref() != Some("sql-createindex-concurrently") || out.total > 1)
+    );
+}
+
+// ---- Chinese -----------------------------------------------------------------
+
+fn naive_sections(edition: &str, needle: &str) -> BTreeSet<(String, Option<String>)> {
+    let needle = fold(needle);
+    fixture_pages()
+        .into_iter()
+        .filter(|(e, _)| *e == edition)
+        .flat_map(|(_, p)| {
+            let path = p.path.clone();
+            p.sections
+                .into_iter()
+                .filter(|s| {
+                    fold(&s.text).contains(&needle)
+                        || fold(&s.title).contains(&needle)
+                        || s.breadcrumb.iter().any(|b| fold(b).contains(&needle))
+                })
+                .map(move |s| (path.clone(), s.anchor))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn chinese_substring_recall_matches_a_naive_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    for needle in [
+        "索引",
+        "创建索引",
+        "写入",
+        "数据库",
+        "不阻塞写入",
+        "表",
+        "索",
+        "引",
+        "一个表",
+        "インデックス",
+        "색인",
+        "要被索引的表",
+    ] {
+        let want = naive_sections(ZH, needle);
+        assert!(!want.is_empty(), "fixture has {needle}");
+        let out = search(&index, needle, &[ZH], 0, 50);
+        let got: BTreeSet<_> = out.hits.iter().map(|h| (h.path.clone(), h.anchor.clone())).collect();
+        assert!(want.is_subset(&got), "{needle}: missing {:?}", want.difference(&got).collect::<Vec<_>>());
+        // Tier 1 is exactly the sections holding the string.
+        let first: BTreeSet<_> =
+            out.hits.iter().take(want.len()).map(|h| (h.path.clone(), h.anchor.clone())).collect();
+        assert_eq!(first, want, "{needle}");
+    }
+}
+
+#[test]
+fn one_character_chinese_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let out = search(&index, "索", &[ZH], 0, 50);
+    assert_eq!(out.total, naive_sections(ZH, "索").len());
+    for hit in &out.hits {
+        assert!(!hit.highlights.is_empty());
+    }
+}
+
+// ---- paging, deadline, cancel ---------------------------------------------------
+
+#[test]
+fn pages_concatenate_to_one_big_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let big = search(&index, "vacuum maintenance", &[EN], 0, 100);
+    assert_eq!(big.total, 30);
+    for size in [1, 4, 7, 30] {
+        let mut all = Vec::new();
+        let mut offset = 0;
+        while offset < big.total {
+            let page = search(&index, "vacuum maintenance", &[EN], offset, size);
+            assert_eq!(page.total, big.total);
+            all.extend(page.hits.iter().map(|h| h.section_key.clone()));
+            offset += size;
+        }
+        let keys: Vec<String> = big.hits.iter().map(|h| h.section_key.clone()).collect();
+        assert_eq!(all, keys, "page size {size}");
+        assert_eq!(all.iter().collect::<HashSet<_>>().len(), all.len());
+    }
+    // Scores never increase down the list.
+    assert!(big.hits.windows(2).all(|w| w[0].score >= w[1].score));
+    assert!(search(&index, "vacuum", &[EN], 10_000, 20).hits.is_empty());
+}
+
+#[test]
+fn deadline_in_the_past_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let query = parse_query("vacuum").unwrap();
+    let editions = vec![EN.to_string()];
+    let past = Instant::now().checked_sub(Duration::from_secs(1)).unwrap_or_else(Instant::now);
+    let out = index.snapshot().search(&SearchRequest { deadline: past, ..request(&query, &editions) });
+    assert!(out.timed_out);
+    assert!(!out.cancelled);
+}
+
+#[test]
+fn cancel_flag_cancels() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let query = parse_query("vacuum").unwrap();
+    let editions = vec![EN.to_string()];
+    let cancel = Arc::new(AtomicBool::new(true));
+    let out = index.snapshot().search(&SearchRequest { cancel: Some(cancel), ..request(&query, &editions) });
+    assert!(out.cancelled);
+    assert!(out.hits.is_empty());
+}
+
+// ---- snippets ----------------------------------------------------------------------
+
+#[test]
+fn snippets_highlight_the_matched_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    for (query, edition) in
+        [("vacuum", EN), ("locking table", EN), ("创建索引", ZH), ("索", ZH), ("work_mem", EN)]
+    {
+        let out = search(&index, query, &[edition], 0, 20);
+        assert!(!out.hits.is_empty(), "{query}");
+        for hit in &out.hits {
+            let chars: Vec<char> = hit.snippet.chars().collect();
+            assert!(chars.len() <= 200);
+            let mut last = 0;
+            for &[a, b] in &hit.highlights {
+                assert!(a >= last && a < b && b <= chars.len(), "{query}: {:?}", hit.highlights);
+                last = b;
+            }
+        }
+        assert!(out.hits.iter().any(|h| !h.highlights.is_empty()), "{query}");
+    }
+    let out = search(&index, "locking", &[EN], 0, 1);
+    let hit = &out.hits[0];
+    let chars: Vec<char> = hit.snippet.chars().collect();
+    let [a, b] = hit.highlights[0];
+    assert_eq!(chars[a..b].iter().collect::<String>().to_lowercase(), "locks");
+}
+
+#[test]
+fn search_result_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let out = search(&index, "create index concurrently", &[EN, ZH], 0, 3);
+    let view: Vec<serde_json::Value> = out
+        .hits
+        .iter()
+        .map(|h| {
+            serde_json::json!({
+                "path": h.path, "anchor": h.anchor, "title": h.title, "breadcrumb": h.breadcrumb,
+                "edition": h.edition, "snippet": h.snippet, "highlights": h.highlights,
+            })
+        })
+        .collect();
+    insta::assert_json_snapshot!(serde_json::json!({ "total": out.total, "hits": view }));
+}
+
+// ---- substring_candidates ----------------------------------------------------------
+
+mod substring {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn naive(pages: &[(String, String, String)], term: &str) -> BTreeSet<String> {
+        pages
+            .iter()
+            .filter(|(_, title, text)| fold(title).contains(term) || fold(text).contains(term))
+            .map(|(path, _, _)| path.clone())
+            .collect()
+    }
+
+    fn text_strategy() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("ß".to_string()),
+                Just("ẞ".to_string()),
+                Just("e\u{301}".to_string()),
+                Just("é".to_string()),
+                Just("Straße".to_string()),
+                Just("索引".to_string()),
+                Just("创建".to_string()),
+                Just(" ".to_string()),
+                Just("\n".to_string()),
+                "[a-cA-C]{1,3}",
+                "[索引创建表]{1,2}",
+            ],
+            0..12,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        #[test]
+        fn candidates_verified_equal_a_naive_scan(
+            docs in proptest::collection::vec((text_strategy(), text_strategy()), 1..8),
+            extra_terms in proptest::collection::vec(text_strategy(), 0..4),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let index = Index::open(dir.path()).unwrap();
+            let mut writer = index.writer().unwrap();
+            let mut pages = Vec::new();
+            for (i, (title, text)) in docs.iter().enumerate() {
+                let path = format!("/p/{i}");
+                let mut p = page(&path, title, &[(None, title, text)], &[]);
+                p.text = text.clone();
+                writer.add_page("e@1/en", &p).unwrap();
+                pages.push((path, title.clone(), text.clone()));
+            }
+            writer.commit("x").unwrap();
+            let snap = index.snapshot();
+            // Terms: substrings of the folded texts, plus free ones.
+            let mut terms: Vec<String> = extra_terms.iter().map(|t| fold(t)).collect();
+            for (_, title, text) in &pages {
+                for s in [fold(title), fold(text)] {
+                    let chars: Vec<char> = s.chars().collect();
+                    for len in 1..=4.min(chars.len()) {
+                        terms.push(chars[..len].iter().collect());
+                        terms.push(chars[chars.len() - len..].iter().collect());
+                    }
+                }
+            }
+            for term in terms {
+                let want = naive(&pages, &term);
+                match snap.substring_candidates("e@1/en", &term) {
+                    None => prop_assert!(term.is_empty()),
+                    Some(candidates) => {
+                        prop_assert!(want.is_subset(&candidates), "{term:?}: {want:?} ⊄ {candidates:?}");
+                        let verified: BTreeSet<String> = pages
+                            .iter()
+                            .filter(|(path, _, _)| candidates.contains(path))
+                            .filter(|(_, title, text)| fold(title).contains(&term) || fold(text).contains(&term))
+                            .map(|(path, _, _)| path.clone())
+                            .collect();
+                        prop_assert_eq!(verified, want);
+                    }
+                }
+            }
+            prop_assert!(snap.substring_candidates("other@1/en", "a").is_some_and(|c| c.is_empty()));
+        }
+    }
+}
