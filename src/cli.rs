@@ -34,7 +34,9 @@ pub struct Global {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Install or update an edition from a folder or archive, or every edition of a site config.
-    #[command(after_help = "Examples:\n  lectern add postgresql-18-zh-Hans.tar.xz --project postgresql --aliases pg --version 18 --locale zh-Hans --label \"PostgreSQL 18\" --status current --default\n  lectern add --site examples/demo/lectern.toml\n  lectern add Click.docset")]
+    #[command(
+        after_help = "Examples:\n  lectern add postgresql-18-zh-Hans.tar.xz --project postgresql --aliases pg --version 18 --locale zh-Hans --label \"PostgreSQL 18\" --status current --default\n  lectern add --site examples/demo/lectern.toml\n  lectern add Click.docset"
+    )]
     Add(AddArgs),
     /// List installed editions and the current generation.
     #[command(after_help = "Example:\n  lectern list --all --json")]
@@ -49,14 +51,69 @@ pub enum Command {
     #[command(after_help = "Example:\n  lectern remove postgresql@13/en")]
     Remove(EditionArg),
     /// Ranked search over the enabled editions.
-    #[command(after_help = "Examples:\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern search \"PG13: vacuum freeze\" --locale en\n  lectern search 'locale:* version:* \"row level security\" -policy' --limit 5 --json")]
+    #[command(
+        after_help = "Examples:\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern search \"PG13: vacuum freeze\" --locale en\n  lectern search 'locale:* version:* \"row level security\" -policy' --limit 5 --json"
+    )]
     Search(SearchArgs),
     /// Read a page (full site path, or EDITION and a relative path) or a section.
-    #[command(after_help = "Examples:\n  lectern read /postgresql/sql-createindex\n  lectern read postgresql@18/zh-Hans /sql-createindex --markdown\n  lectern read --section 3f2a9c0d1e2b4a5c --offset 16000")]
+    #[command(
+        after_help = "Examples:\n  lectern read /postgresql/sql-createindex\n  lectern read postgresql@18/zh-Hans /sql-createindex --markdown\n  lectern read --section 3f2a9c0d1e2b4a5c --offset 16000"
+    )]
     Read(ReadArgs),
     /// Get or set library settings (defaults, limits).
-    #[command(after_help = "Examples:\n  lectern config set default.project postgresql\n  lectern config get default.locale\n  lectern config list")]
+    #[command(
+        after_help = "Examples:\n  lectern config set default.project postgresql\n  lectern config get default.locale\n  lectern config list"
+    )]
     Config(ConfigArgs),
+    /// Serve the local API and web page on 127.0.0.1 (one server per user-data folder).
+    #[command(
+        after_help = "Examples:\n  lectern serve\n  lectern serve --port 8765\n  lectern serve --demo\n\nPrints a one-time login URL for the web page. Clients find the port in {user-data}/api/status.json and the key in {user-data}/api/access-key."
+    )]
+    Serve(ServeArgs),
+    /// Open the web page in a browser, logged in (needs a running `lectern serve`).
+    #[command(after_help = "Examples:\n  lectern open\n  lectern open --print")]
+    Open(OpenArgs),
+    /// The stdio MCP program for editors and AI clients (seed 000's three tools, via the local API).
+    #[command(
+        after_help = "Examples:\n  lectern mcp --user-data ~/.local/share/lectern\n  lectern mcp config vscode\n\nNeeds a running `lectern serve` on the same user-data folder."
+    )]
+    Mcp(McpArgs),
+    /// Explain the state of the library and the local API; exit 1 if something is wrong.
+    #[command(after_help = "Examples:\n  lectern doctor\n  lectern doctor --json")]
+    Doctor(DoctorArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port on 127.0.0.1 (1024-65535; default: any free port).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1024..))]
+    pub port: Option<u16>,
+    /// Serve the bundled demo site from a fresh temporary library (ignores --user-data).
+    #[arg(long)]
+    pub demo: bool,
+    /// Serve the public docs site and its /mcp instead of the local API. With CONFIG, first
+    /// install or update the editions it declares; without, serve the library as built.
+    #[arg(long, value_name = "CONFIG", num_args = 0..=1)]
+    pub site: Option<Option<PathBuf>>,
+    /// Address of the site's own listener.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080", requires = "site")]
+    pub listen: std::net::SocketAddr,
+    /// Write nothing to the library (replicas serving one build).
+    #[arg(long, requires = "site")]
+    pub read_only: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OpenArgs {
+    /// Print the login URL instead of starting a browser.
+    #[arg(long)]
+    pub print: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -203,4 +260,26 @@ pub enum ConfigAction {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    #[command(subcommand)]
+    pub action: Option<McpAction>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Print the client config to paste into an MCP client (absolute paths, no key).
+    Config {
+        /// `generic` (mcpServers) or `vscode` (servers, type stdio).
+        #[arg(value_enum)]
+        client: McpClient,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum McpClient {
+    Generic,
+    Vscode,
 }

@@ -18,7 +18,9 @@ pub struct Config {
 impl Config {
     pub fn from_global(global: &Global) -> Result<Config> {
         let user_data = match &global.user_data {
-            Some(dir) => std::path::absolute(dir).with_context(|| format!("--user-data {}", dir.display()))?,
+            Some(dir) => {
+                std::path::absolute(dir).with_context(|| format!("--user-data {}", dir.display()))?
+            }
             None => default_user_data()?,
         };
         let progress = !global.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

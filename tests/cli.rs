@@ -66,7 +66,12 @@ impl Lib {
     /// Runs a command expected to fail with `code`; returns stderr.
     fn fails(&self, args: &[&str], code: i32) -> String {
         let out = self.run(args);
-        assert_eq!(out.status.code(), Some(code), "lectern {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "lectern {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stderr).unwrap()
     }
 
@@ -79,7 +84,8 @@ impl Lib {
 fn add_site_installs_every_demo_edition() {
     let lib = Lib::demo();
     let list = lib.json(&["list", "--all"]);
-    let ids: Vec<&str> = list["editions"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> =
+        list["editions"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["app@1/en", "app@1/zh-Hans", "app@2/en", "app@2/en/wiki/howto", "app@2/zh-Hans"]);
     let v2 = &list["editions"][2];
     assert_eq!(v2["prefix"], "/app");
@@ -106,7 +112,9 @@ fn re_adding_a_changed_source_replaces_the_edition() {
     let src = tempfile::tempdir().unwrap();
     std::fs::write(src.path().join("index.md"), "# Old\n\nalpha words here\n").unwrap();
     let lib = Lib::new();
-    let add = |lib: &Lib| lib.ok(&["add", src.path().to_str().unwrap(), "--project", "p", "--version", "1", "--locale", "en"]);
+    let add = |lib: &Lib| {
+        lib.ok(&["add", src.path().to_str().unwrap(), "--project", "p", "--version", "1", "--locale", "en"])
+    };
     add(&lib);
     let g1 = lib.generation();
     std::fs::write(src.path().join("index.md"), "# New\n\nbeta words here\n").unwrap();
@@ -125,11 +133,13 @@ fn disable_and_enable_switch_generations_without_reindexing() {
     assert_ne!(g1, g2);
     let enabled = lib.json(&["list"]);
     assert!(enabled["editions"].as_array().unwrap().iter().all(|e| e["id"] != "app@1/en"));
-    assert!(lib.json(&["search", "install", "--version", "*"])["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|h| h["edition"] != "app@1/en"));
+    assert!(
+        lib.json(&["search", "install", "--version", "*"])["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["edition"] != "app@1/en")
+    );
     lib.ok(&["enable", "app@1/en"]);
     assert_eq!(lib.generation(), g1, "the same content has the same generation");
     lib.ok(&["remove", "app@1/zh-Hans"]);
@@ -191,7 +201,9 @@ fn search_uses_defaults_filters_and_version_prefixes() {
     let r = lib.json(&["search", "build an index without locking writes"]);
     assert_eq!(r["hits"][0]["path"], "/app/guide/indexes", "{r}");
     assert_eq!(r["hits"][0]["version"], "2");
-    for key in ["generation", "total", "has_more", "next_offset", "timed_out", "cancelled", "candidate_truncated"] {
+    for key in
+        ["generation", "total", "has_more", "next_offset", "timed_out", "cancelled", "candidate_truncated"]
+    {
         assert!(r.get(key).is_some(), "missing {key}");
     }
     let v1 = lib.json(&["search", "app1: install"]);
@@ -214,12 +226,29 @@ fn search_pages_never_overlap() {
     let mut keys = Vec::new();
     let mut offset = Some(0u64);
     while let Some(o) = offset {
-        let page = lib.json(&["search", "app", "--version", "*", "--locale", "*", "--limit", "3", "--offset", &o.to_string()]);
-        keys.extend(page["hits"].as_array().unwrap().iter().map(|h| h["section_key"].as_str().unwrap().to_owned()));
+        let page = lib.json(&[
+            "search",
+            "app",
+            "--version",
+            "*",
+            "--locale",
+            "*",
+            "--limit",
+            "3",
+            "--offset",
+            &o.to_string(),
+        ]);
+        keys.extend(
+            page["hits"].as_array().unwrap().iter().map(|h| h["section_key"].as_str().unwrap().to_owned()),
+        );
         offset = page["next_offset"].as_u64();
     }
-    let whole: Vec<String> =
-        all["hits"].as_array().unwrap().iter().map(|h| h["section_key"].as_str().unwrap().to_owned()).collect();
+    let whole: Vec<String> = all["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["section_key"].as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(keys.len(), total.min(keys.len()));
     assert_eq!(&keys[..whole.len().min(keys.len())], &whole[..whole.len().min(keys.len())]);
     let unique: std::collections::BTreeSet<&String> = keys.iter().collect();
@@ -278,7 +307,17 @@ fn bad_input_gets_clear_errors_and_usage_errors_exit_2() {
     let before = lib.generation();
     let err = lib.fails(&["add", "/no/such/source", "--project", "x", "--version", "1"], 1);
     assert!(err.contains("/no/such/source"), "{err}");
-    let err = lib.fails(&["add", demo_config().parent().unwrap().join("app/v2/en").to_str().unwrap(), "--project", "Bad Name", "--version", "1"], 1);
+    let err = lib.fails(
+        &[
+            "add",
+            demo_config().parent().unwrap().join("app/v2/en").to_str().unwrap(),
+            "--project",
+            "Bad Name",
+            "--version",
+            "1",
+        ],
+        1,
+    );
     assert!(err.contains("project"), "{err}");
     let err = lib.fails(&["disable", "not-an-id"], 1);
     assert!(err.contains("project@version/locale"), "{err}");
@@ -301,8 +340,11 @@ fn sigkill_during_an_ingest_leaves_the_previous_generation() {
     let src = tempfile::tempdir().unwrap();
     for i in 0..1500 {
         let body: String = (0..80).map(|j| format!("word{} token{} ", (i * 7 + j) % 997, j)).collect();
-        std::fs::write(src.path().join(format!("page{i:04}.md")), format!("# Page {i}\n\n{body}\n\n## Part\n\n{body}\n"))
-            .unwrap();
+        std::fs::write(
+            src.path().join(format!("page{i:04}.md")),
+            format!("# Page {i}\n\n{body}\n\n## Part\n\n{body}\n"),
+        )
+        .unwrap();
     }
     let lib = Lib::demo();
     let before = lib.generation();
@@ -311,7 +353,16 @@ fn sigkill_during_an_ingest_leaves_the_previous_generation() {
         let mut child = bin()
             .arg("--user-data")
             .arg(lib.dir.path())
-            .args(["add", src.path().to_str().unwrap(), "--project", "big", "--version", "1", "--locale", "en"])
+            .args([
+                "add",
+                src.path().to_str().unwrap(),
+                "--project",
+                "big",
+                "--version",
+                "1",
+                "--locale",
+                "en",
+            ])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -332,7 +383,9 @@ fn sigkill_during_an_ingest_leaves_the_previous_generation() {
         // The library still answers searches either way.
         lib.ok(&["search", "install"]);
         if big {
-            assert!(!lib.json(&["search", "word5", "--project", "big"])["hits"].as_array().unwrap().is_empty());
+            assert!(
+                !lib.json(&["search", "word5", "--project", "big"])["hits"].as_array().unwrap().is_empty()
+            );
         }
     }
     assert!(seen_old, "at least one kill landed mid-ingest");
@@ -347,9 +400,27 @@ fn debian_postgresql_doc_15_installs_cleanly() {
         return;
     };
     let html = PathBuf::from(html);
-    assert!(html.join("index.html").is_file(), "{} has no index.html: scripts/test fetches it", html.display());
+    assert!(
+        html.join("index.html").is_file(),
+        "{} has no index.html: scripts/test fetches it",
+        html.display()
+    );
     let lib = Lib::new();
-    lib.ok(&["add", html.to_str().unwrap(), "--project", "postgresql", "--aliases", "pg", "--version", "15", "--locale", "en", "--status", "current", "--default"]);
+    lib.ok(&[
+        "add",
+        html.to_str().unwrap(),
+        "--project",
+        "postgresql",
+        "--aliases",
+        "pg",
+        "--version",
+        "15",
+        "--locale",
+        "en",
+        "--status",
+        "current",
+        "--default",
+    ]);
     let list = lib.json(&["list"]);
     assert!(list["editions"][0]["pages"].as_u64().unwrap() > 1000, "{list}");
     let r = lib.json(&["search", "CREATE INDEX"]);

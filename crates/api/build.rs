@@ -10,7 +10,9 @@ fn main() {
     let mut files = Vec::new();
     walk(&demo, &mut files);
     files.sort();
-    let mut out = String::from("/// Every file of examples/demo: (path relative to the demo folder, contents).\npub static DEMO_FILES: &[(&str, &str)] = &[\n");
+    let mut out = String::from(
+        "/// Every file of examples/demo: (path relative to the demo folder, contents).\npub static DEMO_FILES: &[(&str, &str)] = &[\n",
+    );
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
         let rel = f.strip_prefix(&demo).expect("under demo").to_str().expect("UTF-8 path");

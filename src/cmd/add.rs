@@ -17,7 +17,11 @@ pub fn run(config: &Config, args: AddArgs) -> Result<()> {
     let bar = Bar::new(config.progress);
     let reports = if let Some(site) = &args.site {
         let site = SiteConfig::load(site)?;
-        library.add_site(&site, &mut |spec, p| bar.update(spec.project.as_deref().unwrap_or(""), p), &mut super::on_wait)?
+        library.add_site(
+            &site,
+            &mut |spec, p| bar.update(spec.project.as_deref().unwrap_or(""), p),
+            &mut super::on_wait,
+        )?
     } else {
         let source = args.source.as_ref().context("give a SOURCE folder or archive, or --site CONFIG")?;
         let spec = EditionSpec {
@@ -62,7 +66,11 @@ fn print_report(r: &AddReport) {
         e.pages,
         e.sections,
         r.problems.len(),
-        if r.drafts_skipped > 0 { format!(", {} drafts not published", r.drafts_skipped) } else { String::new() },
+        if r.drafts_skipped > 0 {
+            format!(", {} drafts not published", r.drafts_skipped)
+        } else {
+            String::new()
+        },
         r.elapsed_ms as f64 / 1000.0,
         r.generation
     );

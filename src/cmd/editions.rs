@@ -29,7 +29,10 @@ pub fn list(config: &Config, args: ListArgs) -> Result<()> {
             ]
         })
         .collect();
-    print!("{}", output::table(&["EDITION", "LABEL", "STATUS", "PREFIX", "PAGES", "SECTIONS", "ENABLED"], &rows));
+    print!(
+        "{}",
+        output::table(&["EDITION", "LABEL", "STATUS", "PREFIX", "PAGES", "SECTIONS", "ENABLED"], &rows)
+    );
     let d = &list.defaults;
     let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
     println!(

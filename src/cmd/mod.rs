@@ -2,9 +2,14 @@
 
 mod add;
 mod config;
+mod doctor;
 mod editions;
+mod mcp;
+mod open;
 mod read;
 mod search;
+mod serve;
+mod site;
 
 use std::process::ExitCode;
 
@@ -25,6 +30,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(args) => search::run(&config, args),
         Command::Read(args) => read::run(&config, args),
         Command::Config(args) => config::run(&config, args),
+        Command::Serve(args) => serve::run(&config, args),
+        Command::Open(args) => open::run(&config, args),
+        Command::Mcp(args) => mcp::run(&config, args),
+        Command::Doctor(args) => return doctor::run(&config, args),
     }
     .map(|()| ExitCode::SUCCESS)
 }

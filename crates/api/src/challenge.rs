@@ -27,7 +27,9 @@ pub fn check_nonce(nonce: &str) -> Result<(), String> {
         ));
     }
     if !nonce.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err("nonce may hold only printable ASCII characters (! to ~), no spaces or control characters".into());
+        return Err(
+            "nonce may hold only printable ASCII characters (! to ~), no spaces or control characters".into(),
+        );
     }
     Ok(())
 }

@@ -24,7 +24,9 @@ pub enum ClientError {
     Discovery(#[from] DiscoveryError),
     #[error("the local API at 127.0.0.1:{port} is unavailable: {reason}; is `lectern serve` running?")]
     Unavailable { port: u16, reason: String },
-    #[error("the server at 127.0.0.1:{port} failed the challenge: {reason}; the key was not sent. Another program may hold the port: stop it and restart `lectern serve`")]
+    #[error(
+        "the server at 127.0.0.1:{port} failed the challenge: {reason}; the key was not sent. Another program may hold the port: stop it and restart `lectern serve`"
+    )]
     ChallengeFailed { port: u16, reason: String },
     #[error("{message} ({code}, HTTP {status})")]
     Api { status: u16, code: String, message: String, generation: Option<String> },
@@ -109,15 +111,24 @@ impl Client {
     }
 
     /// One request on a fresh connection.
-    pub fn send(&self, method: &str, path: &str, body: Option<&Value>, auth: bool) -> Result<Answer, ClientError> {
+    pub fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        auth: bool,
+    ) -> Result<Answer, ClientError> {
         let port = self.port();
         let unavailable = |reason: String| ClientError::Unavailable { port, reason };
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).map_err(|e| unavailable(e.to_string()))?;
+        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(2))
+            .map_err(|e| unavailable(e.to_string()))?;
         stream.set_read_timeout(Some(TIMEOUT)).map_err(|e| unavailable(e.to_string()))?;
         stream.set_write_timeout(Some(TIMEOUT)).map_err(|e| unavailable(e.to_string()))?;
         let body = body.map(|b| serde_json::to_vec(b).expect("JSON serializes")).unwrap_or_default();
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nAccept: application/json\r\n");
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nAccept: application/json\r\n"
+        );
         if auth {
             head.push_str(&format!("Authorization: Bearer {}\r\n", self.discovery.access_key));
         }
@@ -125,7 +136,10 @@ impl Client {
             head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
-        stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body)).map_err(|e| unavailable(e.to_string()))?;
+        stream
+            .write_all(head.as_bytes())
+            .and_then(|()| stream.write_all(&body))
+            .map_err(|e| unavailable(e.to_string()))?;
         let mut raw = Vec::new();
         stream
             .take(MAX_RESPONSE as u64 + 64 * 1024)
@@ -136,8 +150,9 @@ impl Client {
 }
 
 fn json_of(answer: Answer) -> Result<Value, ClientError> {
-    let v: Value = serde_json::from_slice(&answer.body)
-        .map_err(|e| ClientError::Protocol(format!("HTTP {} with a body that is not JSON: {e}", answer.status)))?;
+    let v: Value = serde_json::from_slice(&answer.body).map_err(|e| {
+        ClientError::Protocol(format!("HTTP {} with a body that is not JSON: {e}", answer.status))
+    })?;
     if answer.status == 200 {
         return Ok(v);
     }
@@ -150,7 +165,8 @@ fn json_of(answer: Answer) -> Result<Value, ClientError> {
     })
 }
 
-fn parse_response(raw: &[u8]) -> Result<Answer, ClientError> {
+/// Parses a raw HTTP/1.1 answer (status, chunked or sized body, 4 MiB cap).
+pub fn parse_response(raw: &[u8]) -> Result<Answer, ClientError> {
     let protocol = |m: &str| ClientError::Protocol(m.to_owned());
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| protocol("no end of headers"))?;
     let head = std::str::from_utf8(&raw[..split]).map_err(|_| protocol("headers are not UTF-8"))?;
@@ -224,7 +240,10 @@ mod tests {
     fn responses_parse_with_length_or_chunks() {
         let a = parse_response(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}").unwrap();
         assert_eq!((a.status, a.body.as_slice()), (200, &b"{}"[..]));
-        let b = parse_response(b"HTTP/1.1 404 Not Found\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n").unwrap();
+        let b = parse_response(
+            b"HTTP/1.1 404 Not Found\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        )
+        .unwrap();
         assert_eq!((b.status, b.body.as_slice()), (404, &b"{}"[..]));
         assert_eq!(query(&[("text", Some("a b&c")), ("x", None)]), "?text=a+b%26c");
     }

@@ -46,7 +46,10 @@ pub struct Discovery {
 
 impl std::fmt::Debug for Discovery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Discovery").field("status", &self.status).field("dir", &self.dir).finish_non_exhaustive()
+        f.debug_struct("Discovery")
+            .field("status", &self.status)
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
     }
 }
 
@@ -125,7 +128,10 @@ fn check_dir(dir: &Path) -> Result<(), DiscoveryError> {
         return Err(unsafe_file(dir, "it is not a directory"));
     }
     if meta.uid() != euid() {
-        return Err(unsafe_file(dir, format!("it is owned by uid {}, not by you (uid {})", meta.uid(), euid())));
+        return Err(unsafe_file(
+            dir,
+            format!("it is owned by uid {}, not by you (uid {})", meta.uid(), euid()),
+        ));
     }
     let mode = meta.mode() & 0o777;
     if mode & 0o077 != 0 {
@@ -143,7 +149,10 @@ fn check_file_meta(path: &Path, meta: &std::fs::Metadata) -> Result<(), Discover
         return Err(unsafe_file(path, "it is not a regular file"));
     }
     if meta.uid() != euid() {
-        return Err(unsafe_file(path, format!("it is owned by uid {}, not by you (uid {})", meta.uid(), euid())));
+        return Err(unsafe_file(
+            path,
+            format!("it is owned by uid {}, not by you (uid {})", meta.uid(), euid()),
+        ));
     }
     let mode = meta.mode() & 0o777;
     if mode & 0o077 != 0 {
@@ -187,7 +196,10 @@ fn read_private(path: &Path) -> Result<Option<String>, DiscoveryError> {
     let mut text = String::new();
     file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text).map_err(io(path))?;
     if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(DiscoveryError::Malformed { path: path.to_path_buf(), reason: "it is larger than 64 KiB".into() });
+        return Err(DiscoveryError::Malformed {
+            path: path.to_path_buf(),
+            reason: "it is larger than 64 KiB".into(),
+        });
     }
     Ok(Some(text))
 }
@@ -215,7 +227,8 @@ pub fn api_dir(user_data: &Path) -> PathBuf {
 pub fn read(user_data: &Path) -> Result<Discovery, DiscoveryError> {
     let dir = api_dir(user_data);
     let status_path = dir.join(STATUS_FILE);
-    let not_running = || DiscoveryError::NotRunning { user_data: user_data.to_path_buf(), path: status_path.clone() };
+    let not_running =
+        || DiscoveryError::NotRunning { user_data: user_data.to_path_buf(), path: status_path.clone() };
     match std::fs::symlink_metadata(&dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_running()),
         _ => check_dir(&dir)?,
@@ -232,7 +245,10 @@ pub fn read(user_data: &Path) -> Result<Discovery, DiscoveryError> {
     if status.port < 1024 {
         return Err(unsafe_file(
             &status_path,
-            format!("it names the privileged port {}; a lectern server only uses ports 1024 and up", status.port),
+            format!(
+                "it names the privileged port {}; a lectern server only uses ports 1024 and up",
+                status.port
+            ),
         ));
     }
     match pid_alive(status.pid) {
@@ -391,7 +407,8 @@ fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), DiscoveryErr
 
 /// Now as RFC 3339 UTC, second precision.
 pub fn rfc3339_now() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     rfc3339(secs)
 }
 
@@ -472,7 +489,10 @@ mod tests {
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
         let err = read(tmp.path()).unwrap_err();
         assert!(err.to_string().contains("mode is 644"), "{err}");
-        std::mem::forget(files); // keep the files as a crashed server would
+        drop(files);
+        // A leftover key of a crashed server, readable by others.
+        std::fs::write(&key, "0".repeat(64)).unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
         let err = ServerFiles::claim(tmp.path()).unwrap_err();
         assert_eq!(err.code(), "unsafe", "{err}");
     }
@@ -493,9 +513,8 @@ mod tests {
         std::fs::hard_link(&elsewhere, &status).unwrap();
         let err = read(tmp.path()).unwrap_err();
         assert!(err.to_string().contains("hard links"), "{err}");
-        std::fs::remove_file(&status).unwrap();
-        std::os::unix::fs::symlink(&elsewhere, &status).unwrap();
         drop(files);
+        std::os::unix::fs::symlink(&elsewhere, &status).unwrap();
         let err = ServerFiles::claim(tmp.path()).unwrap_err();
         assert!(err.to_string().contains("symbolic link"), "{err}");
     }

@@ -11,7 +11,11 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 /// Host, Origin, body size and time limit.
-pub(crate) async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Result<Response, ApiError> {
+pub(crate) async fn guard(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
     check_host(&state, request.headers())?;
     check_origin(&state, request.headers())?;
     if let Some(len) = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()) {
@@ -51,7 +55,9 @@ fn check_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
     let port = state.port();
     let origin = origin.to_str().unwrap_or("");
-    if origin == format!("http://127.0.0.1:{port}") || origin.eq_ignore_ascii_case(&format!("http://localhost:{port}")) {
+    if origin == format!("http://127.0.0.1:{port}")
+        || origin.eq_ignore_ascii_case(&format!("http://localhost:{port}"))
+    {
         return Ok(());
     }
     Err(ApiError::Forbidden(format!(
@@ -100,7 +106,10 @@ pub(crate) fn session_cookie(state: &AppState, headers: &HeaderMap) -> Option<St
 }
 
 pub(crate) async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
-    ApiError::NotFound(format!("no endpoint {method} {}; the endpoints are listed at /v1/openapi.json", uri.path()))
+    ApiError::NotFound(format!(
+        "no endpoint {method} {}; the endpoints are listed at /v1/openapi.json",
+        uri.path()
+    ))
 }
 
 pub(crate) async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {

@@ -34,7 +34,9 @@ fn args(user_data: &Path) -> Value {
 pub fn mcp_client_config(kind: ClientKind, exe: &Path, user_data: &Path) -> Value {
     let command = exe.display().to_string();
     match kind {
-        ClientKind::Generic => json!({"mcpServers": {"lectern": {"command": command, "args": args(user_data)}}}),
+        ClientKind::Generic => {
+            json!({"mcpServers": {"lectern": {"command": command, "args": args(user_data)}}})
+        }
         ClientKind::Vscode => {
             json!({"servers": {"lectern": {"type": "stdio", "command": command, "args": args(user_data)}}})
         }
@@ -67,7 +69,10 @@ mod tests {
         let ud = Path::new("/home/me/.local/share/lectern");
         let g = mcp_client_config(ClientKind::Generic, exe, ud);
         assert_eq!(g["mcpServers"]["lectern"]["command"], "/opt/lectern/bin/lectern");
-        assert_eq!(g["mcpServers"]["lectern"]["args"], json!(["mcp", "--user-data", "/home/me/.local/share/lectern"]));
+        assert_eq!(
+            g["mcpServers"]["lectern"]["args"],
+            json!(["mcp", "--user-data", "/home/me/.local/share/lectern"])
+        );
         let v = mcp_client_config(ClientKind::Vscode, exe, ud);
         assert_eq!(v["servers"]["lectern"]["type"], "stdio");
         assert_eq!(

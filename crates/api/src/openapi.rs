@@ -70,7 +70,13 @@ fn errors(extra: &[&str]) -> Vec<(String, Value)> {
         .collect()
 }
 
-fn op(summary: &str, params: Vec<Value>, request: Option<Value>, response: Value, extra_errors: &[&str]) -> Value {
+fn op(
+    summary: &str,
+    params: Vec<Value>,
+    request: Option<Value>,
+    response: Value,
+    extra_errors: &[&str],
+) -> Value {
     let mut responses = serde_json::Map::new();
     responses.insert("200".into(), response);
     for (code, v) in errors(extra_errors) {

@@ -31,7 +31,11 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
         (Some(_), None) => true,
         _ => false,
     };
-    if !has_scheme || lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("mailto:") {
+    if !has_scheme
+        || lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || lower.starts_with("mailto:")
+    {
         url
     } else {
         CowStr::Borrowed("#")
@@ -44,7 +48,9 @@ mod tests {
 
     #[test]
     fn raw_html_is_escaped_and_scripts_links_dropped() {
-        let html = markdown_to_html("# 标题\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](/app/faq) ![img](http://evil/x.png)");
+        let html = markdown_to_html(
+            "# 标题\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](/app/faq) ![img](http://evil/x.png)",
+        );
         assert!(html.contains("<h1>标题</h1>"), "{html}");
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(!html.contains("javascript:"), "{html}");

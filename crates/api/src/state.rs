@@ -35,7 +35,10 @@ pub struct Options {
 
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Options").field("pid", &self.pid).field("limits", &self.limits).finish_non_exhaustive()
+        f.debug_struct("Options")
+            .field("pid", &self.pid)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
     }
 }
 

@@ -9,7 +9,9 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use lectern_library::read::ReadFormat;
-use lectern_library::{Library, LibraryError, ListRequest, ReadPageRequest, ReadSectionRequest, SearchParams};
+use lectern_library::{
+    Library, LibraryError, ListRequest, ReadPageRequest, ReadSectionRequest, SearchParams,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
@@ -171,11 +173,17 @@ async fn search(state: AppState, params: SearchParams) -> Result<Response, ApiEr
     Ok(axum::Json(result).into_response())
 }
 
-async fn search_get(State(state): State<AppState>, Query(p): Query<SearchParams>) -> Result<Response, ApiError> {
+async fn search_get(
+    State(state): State<AppState>,
+    Query(p): Query<SearchParams>,
+) -> Result<Response, ApiError> {
     search(state, p).await
 }
 
-async fn search_post(State(state): State<AppState>, Json(p): Json<SearchParams>) -> Result<Response, ApiError> {
+async fn search_post(
+    State(state): State<AppState>,
+    Json(p): Json<SearchParams>,
+) -> Result<Response, ApiError> {
     search(state, p).await
 }
 
@@ -294,9 +302,6 @@ async fn integrations(State(state): State<AppState>) -> axum::Json<Integrations>
 }
 
 async fn openapi() -> Response {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        crate::openapi::document_text(),
-    )
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], crate::openapi::document_text())
         .into_response()
 }

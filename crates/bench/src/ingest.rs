@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::report::{Table, dir_size, json_line, mib, peak_rss, r3};
+use crate::report::{Table, cpu_seconds, dir_size, json_line, load_average, mib, peak_rss, r3};
 use crate::setup::{Fresh, pg18};
 
 pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
@@ -35,13 +35,26 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
             "ingest: PostgreSQL 18 en + zh-Hans into a fresh library (source: {})",
             if from_folder { "extracted folders" } else { ".tar.xz archives, decompression included" }
         ),
-        &["edition", "html files", "pages", "sections", "seconds", "pages/s", "MB/s", "peak RSS MiB", "library MiB"],
+        &[
+            "edition",
+            "html files",
+            "pages",
+            "sections",
+            "seconds",
+            "pages/s",
+            "MB/s",
+            "peak RSS MiB",
+            "library MiB",
+        ],
     );
     let mut rows = Vec::new();
     let (mut pages, mut sections, mut bytes_all) = (0usize, 0usize, 0u64);
     let started = Instant::now();
+    let cpu_start = cpu_seconds();
     for (pg, (source, files, bytes)) in editions.iter().zip(&sources) {
+        let cpu_before = cpu_seconds();
         let (report, took) = fresh.add(source, pg)?;
+        let cpu = cpu_seconds() - cpu_before;
         let secs = took.as_secs_f64();
         let (p, s) = (report.edition.pages, report.edition.sections);
         let rss = peak_rss();
@@ -55,6 +68,7 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
             p.to_string(),
             s.to_string(),
             format!("{secs:.2}"),
+            format!("{cpu:.2}"),
             format!("{:.0}", p as f64 / secs),
             format!("{:.1}", *bytes as f64 / 1e6 / secs),
             format!("{:.0}", mib(rss)),
@@ -62,11 +76,12 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
         ]);
         rows.push(json!({
             "edition": report.edition.id, "html_files": files, "html_bytes": bytes, "pages": p, "sections": s,
-            "seconds": r3(secs), "pages_per_s": r3(p as f64 / secs), "mb_per_s": r3(*bytes as f64 / 1e6 / secs),
+            "seconds": r3(secs), "cpu_seconds": r3(cpu), "pages_per_s": r3(p as f64 / secs), "mb_per_s": r3(*bytes as f64 / 1e6 / secs),
             "peak_rss_bytes": rss, "library_bytes": size, "problems": report.problems.len(),
         }));
     }
     let secs = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_start;
     let rss = peak_rss();
     let size = dir_size(fresh.root());
     table.row(vec![
@@ -75,6 +90,7 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
         pages.to_string(),
         sections.to_string(),
         format!("{secs:.2}"),
+        format!("{cpu:.2}"),
         format!("{:.0}", pages as f64 / secs),
         format!("{:.1}", bytes_all as f64 / 1e6 / secs),
         format!("{:.0}", mib(rss)),
@@ -83,6 +99,7 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
     table.print();
     let ok_time = secs < 10.0;
     let ok_rss = rss < 300 * 1024 * 1024;
+    println!("load average at the end: {}", load_average());
     println!(
         "\ntargets: both editions under 10 s: {} ({secs:.2} s); peak RSS under 300 MiB: {} ({:.0} MiB; {:.0} MiB before the first add)",
         if ok_time { "yes" } else { "NO" },
@@ -95,11 +112,12 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
         "source": if from_folder { "folder" } else { "tar.xz" },
         "editions": rows,
         "total": {
-            "pages": pages, "sections": sections, "html_bytes": bytes_all, "seconds": r3(secs),
+            "pages": pages, "sections": sections, "html_bytes": bytes_all, "seconds": r3(secs), "cpu_seconds": r3(cpu),
             "pages_per_s": r3(pages as f64 / secs), "mb_per_s": r3(bytes_all as f64 / 1e6 / secs),
             "peak_rss_bytes": rss, "peak_rss_before_bytes": rss_before, "library_bytes": size,
         },
         "targets": { "under_10_s": ok_time, "peak_rss_under_300_mib": ok_rss },
+        "load_average": load_average(),
     }));
     Ok(())
 }

@@ -27,7 +27,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "lectern-bench", about = "Lectern benchmarks on the real corpora; each prints a table and one JSON line")]
+#[command(
+    name = "lectern-bench",
+    about = "Lectern benchmarks on the real corpora; each prints a table and one JSON line"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -69,6 +72,12 @@ enum Command {
         /// FTS5 tokenizer for the baseline.
         #[arg(long, default_value = "porter unicode61")]
         fts_tokenizer: String,
+        /// FTS5 misses to print per set.
+        #[arg(long, default_value_t = 8)]
+        show_failures: usize,
+        /// Skip the latency rounds (quality side by side only).
+        #[arg(long)]
+        quality_only: bool,
     },
 }
 
@@ -77,6 +86,8 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Ingest { corpora, from_folder } => ingest::run(&corpora, from_folder),
         Command::Eval { corpora, k, terms, show_failures } => eval::run(&corpora, k, terms, show_failures),
-        Command::Search { corpora, rounds, fts_tokenizer } => speed::run(&corpora, rounds, &fts_tokenizer),
+        Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only } => {
+            speed::run(&corpora, if quality_only { 0 } else { rounds }, &fts_tokenizer, show_failures)
+        }
     }
 }

@@ -20,7 +20,8 @@ pub fn load(locale: &str) -> Vec<Question> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
             let (q, pages) = l.split_once('\t')?;
-            let targets = pages.split('|').map(|p| Target { page: normal_page(p.trim()), anchor: None }).collect();
+            let targets =
+                pages.split('|').map(|p| Target { page: normal_page(p.trim()), anchor: None }).collect();
             Some(Question { text: q.trim().to_owned(), targets })
         })
         .collect()

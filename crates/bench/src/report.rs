@@ -14,7 +14,11 @@ pub struct Table {
 
 impl Table {
     pub fn new(title: &str, header: &[&str]) -> Table {
-        Table { title: title.to_owned(), header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+        Table {
+            title: title.to_owned(),
+            header: header.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+        }
     }
 
     pub fn row(&mut self, cells: Vec<String>) {
@@ -23,7 +27,12 @@ impl Table {
 
     pub fn print(&self) {
         let width = |i: usize| {
-            self.rows.iter().chain(std::iter::once(&self.header)).map(|r| r.get(i).map_or(0, |c| c.chars().count())).max().unwrap_or(0)
+            self.rows
+                .iter()
+                .chain(std::iter::once(&self.header))
+                .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                .max()
+                .unwrap_or(0)
         };
         let widths: Vec<usize> = (0..self.header.len()).map(width).collect();
         let line = |r: &Vec<String>| {
@@ -58,7 +67,11 @@ pub fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
 }
 
 pub fn mean_ms(v: &[Duration]) -> f64 {
-    if v.is_empty() { 0.0 } else { v.iter().map(Duration::as_secs_f64).sum::<f64>() * 1000.0 / v.len() as f64 }
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().map(Duration::as_secs_f64).sum::<f64>() * 1000.0 / v.len() as f64
+    }
 }
 
 /// Peak resident set size of this process (VmHWM), in bytes.
@@ -66,7 +79,9 @@ pub fn peak_rss() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
         .map_or(0, |kb| kb * 1024)
 }
@@ -98,4 +113,22 @@ pub fn ms(x: f64) -> String {
 
 pub fn r3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
+}
+
+/// CPU seconds (user + system) this process has used so far, from
+/// `/proc/self/stat` (clock ticks, assumed 100 per second as on Linux).
+/// Beside wall time it shows how much a busy machine slowed a run.
+pub fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 here.
+    let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
+/// The machine's 1-minute load average: figures from a busy machine are slower.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
 }

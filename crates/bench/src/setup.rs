@@ -54,15 +54,17 @@ pub fn pg18_15() -> Vec<Pg> {
 
 /// A library in a temporary folder (removed on drop).
 pub struct Fresh {
-    pub dir: tempfile::TempDir,
+    /// Keeps the folder alive; removed on drop.
+    _dir: tempfile::TempDir,
     pub library: Library,
 }
 
 impl Fresh {
     pub fn new() -> anyhow::Result<Fresh> {
         let dir = tempfile::Builder::new().prefix("lectern-bench-library-").tempdir()?;
-        let library = Library::open(&dir.path().join("data"), OpenMode::ReadWrite).context("opening a fresh library")?;
-        Ok(Fresh { dir, library })
+        let library = Library::open(&dir.path().join("data"), OpenMode::ReadWrite)
+            .context("opening a fresh library")?;
+        Ok(Fresh { _dir: dir, library })
     }
 
     pub fn root(&self) -> &Path {
@@ -108,4 +110,25 @@ pub fn sections(library: &Library, edition: &str) -> anyhow::Result<Vec<SectionR
         out.extend(page.section_keys.iter().filter_map(|k| view.snapshot.section(k)));
     }
     Ok(out)
+}
+
+/// A search restricted to one version (or `*`) of PostgreSQL in one locale.
+pub fn search(
+    library: &Library,
+    text: &str,
+    version: &str,
+    locale: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<lectern_library::SearchResponse, lectern_library::LibraryError> {
+    let params = lectern_library::SearchParams {
+        text: text.to_owned(),
+        project: Some("postgresql".into()),
+        version: Some(version.into()),
+        locale: Some(locale.into()),
+        limit: Some(limit),
+        offset: Some(offset),
+        ..Default::default()
+    };
+    library.search(&params, None, None)
 }

@@ -36,7 +36,10 @@ fn main() {
             Some(page) => {
                 println!("title: {}\n---- markdown\n{}", page.title, page.markdown);
                 for s in &page.sections {
-                    println!("---- section {:?} L{} {:?} {:?}\n{}", s.anchor, s.level, s.title, s.breadcrumb, s.text);
+                    println!(
+                        "---- section {:?} L{} {:?} {:?}\n{}",
+                        s.anchor, s.level, s.title, s.breadcrumb, s.text
+                    );
                 }
                 println!("---- symbols {:?}", page.symbols);
             }

@@ -39,9 +39,9 @@ pub fn detect(path: &Path) -> io::Result<Option<ArchiveKind>> {
         Some(ArchiveKind::TarXz)
     } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
         Some(ArchiveKind::Zip)
-    } else if head.len() >= 262 && &head[257..262] == b"ustar" {
-        Some(ArchiveKind::Tar)
-    } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tar")) {
+    } else if (head.len() >= 262 && &head[257..262] == b"ustar")
+        || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tar"))
+    {
         Some(ArchiveKind::Tar)
     } else {
         None
@@ -55,7 +55,12 @@ pub struct Extracted {
 }
 
 /// Extracts `archive` into a new temporary folder.
-pub fn extract(archive: &Path, kind: ArchiveKind, max_file_bytes: u64, limits: &Limits) -> Result<Extracted, SourceError> {
+pub fn extract(
+    archive: &Path,
+    kind: ArchiveKind,
+    max_file_bytes: u64,
+    limits: &Limits,
+) -> Result<Extracted, SourceError> {
     let dir = tempfile::Builder::new()
         .prefix("lectern-source-")
         .tempdir()
@@ -110,7 +115,10 @@ impl Job<'_> {
     fn count_entry(&mut self) -> Result<(), SourceError> {
         self.entries += 1;
         if self.entries > self.limits.max_entries {
-            return Err(SourceError::TooManyEntries { path: self.archive.to_path_buf(), limit: self.limits.max_entries });
+            return Err(SourceError::TooManyEntries {
+                path: self.archive.to_path_buf(),
+                limit: self.limits.max_entries,
+            });
         }
         Ok(())
     }
@@ -210,7 +218,10 @@ impl Job<'_> {
             written += n as u64;
             self.total += n as u64;
             if self.total > self.limits.max_total_bytes {
-                return Err(SourceError::TooLarge { path: self.archive.to_path_buf(), limit: self.limits.max_total_bytes });
+                return Err(SourceError::TooLarge {
+                    path: self.archive.to_path_buf(),
+                    limit: self.limits.max_total_bytes,
+                });
             }
             if written > cap {
                 drop(out);
@@ -228,7 +239,9 @@ impl Job<'_> {
 
     fn tar(&mut self, reader: impl Read) -> Result<(), SourceError> {
         let mut archive = tar::Archive::new(reader);
-        let entries = archive.entries().map_err(|e| unreadable(self.archive, format!("not a readable tar archive: {e}")))?;
+        let entries = archive
+            .entries()
+            .map_err(|e| unreadable(self.archive, format!("not a readable tar archive: {e}")))?;
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
@@ -237,7 +250,10 @@ impl Job<'_> {
                         return Err(unreadable(self.archive, format!("not a readable tar archive: {e}")));
                     }
                     // A corrupt or truncated archive ends here; keep what was read.
-                    self.problem("(archive)", format!("archive is damaged after {} entries: {e}", self.entries));
+                    self.problem(
+                        "(archive)",
+                        format!("archive is damaged after {} entries: {e}", self.entries),
+                    );
                     break;
                 }
             };
@@ -256,9 +272,13 @@ impl Job<'_> {
     }
 
     fn zip<R: Read + Seek>(&mut self, reader: R) -> Result<(), SourceError> {
-        let mut archive = zip::ZipArchive::new(reader).map_err(|e| unreadable(self.archive, format!("not a readable zip archive: {e}")))?;
+        let mut archive = zip::ZipArchive::new(reader)
+            .map_err(|e| unreadable(self.archive, format!("not a readable zip archive: {e}")))?;
         if archive.len() as u64 > self.limits.max_entries {
-            return Err(SourceError::TooManyEntries { path: self.archive.to_path_buf(), limit: self.limits.max_entries });
+            return Err(SourceError::TooManyEntries {
+                path: self.archive.to_path_buf(),
+                limit: self.limits.max_entries,
+            });
         }
         for i in 0..archive.len() {
             let mut file = match archive.by_index(i) {
@@ -285,4 +305,3 @@ impl Job<'_> {
         Ok(())
     }
 }
-

@@ -41,11 +41,7 @@ pub fn child_docset(dir: &Path) -> Option<PathBuf> {
 /// Reads `Contents/Info.plist`; falls back to the folder name when it is
 /// missing or unreadable.
 pub fn read_info(dir: &Path) -> DocsetInfo {
-    let stem = dir
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("docset")
-        .to_owned();
+    let stem = dir.file_stem().and_then(|s| s.to_str()).unwrap_or("docset").to_owned();
     let mut info = DocsetInfo { name: stem.clone(), identifier: stem.to_lowercase(), platform_family: None };
     let Ok(value) = plist::Value::from_file(dir.join(INFO_PATH)) else { return info };
     let Some(dict) = value.as_dictionary() else { return info };
@@ -79,9 +75,11 @@ pub fn read_index(dsidx: &Path) -> Result<Vec<IndexRow>, String> {
     )
     .map_err(|e| format!("cannot open the index: {e}"))?;
     let has_table = |name: &str| -> bool {
-        conn.query_row("SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?1", [name], |r| {
-            r.get::<_, i64>(0)
-        })
+        conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?1",
+            [name],
+            |r| r.get::<_, i64>(0),
+        )
         .is_ok_and(|n| n > 0)
     };
     let sql = if has_table("searchIndex") {

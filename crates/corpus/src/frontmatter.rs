@@ -76,9 +76,8 @@ pub fn parse(yaml: &str) -> Result<Fields, String> {
     let get = |k: &str| map.get(k);
     let title = get("title").and_then(scalar_string).filter(|t| !t.trim().is_empty());
     let description = get("description").and_then(scalar_string);
-    let order = ["order", "sidebar_position", "nav_order", "weight"]
-        .iter()
-        .find_map(|k| get(k).and_then(integer));
+    let order =
+        ["order", "sidebar_position", "nav_order", "weight"].iter().find_map(|k| get(k).and_then(integer));
     let draft = match get("draft") {
         Some(Value::Bool(b)) => *b,
         Some(Value::String(s)) => s.eq_ignore_ascii_case("true") || s.eq_ignore_ascii_case("yes"),
@@ -98,9 +97,9 @@ fn scalar_string(v: &Value) -> Option<String> {
 
 fn integer(v: &Value) -> Option<i64> {
     match v {
-        Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64().filter(|f| f.is_finite() && f.abs() < 9.0e18).map(|f| f as i64)
-        }),
+        Value::Number(n) => {
+            n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite() && f.abs() < 9.0e18).map(|f| f as i64))
+        }
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }

@@ -21,29 +21,112 @@ pub fn is_html(rel: &str) -> bool {
 /// Deeper element nesting than this is flattened to its text (no stack overflow).
 const MAX_DEPTH: usize = 200;
 
+/// Deeper element nesting in the source than this is refused.
+pub const MAX_NESTING: usize = 1000;
+
+/// Elements whose end tag may be omitted, or that have none: not counted
+/// when estimating nesting depth.
+const OPTIONAL_END: [&str; 33] = [
+    "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup",
+    "rb", "rt", "rp", "html", "head", "body", "area", "base", "br", "col", "embed", "hr", "img", "input",
+    "link", "meta", "source", "track", "wbr", "param",
+];
+
+/// Whether the source nests elements deeper than `limit`, estimated by
+/// counting start and end tags (tags with optional end tags ignored).
+fn too_deep(src: &str, limit: usize) -> bool {
+    let bytes = src.as_bytes();
+    let mut depth: usize = 0;
+    let mut i = 0;
+    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
+        i += off + 1;
+        let closing = bytes.get(i) == Some(&b'/');
+        let start = if closing { i + 1 } else { i };
+        let len = bytes[start.min(bytes.len())..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+        if len == 0 {
+            continue;
+        }
+        let name = src.get(start..start + len).unwrap_or("").to_ascii_lowercase();
+        if OPTIONAL_END.contains(&name.as_str()) {
+            continue;
+        }
+        if closing {
+            depth = depth.saturating_sub(1);
+        } else {
+            let self_closing = bytes[start + len..]
+                .iter()
+                .position(|&b| b == b'>')
+                .is_some_and(|end| end > 0 && bytes[start + len + end - 1] == b'/');
+            if !self_closing {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Elements dropped with everything inside them.
 const SKIP_TAGS: [&str; 20] = [
-    "head", "script", "style", "noscript", "template", "nav", "iframe", "object", "embed", "svg",
-    "canvas", "form", "button", "input", "select", "textarea", "link", "meta", "title", "colgroup",
+    "head", "script", "style", "noscript", "template", "nav", "iframe", "object", "embed", "svg", "canvas",
+    "form", "button", "input", "select", "textarea", "link", "meta", "title", "colgroup",
 ];
 /// Classes of elements dropped with everything inside them (DocBook and Sphinx chrome).
 const SKIP_CLASSES: [&str; 8] =
     ["navheader", "navfooter", "id_link", "headerlink", "sphinxsidebar", "related", "footer", "toc-backref"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
 const CAPTION_CLASSES: [&str; 11] = [
-    "note", "tip", "warning", "caution", "important", "sidebar", "example", "table", "figure",
-    "procedure", "admonition",
+    "note",
+    "tip",
+    "warning",
+    "caution",
+    "important",
+    "sidebar",
+    "example",
+    "table",
+    "figure",
+    "procedure",
+    "admonition",
 ];
 const BLOCK_TAGS: [&str; 22] = [
-    "p", "div", "section", "article", "main", "header", "footer", "aside", "figure", "figcaption",
-    "address", "center", "details", "summary", "fieldset", "caption", "body", "html", "hgroup",
-    "legend", "dialog", "search",
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "aside",
+    "figure",
+    "figcaption",
+    "address",
+    "center",
+    "details",
+    "summary",
+    "fieldset",
+    "caption",
+    "body",
+    "html",
+    "hgroup",
+    "legend",
+    "dialog",
+    "search",
 ];
 
 /// Converts one HTML file (`rel_file` is its path inside the source, used
 /// for the page path, link resolution and messages) into a page under `prefix`.
 pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
     let src = utf8(bytes, rel_file)?;
+    if too_deep(src, MAX_NESTING) {
+        // The HTML parser's scope checks are linear in the nesting depth, so
+        // absurd nesting would cost quadratic time: refuse it up front.
+        return Err(PageError::Malformed {
+            path: rel_file.to_owned(),
+            reason: format!("HTML elements nested deeper than {MAX_NESTING}"),
+        });
+    }
     let doc = Html::parse_document(src);
     let root = main_content(&doc);
     let page_path = paths::page_path(prefix, rel_file);
@@ -65,6 +148,8 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         marker: None,
         pending_id: None,
         slugger: Slugger::default(),
+        last_item_single: false,
+        last_prefix: String::new(),
     };
     conv.block_children(root, 0);
     conv.flush();
@@ -140,12 +225,12 @@ fn is_skipped(el: &Element) -> bool {
 /// start sections, and the shallowest of those (to number levels from 2).
 struct Plan<'a> {
     page_heading: Option<NodeRef<'a, Node>>,
-    cuts: Vec<ego_tree::NodeId>,
+    cuts: std::collections::HashSet<ego_tree::NodeId>,
     min_cut_level: u8,
 }
 
 fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
-    let mut plan = Plan { page_heading: None, cuts: Vec::new(), min_cut_level: 6 };
+    let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         let Some(level) = heading_level(el) else { continue };
@@ -166,7 +251,7 @@ fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
         if plan.page_heading.is_none() {
             plan.page_heading = Some(node);
         } else if !caption {
-            plan.cuts.push(node.id());
+            plan.cuts.insert(node.id());
             plan.min_cut_level = plan.min_cut_level.min(level);
         }
     }
@@ -213,9 +298,10 @@ fn plain_text(node: NodeRef<'_, Node>) -> String {
 /// SQL command names of a DocBook reference page (`div.refnamediv`): the
 /// title and the names listed before the dash in its purpose line.
 fn refentry_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
-    let Some(div) = root.descendants().find(|n| {
-        n.value().as_element().is_some_and(|e| e.name() == "div" && has_class(e, "refnamediv"))
-    }) else {
+    let Some(div) = root
+        .descendants()
+        .find(|n| n.value().as_element().is_some_and(|e| e.name() == "div" && has_class(e, "refnamediv")))
+    else {
         return Vec::new();
     };
     let mut names: Vec<String> = Vec::new();
@@ -253,7 +339,13 @@ struct SectionBuf {
 
 impl SectionBuf {
     fn lead(title: &str) -> Self {
-        SectionBuf { anchor: None, title: title.to_owned(), level: 1, markdown: String::new(), text: String::new() }
+        SectionBuf {
+            anchor: None,
+            title: title.to_owned(),
+            level: 1,
+            markdown: String::new(),
+            text: String::new(),
+        }
     }
 }
 
@@ -262,6 +354,11 @@ impl SectionBuf {
 struct Inline {
     md: String,
     text: String,
+    /// The trailing space came from a line break in the source: dropped again
+    /// when it turns out to sit next to CJK text (which does not use spaces).
+    soft: bool,
+    /// Whitespace the content started with (`"\n"` when it held a line break).
+    lead: Option<&'static str>,
 }
 
 impl Inline {
@@ -274,28 +371,63 @@ impl Inline {
         }
     }
 
+    /// A whitespace run from the source.
+    fn source_space(&mut self, run: &str) {
+        let had_space = self.md.ends_with(' ');
+        if self.md.is_empty() && self.lead.is_none() {
+            self.lead = Some(if run.contains(['\n', '\r']) { "\n" } else { " " });
+        }
+        self.space();
+        if !had_space && run.contains(['\n', '\r']) {
+            self.soft = true;
+        }
+    }
+
+    /// Called before content starting with `first` is appended.
+    fn content(&mut self, first: Option<char>) {
+        if self.soft {
+            let before = self.text.trim_end_matches(' ').chars().next_back();
+            if first.is_some_and(is_cjk) || before.is_some_and(is_cjk) {
+                if self.md.ends_with(' ') {
+                    self.md.pop();
+                }
+                if self.text.ends_with(' ') {
+                    self.text.pop();
+                }
+            }
+        }
+        self.soft = false;
+    }
+
     /// Appends HTML text with its whitespace collapsed.
     fn push_text(&mut self, raw: &str) {
-        if raw.starts_with(|c: char| c.is_whitespace()) {
-            self.space();
-        }
-        let mut first = true;
-        for word in raw.split_whitespace() {
-            if !first {
-                self.space();
+        let mut rest = raw;
+        while !rest.is_empty() {
+            let ws_len = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+            if ws_len > 0 {
+                self.source_space(&rest[..ws_len]);
+                rest = &rest[ws_len..];
+                continue;
             }
-            first = false;
+            let word_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let word = &rest[..word_len];
+            self.content(word.chars().next());
             escape_md_into(word, &mut self.md);
             self.text.push_str(word);
-        }
-        if raw.ends_with(|c: char| c.is_whitespace()) && !raw.trim().is_empty() {
-            self.space();
+            rest = &rest[word_len..];
         }
     }
 
     fn is_blank(&self) -> bool {
         self.text.trim().is_empty() && self.md.trim().is_empty()
     }
+}
+
+/// Han, kana and CJK punctuation: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x2FFFF)
 }
 
 /// Escapes the characters that would turn prose into Markdown syntax.
@@ -354,6 +486,11 @@ struct Converter<'a, 'p> {
     /// The id of the nearest enclosing element not yet claimed by a heading.
     pending_id: Option<(ego_tree::NodeId, String)>,
     slugger: Slugger,
+    /// The last block written was a list item's first (so far only) block:
+    /// the next item follows without a blank line.
+    last_item_single: bool,
+    /// The line prefix of the last block written.
+    last_prefix: String,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -370,11 +507,16 @@ impl<'p> Converter<'_, 'p> {
         let prefix: String = self.prefixes.concat();
         let marker = self.marker.take();
         let sec_md_empty = self.current().markdown.is_empty();
+        let tight = marker.is_some() && self.last_item_single;
+        self.last_item_single = marker.is_some();
         let mut out = String::with_capacity(md.len() + 16);
-        if !sec_md_empty {
-            out.push_str(prefix.trim_end());
+        if !sec_md_empty && !tight {
+            // The blank line belongs to the containers both blocks share.
+            let shared = common_prefix(&self.last_prefix, &prefix);
+            out.push_str(shared.trim_end());
             out.push('\n');
         }
+        self.last_prefix.clone_from(&prefix);
         for (i, line) in md.lines().enumerate() {
             if i == 0
                 && let Some(m) = &marker
@@ -439,6 +581,9 @@ impl<'p> Converter<'_, 'p> {
                 }
                 if let Some(id) = el.id() {
                     self.pending_id = Some((node.id(), id.to_owned()));
+                } else if has_class(el, "refsynopsisdiv") {
+                    // DocBook gives the synopsis no id; use one stable across translations.
+                    self.pending_id = Some((node.id(), "synopsis".to_owned()));
                 }
                 self.element(node, el, depth);
                 if self.pending_id.as_ref().is_some_and(|(n, _)| *n == node.id()) {
@@ -551,7 +696,13 @@ impl<'p> Converter<'_, 'p> {
         };
         let saved_prefixes = std::mem::take(&mut self.prefixes);
         self.marker = None;
-        self.sections.push(SectionBuf { anchor: Some(anchor), title: title.clone(), level, markdown: String::new(), text: String::new() });
+        self.sections.push(SectionBuf {
+            anchor: Some(anchor),
+            title: title.clone(),
+            level,
+            markdown: String::new(),
+            text: String::new(),
+        });
         self.emit_block(&format!("{hashes} {md_title}{attr}"), &title);
         self.prefixes = saved_prefixes;
     }
@@ -588,33 +739,35 @@ impl<'p> Converter<'_, 'p> {
             s
         };
         let header_rows = rows.iter().take_while(|(head, _)| *head).count().max(1);
-        let mut md = String::new();
-        for (i, (_, cells)) in rows.iter().enumerate() {
-            if i == header_rows {
-                md.push('\n');
-                md.push_str(&line(&[]).replace("  |", " --- |"));
+        let divider: String = std::iter::once("|").chain(std::iter::repeat_n(" --- |", width)).collect();
+        let mut lines: Vec<String> = rows.iter().map(|(_, cells)| line(cells)).collect();
+        lines.insert(header_rows.min(lines.len()), divider);
+        // Markdown tables have one header row; further header rows follow the divider.
+        if header_rows > 1 {
+            let extra: Vec<String> = lines.drain(1..header_rows).collect();
+            let at = 2;
+            for (k, l) in extra.into_iter().enumerate() {
+                lines.insert(at + k, l);
             }
-            if i > 0 && i != header_rows {
-                md.push('\n');
-            }
-            if i > 0 && i < header_rows {
-                // Extra header rows become body rows after the divider.
-            }
-            md.push_str(&line(cells));
         }
-        if rows.len() == header_rows {
-            md.push('\n');
-            md.push_str(&line(&[]).replace("  |", " --- |"));
-        }
+        let md = lines.join("\n");
         let text: Vec<String> = rows
             .iter()
-            .map(|(_, cells)| cells.iter().map(cell_text).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" | "))
+            .map(|(_, cells)| {
+                cells.iter().map(cell_text).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" | ")
+            })
             .filter(|l| !l.is_empty())
             .collect();
         self.emit_block(&md, &text.join("\n"));
     }
 
-    fn collect_rows(&mut self, node: NodeRef<'p, Node>, rows: &mut Vec<(bool, Vec<Inline>)>, in_head: bool, depth: usize) {
+    fn collect_rows(
+        &mut self,
+        node: NodeRef<'p, Node>,
+        rows: &mut Vec<(bool, Vec<Inline>)>,
+        in_head: bool,
+        depth: usize,
+    ) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -678,9 +831,7 @@ impl<'p> Converter<'_, 'p> {
                 }
                 let ticks = "`".repeat(longest_run(&code, '`') + 1);
                 let pad = if code.starts_with('`') || code.ends_with('`') { " " } else { "" };
-                if node.prev_sibling().is_some_and(|s| s.value().as_text().is_some_and(|t| t.ends_with(char::is_whitespace))) {
-                    out.space();
-                }
+                out.content(code.chars().next());
                 out.md.push_str(&format!("{ticks}{pad}{code}{pad}{ticks}"));
                 out.text.push_str(&code);
             }
@@ -718,9 +869,10 @@ impl<'p> Converter<'_, 'p> {
             out.push_text(&inner.text);
             return;
         }
-        if inner.md.starts_with(' ') {
-            out.space();
+        if let Some(run) = inner.lead {
+            out.source_space(run);
         }
+        out.content(inner.text.trim().chars().next());
         if md.contains(mark) || md.contains('\n') {
             out.md.push_str(md);
         } else {
@@ -728,7 +880,7 @@ impl<'p> Converter<'_, 'p> {
         }
         out.text.push_str(inner.text.trim());
         if inner.md.ends_with(' ') {
-            out.space();
+            out.source_space(if inner.soft { "\n" } else { " " });
         }
     }
 
@@ -739,9 +891,10 @@ impl<'p> Converter<'_, 'p> {
         if md.is_empty() {
             return;
         }
-        if inner.md.starts_with(' ') {
-            out.space();
+        if let Some(run) = inner.lead {
+            out.source_space(run);
         }
+        out.content(inner.text.trim().chars().next());
         match el.attr("href").and_then(|h| self.rewrite_link(h)) {
             Some(url) if !md.contains('\n') => {
                 let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
@@ -751,7 +904,7 @@ impl<'p> Converter<'_, 'p> {
         }
         out.text.push_str(inner.text.trim());
         if inner.md.ends_with(' ') {
-            out.space();
+            out.source_space(if inner.soft { "\n" } else { " " });
         }
     }
 
@@ -797,7 +950,10 @@ impl<'p> Converter<'_, 'p> {
 
     /// Cleans up: tidy texts, compute breadcrumbs, drop a blank lead.
     fn finish(mut self) -> Vec<Section> {
-        if self.sections.len() > 1 && self.sections[0].text.trim().is_empty() && self.sections[0].markdown.trim().is_empty() {
+        if self.sections.len() > 1
+            && self.sections[0].text.trim().is_empty()
+            && self.sections[0].markdown.trim().is_empty()
+        {
             self.sections.remove(0);
         }
         let mut stack: Vec<(u8, String)> = Vec::new();
@@ -854,4 +1010,14 @@ fn longest_run(s: &str, c: char) -> usize {
         }
     }
     best
+}
+
+/// The longest common leading part of two line prefixes.
+fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
+    let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let mut n = n.min(a.len());
+    while !a.is_char_boundary(n) {
+        n -= 1;
+    }
+    &a[..n]
 }

@@ -33,5 +33,6 @@ pub use markdown::markdown_to_page;
 pub use page::{Page, PageError, Problem, Section, Symbol};
 pub use site::{EditionConfig, SiteConfig, SiteConfigError};
 pub use source::{
-    DocsetInfo, Ingested, Limits, ReadOptions, SourceError, SourceFormat, read_source, read_source_with_limits,
+    DocsetInfo, Ingested, Limits, ReadOptions, SourceError, SourceFormat, read_source,
+    read_source_with_limits,
 };

@@ -319,7 +319,9 @@ mod tests {
 
     #[test]
     fn html_and_tables_become_text() {
-        let p = page("<details><summary>More</summary>\n\nHidden <!-- c --> text\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        let p = page(
+            "<details><summary>More</summary>\n\nHidden <!-- c --> text\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+        );
         assert!(p.text.contains("More"), "{}", p.text);
         assert!(!p.text.contains('<'), "{}", p.text);
         assert!(p.text.contains("a | b\n1 | 2"), "{}", p.text);

@@ -21,8 +21,7 @@ fn slug_name(what: &str, s: &str) -> Result<(), String> {
     let ok = !s.is_empty()
         && s.len() <= 64
         && s.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'));
+        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'));
     if ok {
         Ok(())
     } else {
@@ -42,7 +41,9 @@ pub fn version(s: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("invalid version {s:?}: use 1-32 characters of A-Z, a-z, 0-9, '.', '_', '-' (e.g. 18, 9.6, v2)"))
+        Err(format!(
+            "invalid version {s:?}: use 1-32 characters of A-Z, a-z, 0-9, '.', '_', '-' (e.g. 18, 9.6, v2)"
+        ))
     }
 }
 

@@ -94,7 +94,9 @@ impl PageError {
     /// The reason, without the path.
     pub fn reason(&self) -> String {
         match self {
-            PageError::NotUtf8 { offset, .. } => format!("not valid UTF-8 (first bad byte at offset {offset})"),
+            PageError::NotUtf8 { offset, .. } => {
+                format!("not valid UTF-8 (first bad byte at offset {offset})")
+            }
             PageError::Frontmatter { reason, .. } => format!("bad frontmatter: {reason}"),
             PageError::Malformed { reason, .. } => reason.clone(),
         }

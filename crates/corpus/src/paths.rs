@@ -56,10 +56,10 @@ pub fn file_stem(rel_file: &str) -> &str {
 /// result would leave the source root.
 pub fn resolve(from_file: &str, target: &str) -> Option<String> {
     let mut parts: Vec<&str> = Vec::new();
-    if !target.starts_with('/') {
-        if let Some((dir, _)) = from_file.rsplit_once('/') {
-            parts.extend(dir.split('/').filter(|s| !s.is_empty()));
-        }
+    if !target.starts_with('/')
+        && let Some((dir, _)) = from_file.rsplit_once('/')
+    {
+        parts.extend(dir.split('/').filter(|s| !s.is_empty()));
     }
     for seg in target.split('/') {
         match seg {

@@ -65,7 +65,12 @@ pub struct SiteConfigError {
 impl SiteConfig {
     /// Reads and validates a site config file.
     pub fn load(path: &Path) -> Result<SiteConfig, SiteConfigError> {
-        let err = |message: String| SiteConfigError { path: path.to_path_buf(), line: 0, field: "-".into(), message };
+        let err = |message: String| SiteConfigError {
+            path: path.to_path_buf(),
+            line: 0,
+            field: "-".into(),
+            message,
+        };
         let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
         if meta.len() > MAX_CONFIG_BYTES {
             return Err(err(format!("a site config may be at most {MAX_CONFIG_BYTES} bytes")));
@@ -112,8 +117,20 @@ const SITE_KEYS: [&str; 8] = [
     "rate_limit_per_minute",
 ];
 const EDITION_KEYS: [&str; 14] = [
-    "project", "aliases", "version", "locale", "domain", "collection", "label", "ref", "status", "prefix",
-    "default", "enabled", "source", "format",
+    "project",
+    "aliases",
+    "version",
+    "locale",
+    "domain",
+    "collection",
+    "label",
+    "ref",
+    "status",
+    "prefix",
+    "default",
+    "enabled",
+    "source",
+    "format",
 ];
 
 struct Parser<'t> {
@@ -122,7 +139,12 @@ struct Parser<'t> {
 }
 
 impl Parser<'_> {
-    fn error(&self, span: std::ops::Range<usize>, field: &str, message: impl Into<String>) -> SiteConfigError {
+    fn error(
+        &self,
+        span: std::ops::Range<usize>,
+        field: &str,
+        message: impl Into<String>,
+    ) -> SiteConfigError {
         SiteConfigError {
             path: self.path.to_path_buf(),
             line: line_of(self.text, span.start),
@@ -135,7 +157,8 @@ impl Parser<'_> {
     fn known_keys(&self, table: &DeTable<'_>, at: &str, allowed: &[&str]) -> Result<(), SiteConfigError> {
         for (key, _) in table.iter() {
             if !allowed.contains(&key.get_ref().as_ref()) {
-                let field = if at.is_empty() { key.get_ref().to_string() } else { format!("{at}.{}", key.get_ref()) };
+                let field =
+                    if at.is_empty() { key.get_ref().to_string() } else { format!("{at}.{}", key.get_ref()) };
                 return Err(self.error(
                     key.span(),
                     &field,
@@ -146,17 +169,32 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn string(&self, table: &DeTable<'_>, at: &str, key: &str) -> Result<Option<(String, std::ops::Range<usize>)>, SiteConfigError> {
+    fn string(
+        &self,
+        table: &DeTable<'_>,
+        at: &str,
+        key: &str,
+    ) -> Result<Option<(String, std::ops::Range<usize>)>, SiteConfigError> {
         match table.get(key) {
             None => Ok(None),
             Some(v) => match v.get_ref() {
                 DeValue::String(s) => Ok(Some((s.to_string(), v.span()))),
-                other => Err(self.error(v.span(), &format!("{at}.{key}"), format!("expected a string, found {}", other.type_str()))),
+                other => Err(self.error(
+                    v.span(),
+                    &format!("{at}.{key}"),
+                    format!("expected a string, found {}", other.type_str()),
+                )),
             },
         }
     }
 
-    fn required(&self, table: &DeTable<'_>, at: &str, key: &str, span: std::ops::Range<usize>) -> Result<(String, std::ops::Range<usize>), SiteConfigError> {
+    fn required(
+        &self,
+        table: &DeTable<'_>,
+        at: &str,
+        key: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<(String, std::ops::Range<usize>), SiteConfigError> {
         self.string(table, at, key)?
             .ok_or_else(|| self.error(span, &format!("{at}.{key}"), "missing; this key is required"))
     }
@@ -172,7 +210,12 @@ impl Parser<'_> {
         }
     }
 
-    fn strings(&self, table: &DeTable<'_>, at: &str, key: &str) -> Result<Vec<(String, std::ops::Range<usize>)>, SiteConfigError> {
+    fn strings(
+        &self,
+        table: &DeTable<'_>,
+        at: &str,
+        key: &str,
+    ) -> Result<Vec<(String, std::ops::Range<usize>)>, SiteConfigError> {
         let Some(v) = table.get(key) else { return Ok(Vec::new()) };
         let field = format!("{at}.{key}");
         let DeValue::Array(items) = v.get_ref() else {
@@ -188,7 +231,12 @@ impl Parser<'_> {
             .collect()
     }
 
-    fn check(&self, span: std::ops::Range<usize>, field: &str, result: Result<(), String>) -> Result<(), SiteConfigError> {
+    fn check(
+        &self,
+        span: std::ops::Range<usize>,
+        field: &str,
+        result: Result<(), String>,
+    ) -> Result<(), SiteConfigError> {
         result.map_err(|m| self.error(span, field, m))
     }
 
@@ -204,13 +252,20 @@ impl Parser<'_> {
         self.known_keys(site, "site", &SITE_KEYS)?;
         let (name, _) = self.required(site, "site", "name", site_value.span())?;
         let default_locale = match self.string(site, "site", "default_locale")? {
-            Some((l, span)) => names::normalize_locale(&l).map_err(|m| self.error(span, "site.default_locale", m))?,
+            Some((l, span)) => {
+                names::normalize_locale(&l).map_err(|m| self.error(span, "site.default_locale", m))?
+            }
             None => "en".to_owned(),
         };
         let base_url = match self.string(site, "site", "base_url")? {
             Some((u, span)) => {
-                if !(u.starts_with("https://") || u.starts_with("http://")) || u.contains(char::is_whitespace) {
-                    return Err(self.error(span, "site.base_url", "expected an http:// or https:// URL (https://docs.example.com)"));
+                if !(u.starts_with("https://") || u.starts_with("http://")) || u.contains(char::is_whitespace)
+                {
+                    return Err(self.error(
+                        span,
+                        "site.base_url",
+                        "expected an http:// or https:// URL (https://docs.example.com)",
+                    ));
                 }
                 Some(u.trim_end_matches('/').to_owned())
             }
@@ -218,9 +273,15 @@ impl Parser<'_> {
         };
         let allowed_hosts = self.strings(site, "site", "allowed_hosts")?;
         for (i, (h, span)) in allowed_hosts.iter().enumerate() {
-            let ok = !h.is_empty() && h.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'));
+            let ok = !h.is_empty()
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'));
             if !ok {
-                return Err(self.error(span.clone(), &format!("site.allowed_hosts[{i}]"), "expected a host name, optionally with :port (docs.example.com)"));
+                return Err(self.error(
+                    span.clone(),
+                    &format!("site.allowed_hosts[{i}]"),
+                    "expected a host name, optionally with :port (docs.example.com)",
+                ));
             }
         }
         let trusted_proxies = self.strings(site, "site", "trusted_proxies")?;
@@ -237,18 +298,29 @@ impl Parser<'_> {
             };
             let ok = ip.is_some() && bits.is_none_or(|b| b.parse::<u8>().is_ok_and(|n| n <= max_bits));
             if !ok {
-                return Err(self.error(span.clone(), &format!("site.trusted_proxies[{i}]"), "expected an IP address or network (127.0.0.1, 10.0.0.0/8, ::1)"));
+                return Err(self.error(
+                    span.clone(),
+                    &format!("site.trusted_proxies[{i}]"),
+                    "expected an IP address or network (127.0.0.1, 10.0.0.0/8, ::1)",
+                ));
             }
         }
         let rate_limit_per_minute = match site.get("rate_limit_per_minute") {
             None => None,
             Some(v) => {
-                let n = v.get_ref().as_integer().and_then(|i| {
-                    i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok()
-                });
+                let n = v
+                    .get_ref()
+                    .as_integer()
+                    .and_then(|i| i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok());
                 match n.and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0) {
                     Some(n) => Some(n),
-                    None => return Err(self.error(v.span(), "site.rate_limit_per_minute", "expected a whole number from 1 to 4294967295")),
+                    None => {
+                        return Err(self.error(
+                            v.span(),
+                            "site.rate_limit_per_minute",
+                            "expected a whole number from 1 to 4294967295",
+                        ));
+                    }
                 }
             }
         };
@@ -257,7 +329,11 @@ impl Parser<'_> {
             None => {}
             Some(v) => {
                 let DeValue::Array(items) = v.get_ref() else {
-                    return Err(self.error(v.span(), "editions", "expected an array of tables: [[editions]]"));
+                    return Err(self.error(
+                        v.span(),
+                        "editions",
+                        "expected an array of tables: [[editions]]",
+                    ));
                 };
                 for (i, item) in items.iter().enumerate() {
                     let at = format!("editions[{i}]");
@@ -269,7 +345,11 @@ impl Parser<'_> {
             }
         }
         if editions.is_empty() {
-            return Err(self.error(doc.get("editions").map_or(0..0, Spanned::span), "editions", "at least one [[editions]] table is required"));
+            return Err(self.error(
+                doc.get("editions").map_or(0..0, Spanned::span),
+                "editions",
+                "at least one [[editions]] table is required",
+            ));
         }
         self.cross_check(doc, &editions)?;
         Ok(SiteConfig {
@@ -285,7 +365,13 @@ impl Parser<'_> {
         })
     }
 
-    fn edition(&self, t: &DeTable<'_>, at: &str, span: std::ops::Range<usize>, base: &Path) -> Result<EditionConfig, SiteConfigError> {
+    fn edition(
+        &self,
+        t: &DeTable<'_>,
+        at: &str,
+        span: std::ops::Range<usize>,
+        base: &Path,
+    ) -> Result<EditionConfig, SiteConfigError> {
         self.known_keys(t, at, &EDITION_KEYS)?;
         let f = |k: &str| format!("{at}.{k}");
         let (project, s) = self.required(t, at, "project", span.clone())?;
@@ -325,7 +411,11 @@ impl Parser<'_> {
         }
         let (source, s) = self.required(t, at, "source", span.clone())?;
         if source.trim().is_empty() {
-            return Err(self.error(s, &f("source"), "expected a path to a folder or archive, relative to this file"));
+            return Err(self.error(
+                s,
+                &f("source"),
+                "expected a path to a folder or archive, relative to this file",
+            ));
         }
         let label = self.string(t, at, "label")?.map(|(s, _)| s);
         let r#ref = self.string(t, at, "ref")?.map(|(s, _)| s);
@@ -357,10 +447,21 @@ impl Parser<'_> {
         for (i, e) in editions.iter().enumerate() {
             for (j, prev) in editions[..i].iter().enumerate() {
                 if prev.id() == e.id() {
-                    return Err(self.error(span(i), &format!("editions[{i}]"), format!("edition {} is declared twice (also editions[{j}])", e.id())));
+                    return Err(self.error(
+                        span(i),
+                        &format!("editions[{i}]"),
+                        format!("edition {} is declared twice (also editions[{j}])", e.id()),
+                    ));
                 }
                 if e.prefix.is_some() && prev.prefix == e.prefix {
-                    return Err(self.error(span(i), &format!("editions[{i}].prefix"), format!("prefix {} is already used by editions[{j}]", e.prefix.as_deref().unwrap_or_default())));
+                    return Err(self.error(
+                        span(i),
+                        &format!("editions[{i}].prefix"),
+                        format!(
+                            "prefix {} is already used by editions[{j}]",
+                            e.prefix.as_deref().unwrap_or_default()
+                        ),
+                    ));
                 }
             }
         }

@@ -193,10 +193,8 @@ pub fn read_source_with_limits(
         f => {
             let files = walk::list_files(&root, limits, &mut reader.problems)?;
             let format = match f {
-                SourceFormat::Auto => detect_format(&files).map_err(|reason| SourceError::UnknownFormat {
-                    path: path.to_path_buf(),
-                    reason,
-                })?,
+                SourceFormat::Auto => detect_format(&files)
+                    .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
                 f => f,
             };
             reader.pages_from(&files, format, progress);
@@ -222,7 +220,13 @@ pub fn read_source_with_limits(
     if kept.is_empty() {
         return Err(SourceError::Empty { path: path.to_path_buf(), problems: problems.len() });
     }
-    Ok(Ingested { format, pages: kept, problems, docset: docset_info, content_hash: hex::encode(hasher.finalize()) })
+    Ok(Ingested {
+        format,
+        pages: kept,
+        problems,
+        docset: docset_info,
+        content_hash: hex::encode(hasher.finalize()),
+    })
 }
 
 /// Markdown when Markdown files outnumber HTML files, HTML when the reverse.
@@ -260,7 +264,12 @@ impl Reader<'_> {
     }
 
     /// Converts every file of `format`; other files are skipped silently.
-    fn pages_from(&mut self, files: &[SourceFile], format: SourceFormat, progress: &mut dyn FnMut(usize, usize)) {
+    fn pages_from(
+        &mut self,
+        files: &[SourceFile],
+        format: SourceFormat,
+        progress: &mut dyn FnMut(usize, usize),
+    ) {
         let wanted: Vec<&SourceFile> = files
             .iter()
             .filter(|f| match format {
@@ -330,12 +339,14 @@ impl Reader<'_> {
             }
         };
         let docs = root.join(docset::DOCUMENTS_PATH);
-        let files = if docs.is_dir() { walk::list_files(&docs, limits, &mut self.problems)? } else { Vec::new() };
+        let files =
+            if docs.is_dir() { walk::list_files(&docs, limits, &mut self.problems)? } else { Vec::new() };
         let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
         let total = wanted.len();
         let mut by_file: HashMap<String, usize> = HashMap::new();
         for (i, file) in wanted.into_iter().enumerate() {
-            let full = SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), abs: file.abs.clone() };
+            let full =
+                SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), abs: file.abs.clone() };
             if let Some(idx) = self.page_from(&full, &file.rel, SourceFormat::Html) {
                 by_file.insert(file.rel.clone(), idx);
             }

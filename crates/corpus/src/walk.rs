@@ -21,7 +21,11 @@ pub struct SourceFile {
 const MAX_DEPTH: usize = 64;
 
 /// Lists the files under `root`, sorted by relative path.
-pub fn list_files(root: &Path, limits: &Limits, problems: &mut Vec<Problem>) -> Result<Vec<SourceFile>, SourceError> {
+pub fn list_files(
+    root: &Path,
+    limits: &Limits,
+    problems: &mut Vec<Problem>,
+) -> Result<Vec<SourceFile>, SourceError> {
     let canonical_root = fs::canonicalize(root)
         .map_err(|e| SourceError::Unreadable { path: root.to_path_buf(), reason: e.to_string() })?;
     let mut files = Vec::new();
@@ -31,7 +35,10 @@ pub fn list_files(root: &Path, limits: &Limits, problems: &mut Vec<Problem>) -> 
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) => {
-                problems.push(Problem { path: display_rel(&rel_dir), reason: format!("cannot read folder: {e}") });
+                problems.push(Problem {
+                    path: display_rel(&rel_dir),
+                    reason: format!("cannot read folder: {e}"),
+                });
                 continue;
             }
         };
@@ -39,7 +46,10 @@ pub fn list_files(root: &Path, limits: &Limits, problems: &mut Vec<Problem>) -> 
             let Ok(entry) = entry else { continue };
             seen += 1;
             if seen > limits.max_entries {
-                return Err(SourceError::TooManyEntries { path: root.to_path_buf(), limit: limits.max_entries });
+                return Err(SourceError::TooManyEntries {
+                    path: root.to_path_buf(),
+                    limit: limits.max_entries,
+                });
             }
             let name = entry.file_name();
             let Some(name) = name.to_str() else {
@@ -61,18 +71,25 @@ pub fn list_files(root: &Path, limits: &Limits, problems: &mut Vec<Problem>) -> 
                         if target.is_file() {
                             files.push(SourceFile { rel, abs });
                         } else {
-                            problems.push(Problem { path: rel, reason: "symbolic link to a folder not followed".to_owned() });
+                            problems.push(Problem {
+                                path: rel,
+                                reason: "symbolic link to a folder not followed".to_owned(),
+                            });
                         }
                     }
                     Ok(_) => problems.push(Problem {
                         path: rel,
                         reason: "symbolic link leads outside the source folder; skipped".to_owned(),
                     }),
-                    Err(_) => problems.push(Problem { path: rel, reason: "broken symbolic link; skipped".to_owned() }),
+                    Err(_) => problems
+                        .push(Problem { path: rel, reason: "broken symbolic link; skipped".to_owned() }),
                 }
             } else if meta.is_dir() {
                 if depth + 1 > MAX_DEPTH {
-                    problems.push(Problem { path: rel, reason: format!("folder nested deeper than {MAX_DEPTH}; skipped") });
+                    problems.push(Problem {
+                        path: rel,
+                        reason: format!("folder nested deeper than {MAX_DEPTH}; skipped"),
+                    });
                 } else {
                     stack.push((abs, rel, depth + 1));
                 }

@@ -13,7 +13,6 @@ use std::time::Instant;
 
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
-    TermSetQuery,
 };
 use tantivy::schema::{IndexRecordOption, TantivyDocument};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
@@ -23,7 +22,7 @@ use crate::schema::Fields;
 use crate::snippet::{Match, SNIPPET_CHARS, snippet};
 use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
 use crate::text::fold;
-use crate::tokenizer::{Analyzed, TokenKind, analyze};
+use crate::tokenizer::{Analyzed, TokenKind, analyze, analyze_each_where, stem_prefix};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
 pub const MAX_CANDIDATES: usize = 200_000;
@@ -38,6 +37,8 @@ const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
 /// Text beyond this many bytes of a section is not scanned for highlights.
 const SNIPPET_SCAN_BYTES: usize = 32 * 1024;
+/// Matches gathered for one snippet, at most.
+const MAX_SNIPPET_MATCHES: usize = 4096;
 
 /// English words that say nothing about the answer; they never count toward
 /// the "most words" of tier 2.
@@ -153,8 +154,10 @@ struct Compiled {
     tier1: Box<dyn Query>,
     /// Tier 2: most of the words; None when it could add nothing.
     tier2: Option<Box<dyn Query>>,
-    /// Every positive term, for highlighting.
+    /// Every positive term, for highlighting, with its group.
     highlight: HashMap<String, u32>,
+    /// Number of highlight groups.
+    groups: u32,
 }
 
 fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
@@ -203,10 +206,6 @@ fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
 fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled> {
     let f = &*snap.fields;
     let q = request.query;
-    let filter: Box<dyn Query> = Box::new(ConstScoreQuery::new(
-        Box::new(TermSetQuery::new(request.editions.iter().map(|e| Term::from_field_text(f.edition, e)))),
-        0.0,
-    ));
 
     let mut word_units: Vec<Unit> = Vec::new();
     let last = q.words.len().saturating_sub(1);
@@ -235,15 +234,15 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         return None;
     }
 
+    // Highlight groups: one per word or phrase (a prefix's expansions and a
+    // CJK run's bigrams share their word's group).
     let mut highlight: HashMap<String, u32> = HashMap::new();
-    let mut note = |t: &str| {
-        let n = highlight.len() as u32;
-        highlight.entry(t.to_string()).or_insert(n);
-    };
+    let mut groups = 0u32;
     for unit in word_units.iter().chain(&phrase_units) {
         for t in unit.terms() {
-            note(t);
+            highlight.entry(t.to_string()).or_insert(groups);
         }
+        groups += 1;
     }
 
     // Exact symbol: the query words, folded and joined by single spaces.
@@ -262,7 +261,9 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
     });
 
     let common = |with_phrases: bool| {
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, filter.box_clone())];
+        // The edition filter is applied while collecting (a fast-field
+        // lookup), cheaper than intersecting with every edition's postings.
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         if with_phrases {
             clauses.extend(phrase_units.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)));
         }
@@ -327,7 +328,10 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         clauses.extend(shoulds.into_iter().map(|q| (Occur::Should, q)));
         for unit in &grams {
             for t in unit.terms() {
-                note(t);
+                if !highlight.contains_key(t) {
+                    highlight.insert(t.to_string(), groups);
+                    groups += 1;
+                }
             }
         }
         Some(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, minimum)) as Box<dyn Query>)
@@ -335,7 +339,7 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         None
     };
 
-    Some(Compiled { tier1: Box::new(BooleanQuery::new(tier1)), tier2, highlight })
+    Some(Compiled { tier1: Box::new(BooleanQuery::new(tier1)), tier2, highlight, groups })
 }
 
 /// One candidate: score, numeric section key (tie break), address.
@@ -388,6 +392,19 @@ fn collect(
         if flags.check(request) {
             break;
         }
+        // Edition filter: the allowed ords of this segment's edition column
+        // (None = every edition here is allowed).
+        let Ok(Some(editions)) = reader.fast_fields().str("edition") else { continue };
+        let allowed: Vec<u64> = request
+            .editions
+            .iter()
+            .filter_map(|e| editions.dictionary().term_ord(e.as_bytes()).ok().flatten())
+            .collect();
+        if allowed.is_empty() {
+            continue;
+        }
+        let check_edition = allowed.len() < editions.num_terms();
+        let edition_ords = editions.ords();
         let Ok(mut scorer) = weight.scorer(reader, 1.0) else { continue };
         let keys = reader.fast_fields().u64("key_num").ok();
         let alive = reader.alive_bitset();
@@ -399,7 +416,10 @@ fn collect(
                 return out;
             }
             let address = DocAddress::new(ord as u32, doc);
-            if alive.is_none_or(|a| a.is_alive(doc)) && !skip.contains(&address) {
+            if alive.is_none_or(|a| a.is_alive(doc))
+                && (!check_edition || edition_ords.first(doc).is_some_and(|o| allowed.contains(&o)))
+                && !skip.contains(&address)
+            {
                 if out.len() >= MAX_CANDIDATES {
                     flags.truncated = true;
                     return out;
@@ -453,7 +473,11 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
     let page = tier1.iter().chain(tier2.iter()).skip(request.offset).take(request.limit);
     for candidate in page {
-        if let Some(hit) = hit(snap, candidate, &compiled.highlight) {
+        // Snippets cost too: a page cut short by the deadline says so.
+        if flags.check(request) {
+            break;
+        }
+        if let Some(hit) = hit(snap, candidate, &compiled) {
             outcome.hits.push(hit);
         }
     }
@@ -463,20 +487,10 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     outcome
 }
 
-fn hit(snap: &SnapshotInner, candidate: &Candidate, terms: &HashMap<String, u32>) -> Option<Hit> {
+fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
     let doc: TantivyDocument = snap.searcher.doc(candidate.address).ok()?;
     let record = section_record(&snap.fields, &doc);
-    let mut scan_end = record.text.len().min(SNIPPET_SCAN_BYTES);
-    while !record.text.is_char_boundary(scan_end) {
-        scan_end -= 1;
-    }
-    let mut tokens = Vec::new();
-    analyze(&record.text[..scan_end], true, &mut tokens);
-    let matches: Vec<Match> = tokens
-        .iter()
-        .filter_map(|t| terms.get(&t.text).map(|&term| Match { from: t.from, to: t.to, term }))
-        .collect();
-    let (snippet, highlights) = snippet(&record.text, &matches, SNIPPET_CHARS);
+    let (snippet, highlights) = snippet_of(&record.text, &compiled.highlight, compiled.groups as usize);
     Some(Hit {
         section_key: record.key,
         edition: record.edition,
@@ -488,6 +502,58 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, terms: &HashMap<String, u32>
         highlights,
         score: candidate.score,
     })
+}
+
+/// Finds the query's terms in `text` and cuts the snippet. The scan stops
+/// early once some short stretch holds every group (no window can do better).
+fn snippet_of(text: &str, terms: &HashMap<String, u32>, groups: usize) -> (String, Vec<[usize; 2]>) {
+    let mut scan_end = text.len().min(SNIPPET_SCAN_BYTES);
+    while !text.is_char_boundary(scan_end) {
+        scan_end -= 1;
+    }
+    let mut matches: Vec<Match> = Vec::new();
+    let mut last: Vec<Option<usize>> = vec![None; groups];
+    // Once found, scan on to the end of any window starting there (a
+    // scalar is at most 4 bytes) so its other matches are highlighted too.
+    let mut stop_at = usize::MAX;
+    // ASCII words are stemmed only when their stem could be a term.
+    let mut prefixes: Vec<[u8; 2]> = Vec::new();
+    let mut any_second: Vec<u8> = Vec::new();
+    for t in terms.keys().filter(|t| t.is_ascii()) {
+        match t.as_bytes() {
+            [a] => any_second.push(*a),
+            bytes => prefixes.push(stem_prefix(bytes)),
+        }
+    }
+    let keep = |word: &[u8]| {
+        let p = stem_prefix(word);
+        any_second.contains(&p[0]) || prefixes.contains(&p)
+    };
+    analyze_each_where(&text[..scan_end], true, &keep, &mut |t, from, to, _, _| {
+        if from > stop_at {
+            return false;
+        }
+        let Some(&group) = terms.get(t) else { return true };
+        matches.push(Match { from, to, term: group });
+        if let Some(slot) = last.get_mut(group as usize) {
+            *slot = Some(from);
+        }
+        if stop_at == usize::MAX {
+            let (mut lo, mut hi) = (usize::MAX, 0);
+            let all = last.iter().all(|seen| {
+                seen.inspect(|&at| {
+                    lo = lo.min(at);
+                    hi = hi.max(at);
+                })
+                .is_some()
+            });
+            if all && hi - lo <= SNIPPET_CHARS / 2 {
+                stop_at = lo.saturating_add(4 * SNIPPET_CHARS);
+            }
+        }
+        matches.len() < MAX_SNIPPET_MATCHES
+    });
+    snippet(text, &matches, SNIPPET_CHARS)
 }
 
 #[cfg(test)]

@@ -236,9 +236,23 @@ impl Shared {
     /// opstamps) are exactly the ones that `meta.json` lists.
     fn load_consistent(&self) -> Result<Snapshot, IndexError> {
         let _guard = self.reload.lock().unwrap_or_else(|e| e.into_inner());
+        let mut last_error = None;
         for _ in 0..50 {
-            let metas = self.index.load_metas()?;
-            self.reader.reload()?;
+            // Another process may commit (and garbage-collect files) between
+            // the two reads: any failure or mismatch means "try again".
+            let metas = match self.index.load_metas() {
+                Ok(metas) => metas,
+                Err(e) => {
+                    last_error = Some(e);
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    continue;
+                }
+            };
+            if let Err(e) = self.reader.reload() {
+                last_error = Some(e);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                continue;
+            }
             let searcher = self.reader.searcher();
             let want: BTreeMap<_, _> = metas.segments.iter().map(|m| (m.id(), m.delete_opstamp())).collect();
             if searcher.generation().segments() == &want {
@@ -251,8 +265,10 @@ impl Shared {
                     }),
                 });
             }
-            // A commit landed between the two reads: try again.
             std::thread::yield_now();
+        }
+        if let Some(e) = last_error {
+            return Err(e.into());
         }
         Err(IndexError::Tantivy("the index kept changing while it was being read".into()))
     }

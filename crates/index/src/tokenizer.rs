@@ -48,113 +48,172 @@ pub struct Analyzed {
     pub kind: TokenKind,
 }
 
-fn stem_word(stemmer: &rust_stemmers::Stemmer, word: String) -> String {
-    // Only purely alphabetic words: numbers, versions and identifiers stay as typed.
-    if word.chars().all(char::is_alphabetic) && word.bytes().any(|b| b.is_ascii_alphabetic()) {
-        stemmer.stem(&word).into_owned()
+/// Only purely alphabetic words with some ASCII are stemmed: numbers,
+/// versions and identifiers stay as typed.
+fn stemmable(word: &str) -> bool {
+    word.chars().all(char::is_alphabetic) && word.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// The first two bytes (lowercased) the stem of an ASCII word starts with:
+/// English stemming keeps them, except `dying`, `lying`, `tying` (`die`...).
+pub fn stem_prefix(word: &[u8]) -> [u8; 2] {
+    let a = word.first().map_or(0, u8::to_ascii_lowercase);
+    let b = word.get(1).map_or(0, u8::to_ascii_lowercase);
+    let exception =
+        word.len() == 5 && word[1..].eq_ignore_ascii_case(b"ying") && matches!(a, b'd' | b'l' | b't');
+    if exception { [a, b'i'] } else { [a, b] }
+}
+
+/// Folds one CJK char. Case folding never changes these scripts; NFC only
+/// maps the compatibility ideographs.
+fn push_cjk(c: char, out: &mut String) {
+    if matches!(c as u32, 0xF900..=0xFAFF | 0x2F800..=0x2FA1F) {
+        out.push_str(&fold(c.encode_utf8(&mut [0u8; 4])));
     } else {
-        word
+        out.push(c);
+    }
+}
+
+/// Folds (and maybe stems) a word into `out`.
+fn push_word(raw: &str, stem: Option<&rust_stemmers::Stemmer>, out: &mut String) {
+    out.clear();
+    if raw.is_ascii() {
+        out.extend(raw.bytes().map(|b| b.to_ascii_lowercase() as char));
+    } else {
+        out.push_str(&fold(raw));
+    }
+    if let Some(stemmer) = stem
+        && stemmable(out)
+        && let std::borrow::Cow::Owned(stemmed) = stemmer.stem(out)
+    {
+        *out = stemmed;
+    }
+}
+
+/// Analyses `text`, calling `each(text, from, to, position, kind)` per token
+/// until it returns false (see the module doc).
+pub fn analyze_each(
+    text: &str,
+    stem: bool,
+    each: &mut dyn FnMut(&str, usize, usize, usize, TokenKind) -> bool,
+) {
+    analyze_each_where(text, stem, &|_| true, each);
+}
+
+/// Like [`analyze_each`], but ASCII words (raw bytes) failing `keep` are
+/// skipped before folding and stemming, which makes scanning a text for a
+/// few terms much faster (see [`stem_prefix`]).
+pub fn analyze_each_where(
+    text: &str,
+    stem: bool,
+    keep: &dyn Fn(&[u8]) -> bool,
+    each: &mut dyn FnMut(&str, usize, usize, usize, TokenKind) -> bool,
+) {
+    let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    let stemmer = stem.then_some(&stemmer);
+    let mut buf = String::new();
+    let mut next = String::new();
+    let mut position = 0usize;
+    let mut i = 0usize;
+    let char_at = |i: usize| text.get(i..).and_then(|s| s.chars().next());
+    while let Some(c) = char_at(i) {
+        if is_cjk(c) {
+            // A run: unigram i and bigram (i, i+1) share position p+i.
+            let mut from = i;
+            let mut cur = c;
+            buf.clear();
+            push_cjk(cur, &mut buf);
+            loop {
+                let to = from + cur.len_utf8();
+                let following = char_at(to).filter(|&n| is_cjk(n));
+                if !each(&buf, from, to, position, TokenKind::Unigram) {
+                    return;
+                }
+                let Some(n) = following else {
+                    position += 1;
+                    i = to;
+                    break;
+                };
+                next.clear();
+                push_cjk(n, &mut next);
+                let unigram_len = buf.len();
+                buf.push_str(&next);
+                if !each(&buf, from, to + n.len_utf8(), position, TokenKind::Bigram) {
+                    return;
+                }
+                buf.drain(..unigram_len);
+                position += 1;
+                from = to;
+                cur = n;
+            }
+        } else if is_word_char(c) {
+            let start = i;
+            let mut end = i + c.len_utf8();
+            let mut underscore = false;
+            while let Some(n) = char_at(end) {
+                if is_word_char(n) {
+                    end += n.len_utf8();
+                } else if n == '_' && char_at(end + 1).is_some_and(is_word_char) {
+                    underscore = true;
+                    end += 1;
+                } else {
+                    break;
+                }
+            }
+            i = end;
+            let raw = &text[start..end];
+            if raw.len() > MAX_WORD_BYTES {
+                position += 1;
+                continue;
+            }
+            // Identifiers are kept: the query may name one of their parts.
+            if !underscore && raw.is_ascii() && !keep(raw.as_bytes()) {
+                position += 1;
+                continue;
+            }
+            if underscore {
+                push_word(raw, None, &mut buf);
+                if !each(&buf, start, end, position, TokenKind::Word) {
+                    return;
+                }
+                let mut offset = start;
+                for part in raw.split('_') {
+                    let from = offset;
+                    offset += part.len() + 1;
+                    if part.is_empty() {
+                        continue;
+                    }
+                    push_word(part, stemmer, &mut buf);
+                    if !each(&buf, from, from + part.len(), position, TokenKind::Part) {
+                        return;
+                    }
+                    position += 1;
+                }
+            } else {
+                push_word(raw, stemmer, &mut buf);
+                if !each(&buf, start, end, position, TokenKind::Word) {
+                    return;
+                }
+                position += 1;
+            }
+        } else {
+            i += c.len_utf8();
+        }
     }
 }
 
 /// Analyses `text` into tokens (see the module doc).
 pub fn analyze(text: &str, stem: bool, out: &mut Vec<Analyzed>) {
-    let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let end_of = |i: usize| chars.get(i + 1).map_or(text.len(), |&(b, _)| b);
-    let mut position = 0usize;
-    let mut i = 0usize;
-    while i < chars.len() {
-        let (start, c) = chars[i];
-        if is_cjk(c) {
-            let mut j = i;
-            while j < chars.len() && is_cjk(chars[j].1) {
-                j += 1;
-            }
-            for k in i..j {
-                let (s, ch) = chars[k];
-                let uni = fold(ch.encode_utf8(&mut [0u8; 4]));
-                out.push(Analyzed {
-                    text: uni.clone(),
-                    from: s,
-                    to: end_of(k),
-                    position,
-                    kind: TokenKind::Unigram,
-                });
-                if k + 1 < j {
-                    let next = fold(chars[k + 1].1.encode_utf8(&mut [0u8; 4]));
-                    out.push(Analyzed {
-                        text: uni + &next,
-                        from: s,
-                        to: end_of(k + 1),
-                        position,
-                        kind: TokenKind::Bigram,
-                    });
-                }
-                position += 1;
-            }
-            i = j;
-        } else if is_word_char(c) {
-            let mut j = i + 1;
-            while j < chars.len() {
-                let cj = chars[j].1;
-                if is_word_char(cj) || (cj == '_' && chars.get(j + 1).is_some_and(|&(_, n)| is_word_char(n)))
-                {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            let end = end_of(j - 1);
-            let raw = &text[start..end];
-            if raw.len() <= MAX_WORD_BYTES {
-                if raw.contains('_') {
-                    out.push(Analyzed {
-                        text: fold(raw),
-                        from: start,
-                        to: end,
-                        position,
-                        kind: TokenKind::Word,
-                    });
-                    let mut offset = start;
-                    for part in raw.split('_') {
-                        let from = offset;
-                        offset += part.len() + 1;
-                        if part.is_empty() {
-                            continue;
-                        }
-                        let word = fold(part);
-                        let word = if stem { stem_word(&stemmer, word) } else { word };
-                        out.push(Analyzed {
-                            text: word,
-                            from,
-                            to: from + part.len(),
-                            position,
-                            kind: TokenKind::Part,
-                        });
-                        position += 1;
-                    }
-                } else {
-                    let word = fold(raw);
-                    let word = if stem { stem_word(&stemmer, word) } else { word };
-                    out.push(Analyzed { text: word, from: start, to: end, position, kind: TokenKind::Word });
-                    position += 1;
-                }
-            } else {
-                position += 1;
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
+    analyze_each(text, stem, &mut |t, from, to, position, kind| {
+        out.push(Analyzed { text: t.to_string(), from, to, position, kind });
+        true
+    });
 }
 
 /// The `lectern` tokenizer for tantivy (stemmed).
 #[derive(Clone, Default)]
 pub struct LecternTokenizer {
     tokens: Vec<Token>,
-    scratch: Vec<Analyzed>,
 }
 
 /// Stream over precomputed tokens.
@@ -187,16 +246,18 @@ impl Tokenizer for LecternTokenizer {
     type TokenStream<'a> = VecTokenStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream<'a> {
-        self.scratch.clear();
-        analyze(text, true, &mut self.scratch);
         self.tokens.clear();
-        self.tokens.extend(self.scratch.drain(..).map(|a| Token {
-            offset_from: a.from,
-            offset_to: a.to,
-            position: a.position,
-            text: a.text,
-            position_length: 1,
-        }));
+        let tokens = &mut self.tokens;
+        analyze_each(text, true, &mut |t, from, to, position, _| {
+            tokens.push(Token {
+                offset_from: from,
+                offset_to: to,
+                position,
+                text: t.to_string(),
+                position_length: 1,
+            });
+            true
+        });
         if self.tokens.is_empty() {
             // `token()` must be callable even on an empty stream.
             self.tokens.push(Token::default());
@@ -308,6 +369,18 @@ mod tests {
     }
 
     #[test]
+    fn stem_prefix_exceptions() {
+        let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+        for w in [
+            "dying", "lying", "tying", "skies", "skis", "idly", "gently", "ugly", "early", "only", "singly",
+            "news", "yes", "Yelling",
+        ] {
+            let stem = stemmer.stem(&w.to_ascii_lowercase()).into_owned();
+            assert_eq!(stem_prefix(stem.as_bytes()), stem_prefix(w.as_bytes()), "{w} -> {stem}");
+        }
+    }
+
+    #[test]
     fn grams_are_distinct() {
         assert_eq!(distinct_grams("aaa"), vec!["a", "aa", "aaa"]);
         assert_eq!(distinct_grams("ab"), vec!["a", "ab", "b"]);
@@ -322,6 +395,19 @@ mod tests {
     }
 
     proptest! {
+        /// Snippet scanning relies on it.
+        #[test]
+        fn stemming_keeps_the_stem_prefix(w in "[a-zA-Z]{1,12}") {
+            let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+            let lower = w.to_ascii_lowercase();
+            let stem = stemmer.stem(&lower);
+            let want = stem_prefix(w.as_bytes());
+            prop_assert_eq!(stem_prefix(stem.as_bytes())[0], want[0], "{} -> {}", w, stem);
+            if stem.len() >= 2 {
+                prop_assert_eq!(stem_prefix(stem.as_bytes()), want, "{} -> {}", w, stem);
+            }
+        }
+
         #[test]
         fn offsets_are_monotonic_and_on_char_boundaries(s in "\\PC{0,80}") {
             let mut out = Vec::new();

@@ -232,6 +232,15 @@ fn paths(outcome: &SearchOutcome) -> Vec<String> {
 // ---- generations ----------------------------------------------------------
 
 #[test]
+fn handles_are_shareable_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    fn sendable<T: Send>() {}
+    shareable::<Index>();
+    shareable::<lectern_index::Snapshot>();
+    sendable::<lectern_index::Writer>();
+}
+
+#[test]
 fn snapshot_isolation_old_snapshot_still_reads() {
     let dir = tempfile::tempdir().unwrap();
     let index = build(dir.path(), "g1");

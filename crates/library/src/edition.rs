@@ -11,7 +11,18 @@ use crate::error::{LibraryError, invalid};
 
 /// Lifecycle status of an edition.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema, Default,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    Default,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -42,9 +53,7 @@ impl FromStr for Status {
     type Err = LibraryError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Status::ALL.into_iter().find(|st| st.as_str().eq_ignore_ascii_case(s)).ok_or_else(|| {
-            invalid(format!(
-                "unknown status {s:?}; allowed: current, supported, deprecated, eol, preview"
-            ))
+            invalid(format!("unknown status {s:?}; allowed: current, supported, deprecated, eol, preview"))
         })
     }
 }
@@ -245,10 +254,7 @@ mod tests {
         let id = |s: &str| s.parse::<EditionId>().unwrap();
         assert_eq!(derive_prefix(&id("postgresql@18/en"), true, Some("en")), "/postgresql");
         assert_eq!(derive_prefix(&id("postgresql@13/en"), false, Some("en")), "/postgresql/13");
-        assert_eq!(
-            derive_prefix(&id("postgresql@13/zh-Hans"), false, Some("en")),
-            "/zh-Hans/postgresql/13"
-        );
+        assert_eq!(derive_prefix(&id("postgresql@13/zh-Hans"), false, Some("en")), "/zh-Hans/postgresql/13");
         assert_eq!(derive_prefix(&id("app@2/de"), true, Some("en")), "/de/app");
         assert_eq!(
             derive_prefix(&id("postgresql@18/en/wiki/howto"), true, Some("en")),

@@ -11,7 +11,9 @@ pub enum LibraryError {
     InvalidArgument(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("the library changed: generation {expected} is gone, the current one is {current}; search again and use the new section keys and generation")]
+    #[error(
+        "the library changed: generation {expected} is gone, the current one is {current}; search again and use the new section keys and generation"
+    )]
     GenerationChanged { expected: String, current: String },
     #[error("{0}")]
     Busy(String),
@@ -58,9 +60,7 @@ impl LibraryError {
             LibraryError::Busy(_) => "busy",
             LibraryError::Timeout(_) => "timeout",
             LibraryError::TooLarge(_) => "too_large",
-            LibraryError::Index(_) | LibraryError::Io { .. } | LibraryError::Internal(_) => {
-                "internal"
-            }
+            LibraryError::Index(_) | LibraryError::Io { .. } | LibraryError::Internal(_) => "internal",
         }
     }
 

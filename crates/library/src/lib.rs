@@ -13,6 +13,7 @@
 //! - `scope`: turning parameters, text filters and `PG96:` into a set of editions.
 //! - `search`: search parameters, limits and the result envelope.
 //! - `read`: reading a section or a page, paging in Unicode scalar values.
+//! - `pages`: the site's page API: versions, path-cursor listings, substring search, `read_page`.
 
 pub mod edition;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod library;
 pub mod list;
 mod lock;
 pub mod manifest;
+pub mod pages;
 pub mod read;
 pub mod scope;
 pub mod search;
@@ -30,6 +32,10 @@ pub use error::LibraryError;
 pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View};
 pub use list::{ListRequest, ListResponse};
 pub use manifest::Manifest;
+pub use pages::{
+    ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,
+    SitePage, VersionEntry, VersionsResponse,
+};
 pub use read::{PageResponse, ReadPageRequest, ReadSectionRequest, SectionResponse};
 pub use search::{SearchHit, SearchParams, SearchResponse};
 

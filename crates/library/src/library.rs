@@ -133,7 +133,13 @@ impl Library {
             }
         };
         let view = Arc::new(make_view(index.snapshot())?);
-        Ok(Library { root: root.to_path_buf(), mode, index, view: RwLock::new(view), writing: Mutex::new(()) })
+        Ok(Library {
+            root: root.to_path_buf(),
+            mode,
+            index,
+            view: RwLock::new(view),
+            writing: Mutex::new(()),
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -222,7 +228,12 @@ impl Library {
     }
 
     /// Enables or disables an edition: a new generation, no re-index.
-    pub fn set_enabled(&self, id: &str, enabled: bool, on_wait: &mut dyn FnMut(&str)) -> Result<String, LibraryError> {
+    pub fn set_enabled(
+        &self,
+        id: &str,
+        enabled: bool,
+        on_wait: &mut dyn FnMut(&str),
+    ) -> Result<String, LibraryError> {
         let _guard = self.begin_write(on_wait)?;
         let view = self.view()?;
         let mut record = view.edition(id)?.clone();
@@ -249,7 +260,12 @@ impl Library {
     }
 
     /// Sets a library setting (validated); returns the stored value.
-    pub fn set_setting(&self, key: &str, value: &str, on_wait: &mut dyn FnMut(&str)) -> Result<String, LibraryError> {
+    pub fn set_setting(
+        &self,
+        key: &str,
+        value: &str,
+        on_wait: &mut dyn FnMut(&str),
+    ) -> Result<String, LibraryError> {
         let value = crate::settings::validate(key, value)?;
         let _guard = self.begin_write(on_wait)?;
         let mut manifest = self.view()?.manifest.clone();
@@ -330,12 +346,10 @@ impl Library {
                 return Err(invalid(format!("{}: give --version (e.g. --version 18)", source.display())));
             }
         };
-        let locale = spec
-            .locale
-            .clone()
-            .or_else(|| manifest.prefix_locale())
-            .unwrap_or_else(|| "en".to_owned());
-        let id = EditionId::new(&project, &version, &locale, spec.domain.as_deref(), spec.collection.as_deref())?;
+        let locale =
+            spec.locale.clone().or_else(|| manifest.prefix_locale()).unwrap_or_else(|| "en".to_owned());
+        let id =
+            EditionId::new(&project, &version, &locale, spec.domain.as_deref(), spec.collection.as_deref())?;
         let id_string = id.to_string();
         let existing = manifest.edition(&id_string).cloned();
 
@@ -346,11 +360,17 @@ impl Library {
                 .iter()
                 .find(|e| e.project == id.project && e.version == id.version)
                 .map(|e| e.status)
-                .unwrap_or(if manifest.editions.iter().any(|e| e.project == id.project && e.status == Status::Current) {
-                    Status::Supported
-                } else {
-                    Status::Current
-                })
+                .unwrap_or(
+                    if manifest
+                        .editions
+                        .iter()
+                        .any(|e| e.project == id.project && e.status == Status::Current)
+                    {
+                        Status::Supported
+                    } else {
+                        Status::Current
+                    },
+                )
         });
         let prefix_locale = manifest
             .prefix_locale()
@@ -360,11 +380,11 @@ impl Library {
                 lectern_corpus::names::prefix(p).map_err(|m| invalid(format!("prefix: {m}")))?;
                 p.clone()
             }
-            None => existing
-                .as_ref()
-                .filter(|e| e.status == status)
-                .map(|e| e.prefix.clone())
-                .unwrap_or_else(|| derive_prefix(&id, status == Status::Current, prefix_locale.as_deref())),
+            None => {
+                existing.as_ref().filter(|e| e.status == status).map(|e| e.prefix.clone()).unwrap_or_else(
+                    || derive_prefix(&id, status == Status::Current, prefix_locale.as_deref()),
+                )
+            }
         };
         if let Some(other) = manifest.editions.iter().find(|e| e.prefix == prefix && e.id != id_string) {
             return Err(invalid(format!(
@@ -393,14 +413,13 @@ impl Library {
             _ => read(&source, spec.format, &prefix, progress)?,
         };
         let drafts_skipped = ingested.pages.iter().filter(|p| p.draft).count();
-        let label = spec
-            .label
-            .clone()
-            .or(existing.as_ref().map(|e| e.label.clone()))
-            .unwrap_or_else(|| match &docset {
-                Some(d) => d.name.clone(),
-                None => format!("{} {}", title_case(&id.project), id.version),
-            });
+        let label =
+            spec.label.clone().or(existing.as_ref().map(|e| e.label.clone())).unwrap_or_else(
+                || match &docset {
+                    Some(d) => d.name.clone(),
+                    None => format!("{} {}", title_case(&id.project), id.version),
+                },
+            );
         let mut record = EditionRecord {
             id: id_string.clone(),
             project: id.project.clone(),
@@ -447,7 +466,11 @@ impl Library {
             writer.delete_edition(&id_string);
             let published: Vec<_> = ingested.pages.iter().filter(|p| !p.draft).collect();
             if published.is_empty() {
-                return Err(lectern_corpus::SourceError::Empty { path: source, problems: ingested.problems.len() }.into());
+                return Err(lectern_corpus::SourceError::Empty {
+                    path: source,
+                    problems: ingested.problems.len(),
+                }
+                .into());
             }
             let total = published.len();
             for (done, page) in published.iter().enumerate() {
@@ -509,7 +532,9 @@ pub fn parse_format(format: Option<&str>) -> Result<SourceFormat, LibraryError> 
         Some("markdown" | "md") => Ok(SourceFormat::Markdown),
         Some("html") => Ok(SourceFormat::Html),
         Some("docset" | "dash") => Ok(SourceFormat::Docset),
-        Some(other) => Err(invalid(format!("unknown format {other:?}; allowed: auto, markdown, html, docset"))),
+        Some(other) => {
+            Err(invalid(format!("unknown format {other:?}; allowed: auto, markdown, html, docset")))
+        }
     }
 }
 
@@ -552,7 +577,8 @@ fn create_private_dir(root: &Path) -> Result<(), LibraryError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700)).map_err(|e| LibraryError::io(root, e))?;
+        std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| LibraryError::io(root, e))?;
     }
     Ok(())
 }

@@ -38,7 +38,11 @@ impl WriterLock {
                     let mut holder = String::new();
                     let _ = file.seek(SeekFrom::Start(0)).and_then(|_| file.read_to_string(&mut holder));
                     let holder = holder.trim();
-                    let who = if holder.is_empty() { "another lectern".to_owned() } else { format!("lectern pid {holder}") };
+                    let who = if holder.is_empty() {
+                        "another lectern".to_owned()
+                    } else {
+                        format!("lectern pid {holder}")
+                    };
                     if start.elapsed() >= wait {
                         return Err(LibraryError::Busy(format!(
                             "the library at {} is being changed by {who}; try again when it finishes",

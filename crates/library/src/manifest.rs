@@ -39,8 +39,9 @@ impl Manifest {
         struct Probe {
             format: u32,
         }
-        let probe: Probe = serde_json::from_str(payload)
-            .map_err(|e| LibraryError::Internal(format!("library manifest unreadable: {e}; run `lectern repair`")))?;
+        let probe: Probe = serde_json::from_str(payload).map_err(|e| {
+            LibraryError::Internal(format!("library manifest unreadable: {e}; run `lectern repair`"))
+        })?;
         if probe.format != LIBRARY_FORMAT {
             return Err(LibraryError::Internal(if probe.format > LIBRARY_FORMAT {
                 format!(
@@ -54,8 +55,9 @@ impl Manifest {
                 )
             }));
         }
-        serde_json::from_str(payload)
-            .map_err(|e| LibraryError::Internal(format!("library manifest unreadable: {e}; run `lectern repair`")))
+        serde_json::from_str(payload).map_err(|e| {
+            LibraryError::Internal(format!("library manifest unreadable: {e}; run `lectern repair`"))
+        })
     }
 
     pub fn to_payload(&self) -> String {

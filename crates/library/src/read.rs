@@ -128,7 +128,12 @@ pub struct PageResponse {
 }
 
 /// Cuts `[offset, offset+limit)` Unicode scalar values out of `text`.
-pub fn window(text: &str, format: ReadFormat, offset: Option<i64>, limit: Option<i64>) -> Result<TextWindow, LibraryError> {
+pub fn window(
+    text: &str,
+    format: ReadFormat,
+    offset: Option<i64>,
+    limit: Option<i64>,
+) -> Result<TextWindow, LibraryError> {
     let limit = limit.unwrap_or(DEFAULT_READ_LIMIT as i64);
     if !(1..=MAX_READ_LIMIT as i64).contains(&limit) {
         return Err(invalid(format!(
@@ -148,7 +153,13 @@ pub fn window(text: &str, format: ReadFormat, offset: Option<i64>, limit: Option
     let end = rest.char_indices().nth(limit).map_or(rest.len(), |(i, _)| i);
     let content = rest[..end].to_owned();
     let next = offset + limit;
-    Ok(TextWindow { format, total_length: total, offset, content, next_offset: (next < total).then_some(next) })
+    Ok(TextWindow {
+        format,
+        total_length: total,
+        offset,
+        content,
+        next_offset: (next < total).then_some(next),
+    })
 }
 
 impl Library {
@@ -227,7 +238,10 @@ pub fn locate_page<'v>(
     if let Some(id) = edition {
         let e = view.edition(id)?;
         if !e.enabled {
-            return Err(LibraryError::NotFound(format!("edition {} is disabled; enable it with `lectern enable {}`", e.id, e.id)));
+            return Err(LibraryError::NotFound(format!(
+                "edition {} is disabled; enable it with `lectern enable {}`",
+                e.id, e.id
+            )));
         }
         let rel = path.trim_start_matches('/').trim_end_matches('/');
         let full = match (e.prefix.as_str(), rel) {
@@ -245,7 +259,8 @@ pub fn locate_page<'v>(
         )));
     }
     let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
-    let mut candidates: Vec<&EditionRecord> = view.manifest.enabled().filter(|e| in_prefix(path, &e.prefix)).collect();
+    let mut candidates: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(|e| in_prefix(path, &e.prefix)).collect();
     candidates.sort_by_key(|e| std::cmp::Reverse(e.prefix.len()));
     for e in &candidates {
         if view.snapshot.page(&e.id, path).is_some() {

@@ -33,7 +33,11 @@ pub struct ResolvedScope {
 /// Applies the version prefix and text filters to `params`, fills defaults,
 /// and returns the enabled editions in scope. Removes the prefix from `query`
 /// (or turns it back into a word when it names no installed project).
-pub fn resolve(manifest: &Manifest, params: &ScopeParams, query: &mut ParsedQuery) -> Result<ResolvedScope, LibraryError> {
+pub fn resolve(
+    manifest: &Manifest,
+    params: &ScopeParams,
+    query: &mut ParsedQuery,
+) -> Result<ResolvedScope, LibraryError> {
     let mut p = params.clone();
     for v in [&mut p.project, &mut p.version, &mut p.locale, &mut p.domain, &mut p.collection] {
         if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
@@ -79,14 +83,18 @@ pub fn resolve(manifest: &Manifest, params: &ScopeParams, query: &mut ParsedQuer
             let lower = pr.to_ascii_lowercase();
             let found = enabled
                 .iter()
-                .find(|e| e.project == lower || e.aliases.iter().any(|a| *a == lower))
+                .find(|e| e.project == lower || e.aliases.contains(&lower))
                 .map(|e| e.project.clone());
             match found {
                 Some(f) => Some(f),
                 None => {
                     return Err(invalid(format!(
                         "project {pr:?} is not installed or not enabled{}; enabled projects: {}",
-                        if project_given { "" } else { " (it is the library default: change it with `lectern config set default.project`)" },
+                        if project_given {
+                            ""
+                        } else {
+                            " (it is the library default: change it with `lectern config set default.project`)"
+                        },
                         listing(enabled.iter().map(|e| e.project.as_str()))
                     )));
                 }
@@ -104,7 +112,8 @@ pub fn resolve(manifest: &Manifest, params: &ScopeParams, query: &mut ParsedQuer
 
     // Version.
     let version_given = p.version.is_some();
-    let version = p.version.clone().or_else(|| project.as_deref().and_then(|pr| manifest.current_version(pr)));
+    let version =
+        p.version.clone().or_else(|| project.as_deref().and_then(|pr| manifest.current_version(pr)));
     match version.as_deref() {
         Some("*") => {}
         Some(v) => {
@@ -151,7 +160,8 @@ pub fn resolve(manifest: &Manifest, params: &ScopeParams, query: &mut ParsedQuer
 
     // Domain and collection.
     if let Some(d) = p.domain.as_deref().filter(|d| *d != "*") {
-        let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.domain.eq_ignore_ascii_case(d)).collect();
+        let kept: Vec<&EditionRecord> =
+            set.iter().copied().filter(|e| e.domain.eq_ignore_ascii_case(d)).collect();
         if kept.is_empty() {
             return Err(invalid(format!(
                 "domain {d:?} is not installed for this scope; available: {} (or * for all)",
@@ -161,8 +171,11 @@ pub fn resolve(manifest: &Manifest, params: &ScopeParams, query: &mut ParsedQuer
         set = kept;
     }
     if let Some(c) = p.collection.as_deref().filter(|c| *c != "*") {
-        let kept: Vec<&EditionRecord> =
-            set.iter().copied().filter(|e| e.collection.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(c))).collect();
+        let kept: Vec<&EditionRecord> = set
+            .iter()
+            .copied()
+            .filter(|e| e.collection.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(c)))
+            .collect();
         if kept.is_empty() {
             return Err(invalid(format!(
                 "collection {c:?} is not installed for this scope; available: {}",
@@ -221,12 +234,14 @@ fn version_prefix(manifest: &Manifest, prefix: &str) -> Result<Option<(String, S
     for (name, project) in names {
         let Some(rest) = lower.strip_prefix(name) else { continue };
         let rest = rest.trim_start_matches([' ', '-', '_', '@', 'v']);
-        let of_project: Vec<&EditionRecord> = enabled.iter().copied().filter(|e| e.project == project).collect();
+        let of_project: Vec<&EditionRecord> =
+            enabled.iter().copied().filter(|e| e.project == project).collect();
         if rest.is_empty() {
             // `postgresql:` alone: the project, at its current version.
-            return Ok(manifest.current_version(project).map(|v| (project.to_owned(), v)).or_else(|| {
-                Some((project.to_owned(), "*".to_owned()))
-            }));
+            return Ok(manifest
+                .current_version(project)
+                .map(|v| (project.to_owned(), v))
+                .or_else(|| Some((project.to_owned(), "*".to_owned()))));
         }
         let v = match_version(&of_project, rest)?;
         if v.is_empty() && !rest.starts_with(|c: char| c.is_ascii_digit()) {

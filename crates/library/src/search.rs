@@ -79,7 +79,9 @@ pub struct SearchResponse {
 pub fn check_paging(limit: Option<i64>, offset: Option<i64>) -> Result<(usize, usize), LibraryError> {
     let limit = limit.unwrap_or(DEFAULT_LIMIT as i64);
     if !(1..=MAX_LIMIT as i64).contains(&limit) {
-        return Err(invalid(format!("limit {limit} is out of range: allowed 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})")));
+        return Err(invalid(format!(
+            "limit {limit} is out of range: allowed 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"
+        )));
     }
     let offset = offset.unwrap_or(0);
     if !(0..=MAX_OFFSET as i64).contains(&offset) {

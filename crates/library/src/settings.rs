@@ -18,7 +18,10 @@ pub struct SettingKey {
 pub const KEYS: &[SettingKey] = &[
     SettingKey { key: "default.project", help: "project searched when none is given (e.g. postgresql)" },
     SettingKey { key: "default.locale", help: "locale searched when none is given (e.g. zh-Hans)" },
-    SettingKey { key: "search.deadline_ms", help: "search deadline in milliseconds (10-60000, default 2000)" },
+    SettingKey {
+        key: "search.deadline_ms",
+        help: "search deadline in milliseconds (10-60000, default 2000)",
+    },
 ];
 
 /// Default search deadline (SPEC §3).
@@ -26,7 +29,8 @@ pub const DEFAULT_DEADLINE_MS: u64 = 2000;
 
 /// Fails on an unknown key, listing the known ones.
 pub fn check_key(key: &str) -> Result<(), LibraryError> {
-    let per_project = key.strip_prefix("default.version.").is_some_and(|p| lectern_corpus::names::project(p).is_ok());
+    let per_project =
+        key.strip_prefix("default.version.").is_some_and(|p| lectern_corpus::names::project(p).is_ok());
     if per_project || KEYS.iter().any(|k| k.key == key) {
         return Ok(());
     }
@@ -85,7 +89,8 @@ impl Manifest {
             return Some(v.clone());
         }
         let of_project = || self.enabled().filter(move |e| e.project == project);
-        if let Some(v) = only(of_project().filter(|e| e.status == Status::Current).map(|e| e.version.clone())) {
+        if let Some(v) = only(of_project().filter(|e| e.status == Status::Current).map(|e| e.version.clone()))
+        {
             return Some(v);
         }
         if let Some(e) = of_project().find(|e| e.default) {
@@ -127,9 +132,5 @@ fn only(values: impl Iterator<Item = String>) -> Option<String> {
 /// Lists distinct values for error messages.
 pub(crate) fn listing<'a>(values: impl Iterator<Item = &'a str>) -> String {
     let set: BTreeSet<&str> = values.collect();
-    if set.is_empty() {
-        "none".to_owned()
-    } else {
-        set.into_iter().collect::<Vec<_>>().join(", ")
-    }
+    if set.is_empty() { "none".to_owned() } else { set.into_iter().collect::<Vec<_>>().join(", ") }
 }

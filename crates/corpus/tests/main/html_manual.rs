@@ -1,0 +1,100 @@
+//! A DocBook-shaped HTML manual (and a generic page) → clean pages.
+
+use lectern_corpus::{SourceFormat, html_to_page};
+
+use crate::{check_invariants, fixture, read, view};
+
+#[test]
+fn docbook_manual_pages() {
+    let ingested = read(&fixture("docbook"), "/frob");
+    assert_eq!(ingested.format, SourceFormat::Html);
+    assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/frob", "/frob/sql-frobnicate", "/frob/tutorial-start"]);
+    for page in &ingested.pages {
+        check_invariants(page);
+        for chrome in ["Prev", "Next", "Navigation header", "script text", "color: red", "id_link", "](#"] {
+            assert!(!page.markdown.contains(chrome), "{}: {chrome:?} in\n{}", page.path, page.markdown);
+        }
+        let name = format!("docbook{}", page.path.replace('/', "_"));
+        insta::assert_yaml_snapshot!(name, view(page));
+    }
+}
+
+#[test]
+fn docbook_details() {
+    let ingested = read(&fixture("docbook"), "/frob");
+    let tutorial = ingested.pages.iter().find(|p| p.path == "/frob/tutorial-start").unwrap();
+    assert_eq!(tutorial.title, "1.1. Getting Started");
+    let anchors: Vec<Option<&str>> = tutorial.sections.iter().map(|s| s.anchor.as_deref()).collect();
+    assert_eq!(anchors, [None, Some("TUTORIAL-INSTALL"), Some("TUTORIAL-CONFIG")]);
+    assert!(tutorial.markdown.contains("[the notes](/frob/sql-frobnicate#SQL-FROBNICATE-NOTES)"));
+    assert!(tutorial.markdown.contains("[the project site](https://example.org/frob)"));
+    assert!(tutorial.markdown.contains("| Service | Port |\n| --- | --- |\n| server | `5999` |"));
+    assert!(tutorial.markdown.contains("```\n$ frob init"), "{}", tutorial.markdown);
+    assert!(tutorial.text.contains("server | 5999\nadmin | console | 6000"), "{}", tutorial.text);
+    assert!(tutorial.text.contains("frob architecture"));
+    let reference = ingested.pages.iter().find(|p| p.path == "/frob/sql-frobnicate").unwrap();
+    let names: Vec<&str> = reference.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["FROBNICATE", "UNFROBNICATE"]);
+    assert!(reference.symbols.iter().all(|s| s.kind == "Command"));
+    let levels: Vec<(Option<&str>, u8)> =
+        reference.sections.iter().map(|s| (s.anchor.as_deref(), s.level)).collect();
+    assert_eq!(
+        levels,
+        [
+            (None, 1),
+            (Some("synopsis"), 2),
+            (Some("id-1.9.3.1.5"), 2),
+            (Some("SQL-FROBNICATE-CONCURRENTLY"), 3),
+            (Some("SQL-FROBNICATE-NOTES"), 2)
+        ]
+    );
+}
+
+#[test]
+fn docbook_zh_hans() {
+    let ingested = read(&fixture("docbook-zh"), "/zh-Hans/frob");
+    let page = ingested.pages.iter().find(|p| p.path == "/zh-Hans/frob/tutorial-start").unwrap();
+    check_invariants(page);
+    assert_eq!(page.title, "1.1. 入门");
+    // Line breaks inside Chinese text are not spaces.
+    assert!(page.text.contains("本节介绍如何运行Frobnicator。请先阅读注解，再开始安装。"), "{}", page.text);
+    insta::assert_yaml_snapshot!("docbook-zh_tutorial-start", view(page));
+}
+
+#[test]
+fn generic_html_page() {
+    let bytes = std::fs::read(fixture("generic/page.html")).unwrap();
+    let page = html_to_page(&bytes, "guide/page.html", "/demo").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Widgets");
+    assert_eq!(page.path, "/demo/guide/page");
+    for gone in ["Sidebar text", "Footer must", "¶", "javascript", "Demo 1.0 documentation"] {
+        assert!(!page.markdown.contains(gone), "{gone:?} in\n{}", page.markdown);
+    }
+    assert!(page.markdown.contains("[`Widget`](/demo/guide/api#demo.Widget)"), "{}", page.markdown);
+    assert!(page.markdown.contains("[file](/demo/guide/_static/file.txt)"), "{}", page.markdown);
+    insta::assert_yaml_snapshot!("generic_page", view(&page));
+}
+
+#[test]
+fn hostile_html_does_not_panic() {
+    let start = std::time::Instant::now();
+    let deep = "<div>".repeat(100_000) + "deep text" + &"</div>".repeat(100_000);
+    let err = html_to_page(deep.as_bytes(), "deep.html", "").unwrap_err();
+    assert!(err.to_string().contains("nested deeper"), "{err}");
+    let nested_tables = "<table><tr><td>".repeat(5_000) + "cell";
+    assert!(html_to_page(nested_tables.as_bytes(), "t.html", "").is_err());
+    // Deep but allowed nesting is flattened to text, not recursed into.
+    let deep = "<div><span>".repeat(450) + "deep text" + &"</span></div>".repeat(450);
+    let page = html_to_page(deep.as_bytes(), "deep.html", "").unwrap();
+    assert!(page.text.contains("deep text"));
+    // Unclosed paragraphs do not count as nesting.
+    assert!(html_to_page("<p>x".repeat(5_000).as_bytes(), "p.html", "").is_ok());
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    assert!(html_to_page(b"\0\0<h2>\0</h2>", "nul.html", "").is_ok());
+    assert!(html_to_page(b"\xff\xfe<p>x</p>", "bad.html", "").is_err());
+    let headings = "<h2>a</h2>".repeat(20_000);
+    assert_eq!(html_to_page(headings.as_bytes(), "h.html", "").unwrap().sections.len(), 20_000);
+}

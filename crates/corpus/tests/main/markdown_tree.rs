@@ -1,0 +1,116 @@
+//! A Markdown tree with frontmatter → pages.
+
+use lectern_corpus::{ReadOptions, SourceFormat, read_source};
+
+use crate::{check_invariants, fixture, read, view};
+
+#[test]
+fn reads_the_tree_with_problems_reported() {
+    let ingested = read(&fixture("markdown"), "/demo");
+    assert_eq!(ingested.format, SourceFormat::Markdown);
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/demo",
+            "/demo/guide",
+            "/demo/guide/draft",
+            "/demo/guide/install",
+            "/demo/guide/plain",
+            "/demo/guide/安装"
+        ]
+    );
+    let problems: Vec<(&str, &str)> =
+        ingested.problems.iter().map(|p| (p.path.as_str(), p.reason.as_str())).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert_eq!(problems[0].0, "broken/bad-frontmatter.md");
+    assert!(problems[0].1.starts_with("bad frontmatter"), "{}", problems[0].1);
+    assert_eq!(problems[1].0, "broken/latin1.md");
+    assert!(problems[1].1.contains("UTF-8"), "{}", problems[1].1);
+    for page in &ingested.pages {
+        check_invariants(page);
+        // The body is the file minus its frontmatter, byte for byte.
+        let file = std::fs::read_to_string(fixture("markdown").join(&page.source_file)).unwrap();
+        assert!(file.ends_with(&page.markdown), "{}", page.path);
+        let joined: String = page.sections.iter().map(|s| s.markdown.as_str()).collect();
+        assert_eq!(joined.trim_start(), page.markdown.trim_start(), "{}", page.path);
+    }
+}
+
+#[test]
+fn snapshots() {
+    let ingested = read(&fixture("markdown"), "/demo");
+    for page in &ingested.pages {
+        let name = format!("markdown{}", page.path.replace('/', "_"));
+        insta::assert_yaml_snapshot!(name, view(page));
+    }
+}
+
+#[test]
+fn root_index_at_site_root_is_slash() {
+    let ingested = read(&fixture("markdown"), "");
+    assert_eq!(ingested.pages[0].path, "/");
+    assert_eq!(ingested.pages[0].title, "Demo Docs");
+}
+
+#[test]
+fn content_hash_is_stable_and_depends_on_prefix() {
+    let a = read(&fixture("markdown"), "/demo");
+    let b = read(&fixture("markdown"), "/demo");
+    let c = read(&fixture("markdown"), "/other");
+    assert_eq!(a.content_hash, b.content_hash);
+    assert_eq!(a.content_hash.len(), 64);
+    assert_ne!(a.content_hash, c.content_hash);
+}
+
+#[test]
+fn progress_is_reported_per_file() {
+    let mut calls = Vec::new();
+    read_source(&fixture("markdown"), &ReadOptions::new("/demo"), &mut |done, total| {
+        calls.push((done, total))
+    })
+    .unwrap();
+    assert_eq!(calls.len(), 8);
+    assert_eq!(calls.last(), Some(&(8, 8)));
+}
+
+#[test]
+fn oversized_files_are_skipped() {
+    let options = ReadOptions { max_file_bytes: 150, ..ReadOptions::new("/demo") };
+    let ingested = read_source(&fixture("markdown"), &options, &mut |_, _| {}).unwrap();
+    let over: Vec<&str> = ingested
+        .problems
+        .iter()
+        .filter(|p| p.reason.contains("over 150 bytes"))
+        .map(|p| p.path.as_str())
+        .collect();
+    assert_eq!(over, ["guide/install.md", "guide/安装.md", "index.md"]);
+}
+
+#[test]
+fn format_can_be_forced_and_missing_sources_are_errors() {
+    let options = ReadOptions { format: SourceFormat::Html, ..ReadOptions::new("/demo") };
+    let err = read_source(&fixture("markdown"), &options, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("no pages found"), "{err}");
+    let err = read_source(&fixture("nope"), &ReadOptions::new(""), &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("no such file"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_leaving_the_source_are_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("docs");
+    std::fs::create_dir_all(root.join("a")).unwrap();
+    std::fs::write(root.join("a/page.md"), "# Page\n").unwrap();
+    std::fs::write(root.join("index.md"), "# Home\n").unwrap();
+    std::fs::write(dir.path().join("secret.md"), "# Secret\n").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("secret.md"), root.join("a/leak.md")).unwrap();
+    std::os::unix::fs::symlink(root.join("a/page.md"), root.join("a/alias.md")).unwrap();
+    std::os::unix::fs::symlink(&root, root.join("a/loop")).unwrap();
+    let ingested = read(&root, "/x");
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/x", "/x/a/alias", "/x/a/page"]);
+    assert!(ingested.problems.iter().any(|p| p.path == "a/leak.md" && p.reason.contains("outside")));
+    assert!(ingested.problems.iter().any(|p| p.path == "a/loop"));
+}

@@ -1,0 +1,628 @@
+//! The site's page API (seed 002, SPEC §6): versions with the prefix that
+//! scopes them, bounded path-ordered listings with path cursors, substring
+//! search with translation priority, and pages as Markdown under our own
+//! YAML frontmatter. The HTML site, its `.md` files and `/mcp` all read here,
+//! so they cannot disagree.
+//!
+//! A scope is one edition's prefix (`/app`, `/app/v1`, `/zh-Hans/app`): that
+//! edition's own pages, never a nested version's. In a locale other than the
+//! site's default, a page missing from the edition is stood in for by the
+//! default-locale edition of the same project, version, domain and
+//! collection, at the path it would have in the scope, flagged `fallback`.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::edition::{EditionRecord, Status, in_prefix};
+use crate::error::{LibraryError, invalid};
+use crate::library::{Library, View};
+
+pub const DEFAULT_PAGE_LIMIT: usize = 20;
+pub const MAX_PAGE_LIMIT: usize = 100;
+/// Longest search term, in Unicode scalar values.
+pub const MAX_TERM_CHARS: usize = 256;
+/// Longest cursor (a site path), in bytes.
+pub const MAX_CURSOR_BYTES: usize = 1024;
+/// Bodies are read in blocks of at most this many pages (seed 002).
+pub const BODY_BLOCK: usize = 64;
+/// Length of a search excerpt, in Unicode scalar values.
+pub const EXCERPT_CHARS: usize = 160;
+
+/// One edition as `list_versions` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct VersionEntry {
+    /// The URL prefix the edition is served under; pass it as `prefix` to
+    /// `list_pages` and `search_docs` to scope them to this edition.
+    pub prefix: String,
+    /// Human label of the version ("App 2").
+    pub label: String,
+    /// Git ref or release tag of the content, if known.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<String>,
+    /// Lifecycle: current, supported, deprecated, eol or preview.
+    pub status: Status,
+    /// Locale of this edition (BCP 47).
+    pub locale: String,
+    /// Every locale this version (same project, version, domain, collection) is published in.
+    pub locales: Vec<String>,
+    /// True for the site's default edition.
+    pub default: bool,
+    pub project: String,
+    pub version: String,
+    /// `manual` or `wiki`.
+    pub domain: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collection: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct VersionsResponse {
+    /// The library generation these answers come from.
+    pub generation: String,
+    /// Enabled editions, sorted by prefix.
+    pub versions: Vec<VersionEntry>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ListPagesRequest {
+    /// An edition prefix from `list_versions` (e.g. `/app`, `/app/v1`, `/zh-Hans/app`).
+    /// Omitted: every version in the site's default locale.
+    pub prefix: Option<String>,
+    /// How many pages to return: 1 to 100, default 20.
+    pub limit: Option<i64>,
+    /// Continue after this path: the `nextCursor` of the previous call.
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchPagesRequest {
+    /// Text to find: a page matches when the term (NFC, case-folded) is a
+    /// substring of its folded title or body. 1 to 256 characters.
+    pub term: String,
+    /// An edition prefix from `list_versions`. Omitted: every version in the
+    /// site's default locale.
+    pub prefix: Option<String>,
+    /// How many pages to return: 1 to 100, default 20.
+    pub limit: Option<i64>,
+    /// Continue after this path: the `nextCursor` of the previous call.
+    pub cursor: Option<String>,
+}
+
+/// A page in a listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PageEntry {
+    /// Full site path; pass it to `read_page`.
+    pub path: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Locale of the content (the default locale's for a fallback).
+    pub locale: String,
+    /// True when the translation is missing and the default-locale page stands in.
+    pub fallback: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ListPagesResponse {
+    pub generation: String,
+    /// Pages sorted by path (byte order).
+    pub pages: Vec<PageEntry>,
+    /// Present only when more pages remain: pass it as `cursor` to continue.
+    #[serde(rename = "nextCursor", skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// A page that contains the term.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PageMatch {
+    /// Full site path; pass it to `read_page`.
+    pub path: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub locale: String,
+    pub fallback: bool,
+    /// About 160 characters of the body around the first match (`…` where cut).
+    pub excerpt: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchPagesResponse {
+    pub generation: String,
+    /// Matching pages sorted by path (byte order).
+    pub pages: Vec<PageMatch>,
+    /// Present only when more matches may remain: pass it as `cursor` to continue.
+    #[serde(rename = "nextCursor", skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// A page as the site serves it (`read_page`, `{path}.md`, the HTML page).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SitePage {
+    pub generation: String,
+    /// Full site path in its scope.
+    pub path: String,
+    /// Prefix of the scope (edition) the path belongs to.
+    pub prefix: String,
+    /// Version label of the scope's edition.
+    pub label: String,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<String>,
+    /// Locale of the content.
+    pub locale: String,
+    pub status: Status,
+    /// True when a default-locale page stands in for a missing translation.
+    pub fallback: bool,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Our YAML frontmatter over the page's Markdown as written (original
+    /// frontmatter removed). Never HTML.
+    pub markdown: String,
+    /// The Markdown body alone, as written.
+    #[serde(skip)]
+    pub body: String,
+    /// Id of the scope's edition.
+    #[serde(skip)]
+    pub edition: String,
+}
+
+/// One page of a scope, in path order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeEntry {
+    /// Path in the scope (for a fallback: the path it would have there).
+    pub path: String,
+    /// Edition whose document holds the content.
+    pub source_edition: String,
+    /// The document's own path in `source_edition`.
+    pub source_path: String,
+    pub title: String,
+    pub order: Option<i64>,
+    pub locale: String,
+    pub fallback: bool,
+}
+
+/// The site's default locale: the site config's, else the library's.
+pub fn site_locale(view: &View) -> Option<String> {
+    view.manifest.site.as_ref().map(|s| s.default_locale.clone()).or_else(|| view.manifest.default_locale())
+}
+
+/// The path's part below `prefix` (`""` or starting with `/`).
+pub fn relative<'p>(path: &'p str, prefix: &str) -> &'p str {
+    if prefix == "/" {
+        if path == "/" { "" } else { path }
+    } else {
+        path.strip_prefix(prefix).unwrap_or(path)
+    }
+}
+
+/// `prefix` + a relative path from [`relative`].
+pub fn join(prefix: &str, rel: &str) -> String {
+    match (prefix, rel) {
+        ("/", "") => "/".to_owned(),
+        ("/", r) => r.to_owned(),
+        (p, r) => format!("{p}{r}"),
+    }
+}
+
+/// The enabled default-locale edition a page of `edition` falls back to.
+fn twin<'v>(
+    view: &'v View,
+    edition: &EditionRecord,
+    default_locale: Option<&str>,
+) -> Option<&'v EditionRecord> {
+    let locale = default_locale?;
+    if edition.locale == locale {
+        return None;
+    }
+    view.manifest.enabled().find(|e| {
+        e.locale == locale
+            && e.project == edition.project
+            && e.version == edition.version
+            && e.domain == edition.domain
+            && e.collection == edition.collection
+    })
+}
+
+/// The editions a `prefix` parameter selects.
+fn scope_editions<'v>(view: &'v View, prefix: Option<&str>) -> Result<Vec<&'v EditionRecord>, LibraryError> {
+    match prefix.map(str::trim) {
+        None | Some("") => {
+            let locale = site_locale(view);
+            Ok(view.manifest.enabled().filter(|e| locale.as_deref().is_none_or(|l| e.locale == l)).collect())
+        }
+        Some(p) => {
+            let p = if p.len() > 1 { p.trim_end_matches('/') } else { p };
+            view.manifest.enabled().find(|e| e.prefix == p).map(|e| vec![e]).ok_or_else(|| {
+                let valid = crate::settings::listing(view.manifest.enabled().map(|e| e.prefix.as_str()));
+                invalid(format!(
+                    "prefix {p:?} is not the prefix of a published version; valid prefixes (from list_versions): {valid}; or omit it for every version in the default locale"
+                ))
+            })
+        }
+    }
+}
+
+/// Every page of the scope `prefix` selects, sorted by path, each path once.
+/// Reads page listings (paths, titles, order) only, never a body.
+pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Vec<ScopeEntry>, LibraryError> {
+    let default_locale = site_locale(view);
+    let mut entries = Vec::new();
+    for edition in scope_editions(view, prefix)? {
+        let own = view.snapshot.pages(&edition.id);
+        let mut rels: BTreeSet<String> = BTreeSet::new();
+        for page in own.into_iter().filter(|p| !p.draft) {
+            rels.insert(relative(&page.path, &edition.prefix).to_owned());
+            entries.push(ScopeEntry {
+                source_edition: edition.id.clone(),
+                source_path: page.path.clone(),
+                path: page.path,
+                title: page.title,
+                order: page.order,
+                locale: edition.locale.clone(),
+                fallback: false,
+            });
+        }
+        if let Some(twin) = twin(view, edition, default_locale.as_deref()) {
+            for page in view.snapshot.pages(&twin.id).into_iter().filter(|p| !p.draft) {
+                let rel = relative(&page.path, &twin.prefix);
+                if rels.contains(rel) {
+                    continue;
+                }
+                entries.push(ScopeEntry {
+                    path: join(&edition.prefix, rel),
+                    source_edition: twin.id.clone(),
+                    source_path: page.path,
+                    title: page.title,
+                    order: page.order,
+                    locale: twin.locale.clone(),
+                    fallback: true,
+                });
+            }
+        }
+    }
+    // Stable: on a (pathological) duplicate path the first edition's page wins.
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    entries.dedup_by(|b, a| a.path == b.path);
+    Ok(entries)
+}
+
+fn check_limit(limit: Option<i64>) -> Result<usize, LibraryError> {
+    let limit = limit.unwrap_or(DEFAULT_PAGE_LIMIT as i64);
+    if !(1..=MAX_PAGE_LIMIT as i64).contains(&limit) {
+        return Err(invalid(format!(
+            "limit {limit} is out of range: allowed 1 to {MAX_PAGE_LIMIT} (default {DEFAULT_PAGE_LIMIT})"
+        )));
+    }
+    Ok(limit as usize)
+}
+
+fn check_cursor(cursor: Option<&str>) -> Result<Option<&str>, LibraryError> {
+    let Some(cursor) = cursor else { return Ok(None) };
+    if cursor.is_empty() {
+        return Ok(None);
+    }
+    if !cursor.starts_with('/') || cursor.len() > MAX_CURSOR_BYTES || cursor.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "cursor {:?} is not valid: a cursor is the nextCursor of a previous answer, a site path starting with / (at most {MAX_CURSOR_BYTES} bytes, no control characters)",
+            cursor.chars().take(80).collect::<String>()
+        )));
+    }
+    Ok(Some(cursor))
+}
+
+fn check_term(term: &str) -> Result<(), LibraryError> {
+    if term.trim().is_empty() {
+        return Err(invalid("term is empty; give the text to find (e.g. \"install\")"));
+    }
+    let chars = term.chars().count();
+    if chars > MAX_TERM_CHARS {
+        return Err(invalid(format!(
+            "term is {chars} characters long; at most {MAX_TERM_CHARS} are allowed"
+        )));
+    }
+    Ok(())
+}
+
+/// Index of the first entry strictly after `cursor`.
+fn after(entries: &[ScopeEntry], cursor: Option<&str>) -> usize {
+    cursor.map_or(0, |c| entries.partition_point(|e| e.path.as_str() <= c))
+}
+
+impl Library {
+    /// Every enabled edition with its prefix, label, ref, status, locales and
+    /// whether it is the site's default.
+    pub fn list_versions(&self) -> Result<VersionsResponse, LibraryError> {
+        let view = self.view()?;
+        let default = default_edition(&view).map(|e| e.id.clone());
+        let mut versions: Vec<VersionEntry> = view
+            .manifest
+            .enabled()
+            .map(|e| {
+                let locales: BTreeSet<String> = view
+                    .manifest
+                    .enabled()
+                    .filter(|o| {
+                        o.project == e.project
+                            && o.version == e.version
+                            && o.domain == e.domain
+                            && o.collection == e.collection
+                    })
+                    .map(|o| o.locale.clone())
+                    .collect();
+                VersionEntry {
+                    prefix: e.prefix.clone(),
+                    label: e.label.clone(),
+                    r#ref: e.r#ref.clone(),
+                    status: e.status,
+                    locale: e.locale.clone(),
+                    locales: locales.into_iter().collect(),
+                    default: default.as_deref() == Some(e.id.as_str()),
+                    project: e.project.clone(),
+                    version: e.version.clone(),
+                    domain: e.domain.clone(),
+                    collection: e.collection.clone(),
+                }
+            })
+            .collect();
+        versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+        Ok(VersionsResponse { generation: view.generation.clone(), versions })
+    }
+
+    /// The scope's pages in path order, `limit` at a time after `cursor`.
+    pub fn list_pages(&self, request: &ListPagesRequest) -> Result<ListPagesResponse, LibraryError> {
+        let limit = check_limit(request.limit)?;
+        let cursor = check_cursor(request.cursor.as_deref())?;
+        let view = self.view()?;
+        let entries = scope_entries(&view, request.prefix.as_deref())?;
+        let start = after(&entries, cursor);
+        let end = (start + limit).min(entries.len());
+        let pages = entries[start..end]
+            .iter()
+            .map(|e| PageEntry {
+                path: e.path.clone(),
+                title: e.title.clone(),
+                description: description(&view, e),
+                locale: e.locale.clone(),
+                fallback: e.fallback,
+            })
+            .collect::<Vec<_>>();
+        let next_cursor = (end < entries.len()).then(|| entries[end - 1].path.clone());
+        Ok(ListPagesResponse { generation: view.generation.clone(), pages, next_cursor })
+    }
+
+    /// Pages whose folded title or body contains the folded term, in path
+    /// order after `cursor`. Walks the scope's paths, skips pages the n-gram
+    /// prefilter rules out, reads bodies in blocks of at most 64 and stops
+    /// once it has `limit` matches and knows whether another exists.
+    pub fn search_pages(&self, request: &SearchPagesRequest) -> Result<SearchPagesResponse, LibraryError> {
+        check_term(&request.term)?;
+        let limit = check_limit(request.limit)?;
+        let cursor = check_cursor(request.cursor.as_deref())?;
+        let view = self.view()?;
+        let entries = scope_entries(&view, request.prefix.as_deref())?;
+        let folded = lectern_index::text::fold(&request.term);
+        let mut candidates: HashMap<&str, Option<BTreeSet<String>>> = HashMap::new();
+        let mut found: Vec<PageMatch> = Vec::new();
+        let mut more = false;
+        let mut rest = entries[after(&entries, cursor)..].iter().filter(|e| {
+            candidates
+                .entry(e.source_edition.as_str())
+                .or_insert_with(|| view.snapshot.substring_candidates(&e.source_edition, &folded))
+                .as_ref()
+                .is_none_or(|set| set.contains(&e.source_path))
+        });
+        'walk: loop {
+            let block: Vec<&ScopeEntry> = rest.by_ref().take(BODY_BLOCK).collect();
+            if block.is_empty() {
+                break;
+            }
+            for (entry, title, text) in read_block(&view, &block) {
+                let at = folded_find(&text, &folded);
+                if at.is_none() && !lectern_index::text::fold(&title).contains(&folded) {
+                    continue;
+                }
+                if found.len() == limit {
+                    more = true;
+                    break 'walk;
+                }
+                let excerpt = match at {
+                    Some(range) => excerpt_at(&text, range),
+                    None => excerpt_at(&text, 0..0),
+                };
+                found.push(PageMatch {
+                    path: entry.path.clone(),
+                    title,
+                    description: description(&view, entry),
+                    locale: entry.locale.clone(),
+                    fallback: entry.fallback,
+                    excerpt,
+                });
+            }
+        }
+        let next_cursor = if more { found.last().map(|m| m.path.clone()) } else { None };
+        Ok(SearchPagesResponse { generation: view.generation.clone(), pages: found, next_cursor })
+    }
+
+    /// A page at a full site path, as the site serves it: our frontmatter over
+    /// the Markdown as written. A missing translation is served from the
+    /// default locale, flagged `fallback`.
+    pub fn site_page(&self, path: &str) -> Result<SitePage, LibraryError> {
+        let view = self.view()?;
+        site_page(&view, path)
+    }
+}
+
+/// See [`Library::site_page`]; for faces that already hold a view.
+pub fn site_page(view: &View, path: &str) -> Result<SitePage, LibraryError> {
+    let path = path.split('#').next().unwrap_or("").trim();
+    if !path.starts_with('/') || path.len() > MAX_CURSOR_BYTES || path.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "path {:?} is not a site path: give a full path starting with / as list_pages or search_docs return it (e.g. /app/guide/install)",
+            path.chars().take(80).collect::<String>()
+        )));
+    }
+    let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
+    let default_locale = site_locale(view);
+    let mut owners: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(|e| in_prefix(path, &e.prefix)).collect();
+    owners.sort_by_key(|e| std::cmp::Reverse(e.prefix.len()));
+    for owner in owners {
+        let (source, fallback) = match view.snapshot.page(&owner.id, path) {
+            Some(page) => (page, false),
+            None => {
+                let Some(twin) = twin(view, owner, default_locale.as_deref()) else { continue };
+                let twin_path = join(&twin.prefix, relative(path, &owner.prefix));
+                match view.snapshot.page(&twin.id, &twin_path) {
+                    Some(page) => (page, true),
+                    None => continue,
+                }
+            }
+        };
+        if source.draft {
+            continue;
+        }
+        let locale = if fallback {
+            twin(view, owner, default_locale.as_deref()).map_or(owner.locale.clone(), |t| t.locale.clone())
+        } else {
+            owner.locale.clone()
+        };
+        let mut page = SitePage {
+            generation: view.generation.clone(),
+            path: path.to_owned(),
+            prefix: owner.prefix.clone(),
+            label: owner.label.clone(),
+            r#ref: owner.r#ref.clone(),
+            locale,
+            status: owner.status,
+            fallback,
+            title: source.title.clone(),
+            description: source.description.clone(),
+            markdown: String::new(),
+            body: source.markdown,
+            edition: owner.id.clone(),
+        };
+        page.markdown = format!("{}{}", frontmatter(&page), page.body);
+        return Ok(page);
+    }
+    let prefixes = crate::settings::listing(view.manifest.enabled().map(|e| e.prefix.as_str()));
+    Err(LibraryError::NotFound(format!(
+        "no page at {path}; list_pages shows the pages of a version (prefixes: {prefixes})"
+    )))
+}
+
+/// Our YAML frontmatter, `---` fenced. Strings are JSON-quoted, which YAML
+/// reads as double-quoted scalars, so no value can break the block.
+fn frontmatter(page: &SitePage) -> String {
+    let q = |s: &str| serde_json::to_string(s).expect("a string serialises");
+    let mut out = String::from("---\n");
+    out.push_str(&format!("path: {}\n", q(&page.path)));
+    out.push_str(&format!("prefix: {}\n", q(&page.prefix)));
+    out.push_str(&format!("label: {}\n", q(&page.label)));
+    if let Some(r) = &page.r#ref {
+        out.push_str(&format!("ref: {}\n", q(r)));
+    }
+    out.push_str(&format!("locale: {}\n", q(&page.locale)));
+    out.push_str(&format!("status: {}\n", q(page.status.as_str())));
+    if page.fallback {
+        out.push_str("fallback: true\n");
+    }
+    out.push_str("---\n\n");
+    out
+}
+
+/// The site's default edition: the one marked default, else the current
+/// version of the default project in the default locale.
+pub fn default_edition(view: &View) -> Option<&EditionRecord> {
+    if let Some(e) = view.manifest.enabled().find(|e| e.default) {
+        return Some(e);
+    }
+    let locale = site_locale(view);
+    let project = view.manifest.default_project();
+    let version = project.as_deref().and_then(|p| view.manifest.current_version(p));
+    view.manifest
+        .enabled()
+        .filter(|e| locale.as_deref().is_none_or(|l| e.locale == l))
+        .filter(|e| project.as_deref().is_none_or(|p| e.project == p))
+        .filter(|e| version.as_deref().is_none_or(|v| e.version == v))
+        .min_by_key(|e| (e.domain != crate::edition::MANUAL, e.prefix.len()))
+}
+
+fn description(view: &View, entry: &ScopeEntry) -> Option<String> {
+    view.snapshot.page(&entry.source_edition, &entry.source_path).and_then(|p| p.description)
+}
+
+/// (entry, title, text) for a block of entries, in block order; at most one
+/// `page_texts` call per edition in the block.
+fn read_block<'e>(view: &View, block: &[&'e ScopeEntry]) -> Vec<(&'e ScopeEntry, String, String)> {
+    let mut by_edition: HashMap<&str, Vec<&str>> = HashMap::new();
+    for e in block {
+        by_edition.entry(e.source_edition.as_str()).or_default().push(e.source_path.as_str());
+    }
+    let mut texts: HashMap<(&str, String), (String, String)> = HashMap::new();
+    for (edition, paths) in by_edition {
+        for (path, title, text) in view.snapshot.page_texts(edition, &paths) {
+            texts.insert((edition, path), (title, text));
+        }
+    }
+    block
+        .iter()
+        .filter_map(|e| {
+            let (title, text) = texts.remove(&(e.source_edition.as_str(), e.source_path.clone()))?;
+            Some((*e, title, text))
+        })
+        .collect()
+}
+
+/// Where the folded term first occurs in `text`, as a range of Unicode
+/// scalar indices of the original text (approximate when NFC changed it).
+fn folded_find(text: &str, folded_term: &str) -> Option<std::ops::Range<usize>> {
+    if text.is_ascii() {
+        let start = text.to_ascii_lowercase().find(folded_term)?;
+        return Some(start..start + folded_term.len());
+    }
+    let nfc: Cow<'_, str> = match unicode_normalization::is_nfc_quick(text.chars()) {
+        unicode_normalization::IsNormalized::Yes => Cow::Borrowed(text),
+        _ => Cow::Owned(text.nfc().collect()),
+    };
+    // Folding is per scalar, so fold(nfc) is the concatenation of each
+    // scalar's folding: record where each scalar's folding starts.
+    let mut folded = String::with_capacity(nfc.len());
+    let mut starts = Vec::with_capacity(nfc.len());
+    let mut buf = [0u8; 4];
+    for c in nfc.chars() {
+        starts.push(folded.len());
+        folded.push_str(&caseless::default_case_fold_str(c.encode_utf8(&mut buf)));
+    }
+    let at = folded.find(folded_term)?;
+    let first = starts.partition_point(|&s| s <= at).saturating_sub(1);
+    let last = starts.partition_point(|&s| s < at + folded_term.len());
+    let total = text.chars().count();
+    Some(first.min(total)..last.min(total).max(first.min(total)))
+}
+
+/// About [`EXCERPT_CHARS`] scalars of `text` around `range` (scalar
+/// indices), with `…` where cut. Never splits a scalar.
+fn excerpt_at(text: &str, range: std::ops::Range<usize>) -> String {
+    let total = text.chars().count();
+    let len = range.end.saturating_sub(range.start);
+    let before = EXCERPT_CHARS.saturating_sub(len) / 3;
+    let start = if range.is_empty() && range.start == 0 { 0 } else { range.start.saturating_sub(before) };
+    let end = (start + EXCERPT_CHARS.max(len)).min(total);
+    let start = end.saturating_sub(EXCERPT_CHARS.max(len)).min(start);
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(text.chars().skip(start).take(end - start));
+    if end < total {
+        out.push('…');
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,280 @@
+//! HTML for people: Markdown rendered safely (raw HTML in a page shown as
+//! text, only http(s), mailto, `#` and site-relative links, images as their
+//! alt text), and the page, search and error templates. Semantic markup,
+//! readable without JavaScript.
+
+use std::fmt::Write;
+
+use axum::http::StatusCode;
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders Markdown to HTML with raw HTML escaped and unsafe links removed.
+pub fn markdown_to_html(markdown: &str) -> String {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let events = Parser::new_ext(markdown, options).map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
+        }
+        Event::Start(Tag::Image { .. }) => Event::Start(Tag::Emphasis),
+        Event::End(TagEnd::Image) => Event::End(TagEnd::Emphasis),
+        other => other,
+    });
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
+    let lower = url.trim().to_ascii_lowercase();
+    let scheme_end = lower.find(':');
+    let first_special = lower.find(['/', '?', '#']);
+    let has_scheme = match (scheme_end, first_special) {
+        (Some(c), Some(s)) => c < s,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    if !has_scheme
+        || lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || lower.starts_with("mailto:")
+    {
+        url
+    } else {
+        CowStr::Borrowed("#")
+    }
+}
+
+const STYLE: &str = "body{font:16px/1.55 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fff}\
+header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid #ddd}\
+header .site{font-weight:600;text-decoration:none;color:inherit}\
+header nav ul{display:flex;gap:.5rem;list-style:none;margin:0;padding:0}\
+[aria-current]{font-weight:700}\
+.layout{display:flex;gap:2rem;padding:1rem}\
+.sidebar{min-width:14rem;max-width:18rem}.sidebar ul{list-style:none;padding:0;margin:0}.sidebar li{margin:.2rem 0}\
+main{max-width:48rem;flex:1;min-width:0}pre{overflow:auto;background:#f5f5f5;padding:.6rem}\
+code{background:#f5f5f5}.note{background:#fff7d6;padding:.5rem .8rem;border-left:4px solid #e5b800}\
+mark{background:#ffe680}\
+@media (max-width:48rem){.layout{flex-direction:column}}";
+
+/// What the page template needs.
+#[derive(Debug, Default)]
+pub struct PageView {
+    pub site_name: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub locale: String,
+    pub path: String,
+    pub prefix: String,
+    pub label: String,
+    pub fallback: bool,
+    pub body_html: String,
+    /// (href, title, is this page).
+    pub sidebar: Vec<(String, String, bool)>,
+    /// (href, label, is current).
+    pub versions: Vec<(String, String, bool)>,
+    /// (href, locale, is current).
+    pub locales: Vec<(String, String, bool)>,
+    /// (hreflang, absolute or site href).
+    pub alternates: Vec<(String, String)>,
+}
+
+fn head(out: &mut String, lang: &str, title: &str, description: Option<&str>) {
+    let _ = write!(
+        out,
+        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n",
+        escape(lang),
+        escape(title)
+    );
+    if let Some(d) = description {
+        let _ = writeln!(out, "<meta name=\"description\" content=\"{}\">", escape(d));
+    }
+    let _ = writeln!(out, "<style>{STYLE}</style>");
+}
+
+fn header(out: &mut String, site_name: &str, prefix: &str, query: &str) {
+    let _ = write!(
+        out,
+        "<header>\n<a class=\"site\" href=\"/\">{}</a>\n<form role=\"search\" action=\"/search\" method=\"get\">\n<input type=\"hidden\" name=\"prefix\" value=\"{}\">\n<input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search the docs\" placeholder=\"Search\">\n<button type=\"submit\">Search</button>\n</form>\n",
+        escape(site_name),
+        escape(prefix),
+        escape(query)
+    );
+}
+
+fn switcher(out: &mut String, label: &str, items: &[(String, String, bool)]) {
+    if items.len() < 2 {
+        return;
+    }
+    let _ = write!(out, "<nav aria-label=\"{}\"><ul>", escape(label));
+    for (href, text, current) in items {
+        let current = if *current { " aria-current=\"true\"" } else { "" };
+        let _ = write!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(href), escape(text));
+    }
+    out.push_str("</ul></nav>\n");
+}
+
+/// A page of the site.
+pub fn page(v: &PageView) -> String {
+    let mut out = String::with_capacity(v.body_html.len() + 4096);
+    head(
+        &mut out,
+        &v.locale,
+        &format!("{} — {} — {}", v.title, v.label, v.site_name),
+        v.description.as_deref(),
+    );
+    for (lang, href) in &v.alternates {
+        let _ =
+            writeln!(out, "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">", escape(lang), escape(href));
+    }
+    let _ = writeln!(out, "<link rel=\"alternate\" type=\"text/markdown\" href=\"{}.md\">", escape(&v.path));
+    out.push_str("</head>\n<body>\n");
+    header(&mut out, &v.site_name, &v.prefix, "");
+    switcher(&mut out, "Versions", &v.versions);
+    switcher(&mut out, "Languages", &v.locales);
+    out.push_str("</header>\n<div class=\"layout\">\n<nav class=\"sidebar\" aria-label=\"Pages\"><ul>\n");
+    for (href, title, current) in &v.sidebar {
+        let current = if *current { " aria-current=\"page\"" } else { "" };
+        let _ = writeln!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(href), escape(title));
+    }
+    out.push_str("</ul></nav>\n<main>\n");
+    if v.fallback {
+        out.push_str(
+            "<p class=\"note\" role=\"note\">This page is not translated yet; it is shown in the original language.</p>\n",
+        );
+    }
+    let _ = write!(
+        out,
+        "<article>\n{}</article>\n<footer><p><a href=\"{}.md\">Markdown source</a> · {}</p></footer>\n</main>\n</div>\n</body>\n</html>\n",
+        v.body_html,
+        escape(&v.path),
+        escape(&v.label)
+    );
+    out
+}
+
+/// One ranked search result.
+#[derive(Debug)]
+pub struct SearchResultView {
+    pub href: String,
+    pub title: String,
+    pub breadcrumb: String,
+    pub snippet: String,
+    /// `[start, end)` in Unicode scalar offsets of `snippet`.
+    pub highlights: Vec<[usize; 2]>,
+}
+
+/// The search page: the form, then ranked results (or a message).
+pub fn search_page(
+    site_name: &str,
+    prefix: &str,
+    query: &str,
+    results: &[SearchResultView],
+    message: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    head(&mut out, "en", &format!("Search: {query} — {site_name}"), None);
+    out.push_str("<meta name=\"robots\" content=\"noindex\">\n</head>\n<body>\n");
+    header(&mut out, site_name, prefix, query);
+    out.push_str("</header>\n<div class=\"layout\"><main>\n");
+    let _ = writeln!(
+        out,
+        "<h1>Search{}</h1>",
+        if query.is_empty() { String::new() } else { format!(": {}", escape(query)) }
+    );
+    if let Some(m) = message {
+        let _ = writeln!(out, "<p>{}</p>", escape(m));
+    }
+    if !results.is_empty() {
+        out.push_str("<ol class=\"results\">\n");
+        for r in results {
+            let _ = writeln!(
+                out,
+                "<li><a href=\"{}\">{}</a><br><small>{}</small><p>{}</p></li>",
+                escape(&r.href),
+                escape(&r.title),
+                escape(&r.breadcrumb),
+                highlight(&r.snippet, &r.highlights)
+            );
+        }
+        out.push_str("</ol>\n");
+    }
+    out.push_str("</main></div>\n</body>\n</html>\n");
+    out
+}
+
+/// Escapes `snippet`, wrapping the highlighted scalar ranges in `<mark>`.
+fn highlight(snippet: &str, ranges: &[[usize; 2]]) -> String {
+    let mut out = String::new();
+    let mut open = false;
+    for (i, c) in snippet.chars().enumerate() {
+        let inside = ranges.iter().any(|[s, e]| (*s..*e).contains(&i));
+        if inside && !open {
+            out.push_str("<mark>");
+            open = true;
+        } else if !inside && open {
+            out.push_str("</mark>");
+            open = false;
+        }
+        out.push_str(&escape(c.encode_utf8(&mut [0; 4])));
+    }
+    if open {
+        out.push_str("</mark>");
+    }
+    out
+}
+
+/// A small error page.
+pub fn error_page(status: StatusCode, message: &str) -> String {
+    let mut out = String::new();
+    let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or(""));
+    head(&mut out, "en", &title, None);
+    let _ = write!(
+        out,
+        "</head>\n<body>\n<main>\n<h1>{}</h1>\n<p>{}</p>\n<p><a href=\"/\">Home</a></p>\n</main>\n</body>\n</html>\n",
+        escape(&title),
+        escape(message)
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_html_is_escaped_and_unsafe_links_dropped() {
+        let html = markdown_to_html(
+            "# 标题\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](/app/faq) ![img](http://evil/x.png)",
+        );
+        assert!(html.contains("<h1>标题</h1>"), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(!html.contains("javascript:"), "{html}");
+        assert!(html.contains(r#"href="/app/faq""#), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+    }
+
+    #[test]
+    fn highlights_mark_scalar_ranges() {
+        assert_eq!(highlight("a<索引>b", &[[2, 4]]), "a&lt;<mark>索引</mark>&gt;b");
+    }
+}

@@ -1,0 +1,85 @@
+//! The public docs site of SPEC §6 and seed 002: every page as HTML at its
+//! path, `{path}.md`, `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page,
+//! and `/mcp` (Streamable HTTP, stateless) with exactly seed 002's four tools,
+//! all over the one [`Library`]. Never exposes the local API's `/v1`.
+//!
+//! # Layout
+//! - `error`: [`SiteError`], turned into a status and a small HTML page once.
+//! - `state`: [`SiteState`] and [`Options`]: the library, limits, caches.
+//! - `guard`: the Host check, the client address (trusted proxies), rate limits.
+//! - `etag`: strong ETags over the bytes sent, and `If-None-Match` → 304.
+//! - `html`: Markdown to safe HTML and the page templates (no JavaScript).
+//! - `routes`: pages, `.md`, search, `llms.txt`, `sitemap.xml`, `healthz`.
+//! - `mcp`: the `/mcp` tools (`list_versions`, `list_pages`, `search_docs`, `read_page`).
+
+pub mod error;
+mod etag;
+mod guard;
+pub mod html;
+pub mod mcp;
+mod routes;
+pub mod state;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use lectern_library::Library;
+use tower_http::compression::CompressionLayer;
+
+pub use error::SiteError;
+pub use state::{Options, SiteState};
+
+/// The whole site behind its guards; testable without a socket
+/// (`tower::ServiceExt::oneshot`, with a `ConnectInfo<SocketAddr>` extension
+/// for the client address).
+pub fn app(state: SiteState) -> Router {
+    let pages = routes::routes()
+        .layer(CompressionLayer::new().gzip(true))
+        // Outside compression: the ETag names the exact bytes sent.
+        .layer(axum::middleware::from_fn(etag::etag));
+    Router::new()
+        .merge(pages)
+        .route_service("/mcp", mcp::service(&state))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::guard))
+        .with_state(state)
+}
+
+/// Serves until `shutdown` resolves. Picks up generations made by other
+/// processes (`lectern add --site` ...) every `options.refresh_every`.
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    library: Arc<Library>,
+    options: Options,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let refresh_every = options.refresh_every;
+    let state = SiteState::new(library.clone(), options);
+    let stop = state.shutdown_token();
+    let refresher = tokio::spawn(refresh_loop(library, refresh_every));
+    let result = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            stop.cancel();
+        })
+        .await;
+    refresher.abort();
+    result
+}
+
+async fn refresh_loop(library: Arc<Library>, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let lib = library.clone();
+        match tokio::task::spawn_blocking(move || lib.refresh()).await {
+            Ok(Ok(true)) => tracing::info!("picked up a new generation"),
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => tracing::warn!("refreshing the library failed: {e}"),
+            Err(e) => tracing::warn!("refreshing the library failed: {e}"),
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! The site's router through `oneshot` (no socket), over the demo library of
+//! `examples/demo`.
+//!
+//! # Contents
+//! - pages: HTML at each path, switchers, hreflang, fallbacks, search page
+//! - `.md` is exactly `read_page`, valid YAML frontmatter
+//! - `llms.txt`, `sitemap.xml`, `healthz`
+//! - ETag + 304, gzip
+//! - guards: bad Host 403, 429 + Retry-After, no `/v1`
+//! - `/mcp`: exactly four tools, results and error shape
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use lectern_library::{Library, OpenMode};
+use lectern_site::{Options, SiteState, app};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+/// One demo library for the whole test binary (built once).
+fn library() -> Arc<Library> {
+    static LIB: OnceLock<(tempfile::TempDir, Arc<Library>)> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo/lectern.toml");
+        let config = lectern_corpus::SiteConfig::load(&demo).unwrap();
+        let library = Library::open(dir.path(), OpenMode::ReadWrite).unwrap();
+        library.add_site(&config, &mut |_, _| {}, &mut |_| {}).unwrap();
+        (dir, Arc::new(library))
+    })
+    .1
+    .clone()
+}
+
+fn state(options: Options) -> SiteState {
+    SiteState::new(library(), options)
+}
+
+fn get(path: &str) -> Request<Body> {
+    request(path, "127.0.0.1:8080", "198.51.100.9:5000")
+}
+
+fn request(path: &str, host: &str, peer: &str) -> Request<Body> {
+    let mut req = Request::builder().uri(path).header(header::HOST, host).body(Body::empty()).unwrap();
+    req.extensions_mut().insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+    req
+}
+
+async fn send(state: &SiteState, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+    let response = app(state.clone()).oneshot(req).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes().to_vec();
+    (status, headers, body)
+}
+
+async fn text(state: &SiteState, path: &str) -> (StatusCode, String) {
+    let (status, _, body) = send(state, get(path)).await;
+    (status, String::from_utf8(body).unwrap())
+}
+
+#[tokio::test]
+async fn pages_are_semantic_html_with_switchers_and_hreflang() {
+    let s = state(Options::default());
+    let (status, html) = text(&s, "/app/guide/install").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.starts_with("<!doctype html>"), "{html}");
+    assert!(html.contains("<html lang=\"en\">"));
+    assert!(html.contains("<nav class=\"sidebar\" aria-label=\"Pages\">"));
+    assert!(html.contains("<nav aria-label=\"Versions\">"));
+    assert!(html.contains("href=\"/app/v1/guide/install\""), "version switcher keeps the page");
+    assert!(html.contains("href=\"/zh-Hans/app/guide/install\""), "locale switcher keeps the page");
+    assert!(
+        html.contains("hreflang=\"zh-Hans\" href=\"https://docs.acme.example/zh-Hans/app/guide/install\""),
+        "{html}"
+    );
+    assert!(html.contains("hreflang=\"x-default\""));
+    assert!(html.contains("<form role=\"search\" action=\"/search\" method=\"get\">"));
+    assert!(html.contains("<article>"));
+    assert!(!html.contains("<script"), "readable without JavaScript");
+
+    // A missing translation: the English page stands in, flagged.
+    let (status, html) = text(&s, "/zh-Hans/app/reference/limits").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("not translated yet"), "{html}");
+    let (status, _) = text(&s, "/app/no-such-page").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Drafts are never published.
+    assert_eq!(text(&s, "/app/guide/roadmap").await.0, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_search_box_ranks_results() {
+    let s = state(Options::default());
+    let (status, html) = text(&s, "/search?q=install&prefix=%2Fapp").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<ol class=\"results\">"), "{html}");
+    assert!(html.contains("href=\"/app/guide/install"), "{html}");
+    let (status, _) = text(&s, "/search?q=").await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn markdown_is_exactly_read_page_with_valid_yaml() {
+    let s = state(Options::default());
+    for path in
+        ["/app/guide/install", "/zh-Hans/app/guide/install", "/zh-Hans/app/reference/limits", "/app/v1"]
+    {
+        let (status, headers, body) = send(&s, get(&format!("{path}.md"))).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(headers[header::CONTENT_TYPE], "text/markdown; charset=utf-8");
+        let md = String::from_utf8(body).unwrap();
+        assert_eq!(md, library().site_page(path).unwrap().markdown, "{path}");
+        let fm = md.strip_prefix("---\n").unwrap().split_once("\n---\n").unwrap().0;
+        let yaml: serde_yaml::Value = serde_yaml::from_str(fm).unwrap();
+        assert_eq!(yaml["path"].as_str(), Some(path));
+        for key in ["prefix", "label", "locale", "status"] {
+            assert!(yaml[key].is_string(), "{key} in {fm}");
+        }
+        assert_eq!(yaml["fallback"].as_bool(), path.ends_with("limits").then_some(true), "{fm}");
+        assert!(!md.contains("<p>"));
+    }
+}
+
+#[tokio::test]
+async fn llms_txt_sitemap_and_healthz() {
+    let s = state(Options::default());
+    let (status, llms) = text(&s, "/llms.txt").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(llms.starts_with("# Acme App Docs\n\n> Documentation for Acme App"), "{llms}");
+    assert!(llms.contains("## App 2 (/app, en)"), "{llms}");
+    assert!(llms.contains("- [Installing App](https://docs.acme.example/app/guide/install.md): "), "{llms}");
+    assert!(!llms.contains("roadmap"));
+    let (status, sitemap) = text(&s, "/sitemap.xml").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(sitemap.contains("<loc>https://docs.acme.example/app/guide/install</loc>"), "{sitemap}");
+    assert!(sitemap.contains("<loc>https://docs.acme.example/zh-Hans/app/v1</loc>"), "{sitemap}");
+    let (status, health) = text(&s, "/healthz").await;
+    assert_eq!(status, StatusCode::OK);
+    let health: Value = serde_json::from_str(&health).unwrap();
+    assert_eq!(health["generation"], json!(library().view().unwrap().generation));
+}
+
+#[tokio::test]
+async fn strong_etags_answer_304_and_gzip_compresses() {
+    let s = state(Options::default());
+    let (status, headers, body) = send(&s, get("/app/guide/install")).await;
+    assert_eq!(status, StatusCode::OK);
+    let etag = headers[header::ETAG].to_str().unwrap().to_owned();
+    assert!(etag.starts_with('"') && !etag.starts_with("W/"), "{etag}");
+    let mut req = get("/app/guide/install");
+    req.headers_mut().insert(header::IF_NONE_MATCH, etag.parse().unwrap());
+    let (status, headers, empty) = send(&s, req).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert_eq!(headers[header::ETAG], etag.as_str());
+    assert!(empty.is_empty());
+
+    let mut req = get("/app/guide/install");
+    req.headers_mut().insert(header::ACCEPT_ENCODING, "gzip".parse().unwrap());
+    let (status, headers, gz) = send(&s, req).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
+    assert_ne!(headers[header::ETAG], etag.as_str(), "each encoding has its own strong tag");
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(&gz[..]).read_to_end(&mut plain).unwrap();
+    assert_eq!(plain, body);
+}
+
+#[tokio::test]
+async fn a_foreign_host_is_refused() {
+    let s = state(Options::default());
+    for host in ["evil.example", "docs.acme.example.evil.example"] {
+        let (status, _, _) = send(&s, request("/app", host, "198.51.100.9:5000")).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{host}");
+    }
+    let mut mcp = mcp_request(&json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
+    mcp.headers_mut().insert(header::HOST, "evil.example".parse().unwrap());
+    assert_eq!(send(&s, mcp).await.0, StatusCode::FORBIDDEN);
+    for host in ["docs.acme.example", "localhost:8080", "127.0.0.1"] {
+        assert_eq!(send(&s, request("/app", host, "198.51.100.9:5000")).await.0, StatusCode::OK, "{host}");
+    }
+}
+
+#[tokio::test]
+async fn rate_limits_answer_429_with_retry_after() {
+    let s = state(Options { rate_limit_per_minute: Some(2), ..Options::default() });
+    for _ in 0..2 {
+        assert_eq!(send(&s, request("/llms.txt", "127.0.0.1", "127.0.0.1:4000")).await.0, StatusCode::OK);
+    }
+    let (status, headers, _) = send(&s, request("/llms.txt", "127.0.0.1", "127.0.0.1:4000")).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    // Another client has its own bucket.
+    assert_eq!(send(&s, request("/llms.txt", "127.0.0.1", "127.0.0.2:4000")).await.0, StatusCode::OK);
+    // Loopback is not limited by default.
+    let open = state(Options::default());
+    for _ in 0..5 {
+        assert_eq!(send(&open, request("/healthz", "127.0.0.1", "127.0.0.1:4000")).await.0, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn the_local_api_is_never_exposed() {
+    let s = state(Options::default());
+    for path in ["/v1", "/v1/status", "/v1/editions", "/v1/openapi.json"] {
+        assert_eq!(text(&s, path).await.0, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+fn mcp_request(body: &Value) -> Request<Body> {
+    let mut req = Request::builder()
+        .method("POST")
+        .uri("/mcp")
+        .header(header::HOST, "127.0.0.1:8080")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    req.extensions_mut().insert(ConnectInfo("127.0.0.1:5000".parse::<SocketAddr>().unwrap()));
+    req
+}
+
+async fn mcp(s: &SiteState, body: Value) -> Value {
+    let (status, headers, bytes) = send(s, mcp_request(&body)).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&bytes));
+    assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("application/json"));
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+#[tokio::test]
+async fn mcp_serves_exactly_the_four_tools() {
+    let s = state(Options::default());
+    let init = mcp(
+        &s,
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+    )
+    .await;
+    assert_eq!(init["result"]["serverInfo"]["name"], "Acme App Docs");
+    assert!(init["result"]["instructions"].as_str().unwrap().starts_with("Call list_versions first"));
+
+    let list = mcp(&s, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 4);
+    for name in ["list_versions", "list_pages", "search_docs", "read_page"] {
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("{name} in {names:?}"));
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{name}");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
+        assert!(tool["description"].as_str().unwrap().len() > 40, "{name}");
+    }
+    let search = tools.iter().find(|t| t["name"] == "search_docs").unwrap();
+    assert_eq!(search["inputSchema"]["required"], json!(["term"]));
+    for p in ["term", "prefix", "limit", "cursor"] {
+        assert!(search["inputSchema"]["properties"][p].is_object(), "{p}");
+    }
+
+    let call = |name: &str, args: Value| json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":name,"arguments":args}});
+    let versions = mcp(&s, call("list_versions", json!({}))).await;
+    let prefixes: Vec<&str> = versions["result"]["structuredContent"]["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["prefix"].as_str().unwrap())
+        .collect();
+    assert_eq!(prefixes, ["/app", "/app/v1", "/app/wiki/howto", "/zh-Hans/app", "/zh-Hans/app/v1"]);
+
+    let page = mcp(&s, call("read_page", json!({"path": "/app/guide/install"}))).await;
+    assert_eq!(
+        page["result"]["content"][0]["text"],
+        json!(library().site_page("/app/guide/install").unwrap().markdown)
+    );
+
+    let bad = mcp(&s, call("list_pages", json!({"limit": 500}))).await;
+    assert_eq!(bad["result"]["isError"], true);
+    assert_eq!(bad["result"]["structuredContent"]["error"]["code"], "invalid_argument");
+    let message = bad["result"]["structuredContent"]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("allowed 1 to 100"), "{message}");
+    assert_eq!(bad["result"]["content"][0]["text"], message);
+
+    let unknown_prefix = mcp(&s, call("search_docs", json!({"term": "x", "prefix": "/nope"}))).await;
+    assert_eq!(unknown_prefix["result"]["structuredContent"]["error"]["code"], "invalid_argument");
+}

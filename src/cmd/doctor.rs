@@ -1,0 +1,161 @@
+//! `lectern doctor`: explains the library (folder, editions, generation,
+//! index check) and the local API (server, discovery files, challenge,
+//! authenticated status), one line each with what to do; exit 1 on a problem.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use lectern_api::client::Client;
+use lectern_api::discovery::{self, DiscoveryError};
+use lectern_library::{Library, ListRequest, OpenMode};
+use serde::Serialize;
+
+use crate::cli::DoctorArgs;
+use crate::config::Config;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    Ok,
+    Note,
+    Problem,
+}
+
+#[derive(Debug, Serialize)]
+struct Check {
+    check: &'static str,
+    level: Level,
+    detail: String,
+}
+
+pub fn run(config: &Config, args: DoctorArgs) -> Result<ExitCode> {
+    let mut checks = Vec::new();
+    let mut push = |check, level, detail: String| checks.push(Check { check, level, detail });
+    let root = &config.user_data;
+
+    let mut generation = None;
+    if !root.join("index").is_dir() {
+        push(
+            "library",
+            Level::Problem,
+            format!(
+                "no library at {}; install docs with `lectern add --site CONFIG` or `lectern add SOURCE ...`",
+                root.display()
+            ),
+        );
+    } else {
+        match Library::open(root, OpenMode::ReadOnly) {
+            Err(e) => push("library", Level::Problem, format!("{}: {e}", root.display())),
+            Ok(library) => {
+                match library.list(&ListRequest { all: true, generation: None }) {
+                    Ok(list) => {
+                        let enabled = list.editions.iter().filter(|e| e.enabled).count();
+                        let level = if enabled == 0 { Level::Note } else { Level::Ok };
+                        push(
+                            "library",
+                            level,
+                            format!(
+                                "{}: {} editions ({enabled} enabled), generation {}{}",
+                                root.display(),
+                                list.editions.len(),
+                                list.generation,
+                                if enabled == 0 { "; enable one with `lectern enable EDITION`" } else { "" }
+                            ),
+                        );
+                        generation = Some(list.generation);
+                    }
+                    Err(e) => push("library", Level::Problem, e.to_string()),
+                }
+                match library.verify() {
+                    Ok(()) => push("index", Level::Ok, "every index file's checksum matches".into()),
+                    Err(e) => push(
+                        "index",
+                        Level::Problem,
+                        format!(
+                            "{e}; reinstall the editions with `lectern add` (the sources are listed by `lectern list --json`)"
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+
+    match discovery::read(root) {
+        Err(DiscoveryError::NotRunning { .. }) => {
+            push(
+                "server",
+                Level::Note,
+                format!(
+                    "no local API server is running for {}; start one with `lectern serve`",
+                    root.display()
+                ),
+            );
+        }
+        Err(e) => push("discovery files", Level::Problem, e.to_string()),
+        Ok(found) => {
+            let s = &found.status;
+            push(
+                "server",
+                Level::Ok,
+                format!(
+                    "pid {} is running, listening on http://{}:{} since {}",
+                    s.pid, s.address, s.port, s.started_at
+                ),
+            );
+            push(
+                "discovery files",
+                Level::Ok,
+                format!(
+                    "{}: folder 0700, status.json and access-key 0600, yours, one link each",
+                    found.dir.display()
+                ),
+            );
+            let client = Client::unchecked(found);
+            match client.challenge() {
+                Err(e) => push("challenge", Level::Problem, e.to_string()),
+                Ok(()) => {
+                    push(
+                        "challenge",
+                        Level::Ok,
+                        "the server proved it holds the access key (POST /auth/challenge)".into(),
+                    );
+                    match client.get("/v1/status") {
+                        Err(e) => {
+                            push("api", Level::Problem, format!("authenticated GET /v1/status failed: {e}"))
+                        }
+                        Ok(v) => {
+                            let served = v["generation"].as_str().unwrap_or("?").to_owned();
+                            let detail =
+                                format!("GET /v1/status with the key: ok, serving generation {served}");
+                            match &generation {
+                                Some(g) if *g != served => push(
+                                    "api",
+                                    Level::Note,
+                                    format!(
+                                        "{detail} (the library's is {g}; the server picks it up within a second)"
+                                    ),
+                                ),
+                                _ => push("api", Level::Ok, detail),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    let problem = checks.iter().any(|c| matches!(c.level, Level::Problem));
+    if args.json {
+        crate::output::json(&serde_json::json!({ "ok": !problem, "checks": checks }))?;
+    } else {
+        for c in &checks {
+            let tag = match c.level {
+                Level::Ok => "ok     ",
+                Level::Note => "note   ",
+                Level::Problem => "PROBLEM",
+            };
+            println!("{tag} {:<16} {}", c.check, c.detail);
+        }
+    }
+    Ok(if problem { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,168 @@
+//! `lectern serve` end to end over a real socket with the real binary.
+//!
+//! Contents:
+//! - serve: discovery files, challenge, search, read, enable/disable through the API
+//! - refresh: a `lectern disable` from another process is served within 1 s
+//! - one server per folder: a second `serve` is refused
+//! - unsafe discovery folder: refused at start
+//! - shutdown: SIGTERM removes status.json
+//! - open/doctor: `open --print` mints a login URL, `doctor` says all is well
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use lectern_api::client::{Client, query};
+use serde_json::json;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
+    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
+    c
+}
+
+fn demo_library() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/lectern.toml");
+    let out = bin().args(["add", "--site"]).arg(config).arg("--user-data").arg(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    dir
+}
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(user_data: &Path) -> Server {
+    let mut child = bin()
+        .arg("serve")
+        .arg("--user-data")
+        .arg(user_data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut url = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some(i) = line.find("http://127.0.0.1:")
+            && line.contains("/login?token=")
+        {
+            url = line[i..].trim().to_owned();
+            break;
+        }
+    }
+    assert!(url.contains("/login?token="), "serve printed no login URL");
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, url }
+}
+
+fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < limit, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    start.elapsed()
+}
+
+fn status_path(user_data: &Path) -> PathBuf {
+    user_data.join("api/status.json")
+}
+
+#[test]
+fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
+    let lib = demo_library();
+    let server = serve(lib.path());
+    let client = Client::connect(lib.path()).expect("discovery + challenge");
+    assert!(server.url.starts_with(&format!("http://127.0.0.1:{}/login?token=", client.port())));
+    assert!(!server.url.contains(&client.discovery().access_key));
+    assert_eq!(client.discovery().status.pid, server.child.id());
+
+    let status = client.get("/v1/status").unwrap();
+    assert_eq!(status["editions_enabled"], 5);
+    let found = client
+        .get(&format!("/v1/search{}", query(&[("text", Some("安装")), ("locale", Some("zh-Hans"))])))
+        .unwrap();
+    let hit = &found["hits"][0];
+    let section = client
+        .get(&format!(
+            "/v1/section{}",
+            query(&[
+                ("section_key", hit["section_key"].as_str()),
+                ("generation", found["generation"].as_str())
+            ])
+        ))
+        .unwrap();
+    assert_eq!(section["locale"], "zh-Hans");
+    let changed = client.post("/v1/editions/disable", &json!({"edition": "app@1/en"})).unwrap();
+    assert_ne!(changed["generation"], found["generation"]);
+    client.post("/v1/editions/enable", &json!({"edition": "app@1/en"})).unwrap();
+
+    // Wrong key: 401 over the wire too.
+    let mut bad = client.discovery().clone();
+    bad.access_key = "0".repeat(64);
+    let err = Client::unchecked(bad.clone()).get("/v1/status").unwrap_err();
+    assert_eq!(err.code(), "unauthorized", "{err}");
+    assert_eq!(Client::unchecked(bad).challenge().unwrap_err().code(), "challenge_failed");
+
+    // A generation made by another process is served within a second.
+    let before = client.get("/v1/status").unwrap()["generation"].clone();
+    let out = bin().args(["disable", "app@2/zh-Hans", "--user-data"]).arg(lib.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let took = wait_until("new generation served", Duration::from_secs(1), || {
+        client.get("/v1/status").unwrap()["generation"] != before
+    });
+    eprintln!("generation picked up after {took:?}");
+    assert_eq!(client.get("/v1/status").unwrap()["editions_enabled"], 4);
+
+    // `lectern open --print` and `doctor` go through the same discovery + challenge.
+    let out = bin().args(["open", "--print", "--user-data"]).arg(lib.path()).output().unwrap();
+    let url = String::from_utf8(out.stdout).unwrap();
+    assert!(url.starts_with(&format!("http://127.0.0.1:{}/login?token=", client.port())), "{url}");
+    let out = bin().args(["doctor", "--user-data"]).arg(lib.path()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("challenge") && !text.contains("PROBLEM"), "{text}");
+
+    // A second server for the same folder is refused, clearly.
+    let out = bin().args(["serve", "--user-data"]).arg(lib.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("already serving"), "{err}");
+
+    // SIGTERM: graceful stop, status.json removed.
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let mut server = server;
+    let code = server.child.wait().unwrap();
+    assert!(code.success(), "{code:?}");
+    assert!(!status_path(lib.path()).exists());
+    let out = bin().args(["doctor", "--json", "--user-data"]).arg(lib.path()).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true, "{v}");
+}
+
+#[test]
+fn serve_refuses_an_unsafe_discovery_folder() {
+    let lib = demo_library();
+    let api = lib.path().join("api");
+    std::fs::create_dir(&api).unwrap();
+    std::fs::set_permissions(&api, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = bin().args(["serve", "--user-data"]).arg(lib.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unsafe") && err.contains("chmod 700"), "{err}");
+    let out = bin().args(["doctor", "--user-data"]).arg(lib.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+}
