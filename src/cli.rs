@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(
     name = "lectern",
-    version,
+    version = version(),
     about = "A documentation server for people and AI agents: install, index, search and serve docs offline.",
     after_help = "Examples:\n  lectern add ./postgresql-18-en.tar.xz --project postgresql --version 18 --locale en\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern read /postgresql/sql-createindex"
 )]
@@ -16,6 +16,19 @@ pub struct Cli {
     pub global: Global,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `lectern --version`: the program and the on-disk formats it reads.
+fn version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        format!(
+            "{} (library format {}, index format {})",
+            env!("CARGO_PKG_VERSION"),
+            lectern_library::manifest::LIBRARY_FORMAT,
+            lectern_index::schema::FORMAT_VERSION
+        )
+    })
 }
 
 #[derive(Debug, Args)]

@@ -430,3 +430,10 @@ fn debian_postgresql_doc_15_installs_cleanly() {
     assert!(!page.contains("navheader") && !page.contains("<div"), "clean Markdown");
     assert!(page.contains("](/postgresql/"), "links rewritten to library paths");
 }
+
+#[test]
+fn version_names_the_on_disk_formats() {
+    let out = bin().arg("--version").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("library format 1") && text.contains("index format 1"), "{text}");
+}

@@ -39,6 +39,7 @@ def main():
             [LECTERN, "--user-data", user_data, "serve", "--site", str(ROOT / "examples" / "demo" / "lectern.toml"),
              "--listen", f"127.0.0.1:{port}"],
             stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # rmcp logs every -32601 the suite provokes
         )
         try:
             deadline = time.time() + 120

@@ -4,8 +4,10 @@
 //!
 //! Order: (tier, score desc, section key asc). Tier 1 holds the sections with
 //! every word and phrase (and those whose symbol is exactly the query words,
-//! scored above everything); tier 2, computed only when tier 1 cannot fill
-//! the page, holds the sections with most of the words.
+//! scored above everything); tier 2, computed only when tier 1 holds fewer
+//! than a page (`limit`) of sections, holds the sections with most of the
+//! words. The rule does not depend on `offset`, so `total` and the order stay
+//! the same on every page of one query and limit: pages never overlap or skip.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
@@ -14,10 +16,9 @@ use std::time::Instant;
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
 };
-use tantivy::schema::{IndexRecordOption, TantivyDocument};
+use tantivy::schema::{IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
 
-use crate::records::section_record;
 use crate::schema::Fields;
 use crate::snippet::{Match, SNIPPET_CHARS, snippet};
 use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
@@ -36,7 +37,7 @@ const SYMBOL_SCORE: Score = 10_000.0;
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
 /// Text beyond this many bytes of a section is not scanned for highlights.
-const SNIPPET_SCAN_BYTES: usize = 32 * 1024;
+const SNIPPET_SCAN_BYTES: usize = 16 * 1024;
 /// Matches gathered for one snippet, at most.
 const MAX_SNIPPET_MATCHES: usize = 4096;
 
@@ -461,7 +462,7 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
 
     let mut tier1 = collect(searcher, &*compiled.tier1, &HashSet::new(), request, &mut flags);
     let mut tier2 = Vec::new();
-    if tier1.len() < wanted
+    if tier1.len() < request.limit
         && !flags.stop()
         && let Some(query) = &compiled.tier2
     {
@@ -489,15 +490,19 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
 
 fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
     let doc: TantivyDocument = snap.searcher.doc(candidate.address).ok()?;
-    let record = section_record(&snap.fields, &doc);
-    let (snippet, highlights) = snippet_of(&record.text, &compiled.highlight, compiled.groups as usize);
+    let f = &*snap.fields;
+    // Borrow from the document: sections can be large, copy only what a hit shows.
+    let text = |field| doc.get_first(field).and_then(|v| v.as_str());
+    let owned = |field| text(field).unwrap_or_default().to_string();
+    let (snippet, highlights) =
+        snippet_of(text(f.body).unwrap_or_default(), &compiled.highlight, compiled.groups as usize);
     Some(Hit {
-        section_key: record.key,
-        edition: record.edition,
-        path: record.page_path,
-        anchor: record.anchor,
-        title: record.title,
-        breadcrumb: record.breadcrumb,
+        section_key: owned(f.section_key),
+        edition: owned(f.edition),
+        path: owned(f.path),
+        anchor: text(f.anchor).map(str::to_string),
+        title: owned(f.title),
+        breadcrumb: doc.get_all(f.breadcrumb).filter_map(|v| v.as_str()).map(str::to_string).collect(),
         snippet,
         highlights,
         score: candidate.score,
