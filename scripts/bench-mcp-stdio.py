@@ -5,7 +5,7 @@ Usage: .venv/bin/python scripts/bench-mcp-stdio.py [CORPORA] [--bin target/relea
 
 1. Cold start to the first `tools/list` answer (initialize + tools/list as
    raw lines), median of 20 starts, side by side with a minimal Python MCP SDK
-   stdio server (FastMCP, one tool) answering the same two lines: the floor
+   stdio server (MCPServer/FastMCP, one tool) answering the same two lines: the floor
    for Python-based peers.
 2. `search_documentation` round trips (stdio -> local API -> index) over the
    PostgreSQL 18 manuals (en + zh-Hans): p50/p99 one at a time, then calls/s
@@ -72,7 +72,10 @@ def main():
         lib = os.path.join(tmp, "lib")
         py_server = os.path.join(tmp, "tiny_server.py")
         pathlib.Path(py_server).write_text(textwrap.dedent("""
-            from mcp.server.fastmcp import FastMCP
+            try:
+                from mcp.server.mcpserver import MCPServer as FastMCP  # mcp 2.x
+            except ImportError:
+                from mcp.server.fastmcp import FastMCP  # mcp 1.x
             mcp = FastMCP("tiny")
             @mcp.tool()
             def search_documentation(text: str) -> str:

@@ -80,7 +80,7 @@ pub enum Command {
     Config(ConfigArgs),
     /// Serve the local API and web page on 127.0.0.1 (one server per user-data folder).
     #[command(
-        after_help = "Examples:\n  lectern serve\n  lectern serve --port 8765\n  lectern serve --demo\n\nPrints a one-time login URL for the web page. Clients find the port in {user-data}/api/status.json and the key in {user-data}/api/access-key."
+        after_help = "Examples:\n  lectern serve\n  lectern serve --port 8765\n  lectern serve --demo\n  lectern serve --site examples/demo/lectern.toml --listen 127.0.0.1:8080\n  lectern serve --site --read-only --listen 0.0.0.0:8080\n\nPrints a one-time login URL for the web page. Clients find the port in {user-data}/api/status.json and the key in {user-data}/api/access-key."
     )]
     Serve(ServeArgs),
     /// Open the web page in a browser, logged in (needs a running `lectern serve`).
@@ -94,6 +94,30 @@ pub enum Command {
     /// Explain the state of the library and the local API; exit 1 if something is wrong.
     #[command(after_help = "Examples:\n  lectern doctor\n  lectern doctor --json")]
     Doctor(DoctorArgs),
+    /// Print a shell completion script (bash, zsh or fish) generated from this CLI.
+    #[command(
+        after_help = "Examples:\n  lectern completions bash > ~/.local/share/bash-completion/completions/lectern\n  lectern completions zsh > ~/.zfunc/_lectern\n  lectern completions fish > ~/.config/fish/completions/lectern.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) generated from this CLI.
+    #[command(
+        after_help = "Examples:\n  lectern man > ~/.local/share/man/man1/lectern.1\n  lectern man | man -l -"
+    )]
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 #[derive(Debug, Args)]
@@ -259,16 +283,20 @@ pub struct ConfigArgs {
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
     /// Print a setting's value (and the value in effect).
+    #[command(after_help = "Examples:\n  lectern config get default.locale\n  lectern config get default.project --json")]
     Get {
         key: String,
         #[arg(long)]
         json: bool,
     },
     /// Set a setting.
+    #[command(after_help = "Examples:\n  lectern config set default.project postgresql\n  lectern config set default.locale zh-Hans")]
     Set { key: String, value: String },
     /// Remove a setting so its default applies.
+    #[command(after_help = "Example:\n  lectern config unset default.locale")]
     Unset { key: String },
     /// Every setting and the resolved defaults.
+    #[command(after_help = "Examples:\n  lectern config list\n  lectern config list --json")]
     List {
         #[arg(long)]
         json: bool,
@@ -284,6 +312,9 @@ pub struct McpArgs {
 #[derive(Debug, Subcommand)]
 pub enum McpAction {
     /// Print the client config to paste into an MCP client (absolute paths, no key).
+    #[command(
+        after_help = "Examples:\n  lectern mcp config generic   # Claude Desktop, Cursor, Windsurf...: {\"mcpServers\": ...}\n  lectern mcp config vscode    # .vscode/mcp.json: {\"servers\": ..., \"type\": \"stdio\"}"
+    )]
     Config {
         /// `generic` (mcpServers) or `vscode` (servers, type stdio).
         #[arg(value_enum)]

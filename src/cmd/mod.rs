@@ -1,9 +1,11 @@
 //! One file per command; `run` dispatches.
 
 mod add;
+mod completions;
 mod config;
 mod doctor;
 mod editions;
+mod man;
 mod mcp;
 mod open;
 mod read;
@@ -20,6 +22,12 @@ use crate::cli::{Cli, Command};
 use crate::config::Config;
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
+    // Generated from the CLI definition alone: no library, no home folder needed.
+    match cli.command {
+        Command::Completions(args) => return completions::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Man => return man::run().map(|()| ExitCode::SUCCESS),
+        _ => {}
+    }
     let config = Config::from_global(&cli.global)?;
     match cli.command {
         Command::Add(args) => add::run(&config, args),
@@ -34,6 +42,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Open(args) => open::run(&config, args),
         Command::Mcp(args) => mcp::run(&config, args),
         Command::Doctor(args) => return doctor::run(&config, args),
+        Command::Completions(_) | Command::Man => unreachable!("handled above"),
     }
     .map(|()| ExitCode::SUCCESS)
 }
@@ -51,4 +60,15 @@ pub fn open_ro(config: &Config) -> Result<Library> {
 /// Tells the user on stderr why a write waits for another writer.
 pub fn on_wait(message: &str) {
     eprintln!("{message}");
+}
+
+/// Writes generated text to stdout; a reader that hangs up early (`| head`)
+/// is not an error.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }

@@ -41,6 +41,7 @@ pub fn run(corpora: &Path, from_folder: bool) -> anyhow::Result<()> {
             "pages",
             "sections",
             "seconds",
+            "CPU s",
             "pages/s",
             "MB/s",
             "peak RSS MiB",

@@ -1,0 +1,3 @@
+//! Fuzz target `markdown`: see `lectern_fuzz::entries::markdown`.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| lectern_fuzz::entries::markdown(data));

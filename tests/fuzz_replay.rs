@@ -1,0 +1,71 @@
+//! Replays every committed fuzz corpus file (`fuzz/corpus/<target>/*`)
+//! through the same entry functions the libFuzzer targets call, without
+//! libFuzzer, so `cargo test` holds every finding and seed.
+//!
+//! Regression seeds for bugs the fuzzers found live in the corpora too, named
+//! after the bug (see docs/robustness.md § Fuzzing).
+
+#[path = "../fuzz/src/entries.rs"]
+#[allow(dead_code, reason = "the fuzz crate uses items this test does not")]
+mod entries;
+
+use std::path::Path;
+
+fn replay(target: &str) {
+    let (_, entry) = entries::TARGETS.iter().find(|(name, _)| *name == target).expect("known target");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{} holds no corpus files", dir.display());
+    for file in files {
+        let data = std::fs::read(&file).expect("read corpus file");
+        let outcome = std::panic::catch_unwind(|| entry(&data));
+        assert!(outcome.is_ok(), "{target}: corpus file {} fails", file.display());
+    }
+}
+
+#[test]
+fn every_target_has_a_corpus_and_a_test() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    for (name, _) in entries::TARGETS {
+        assert!(dir.join(name).is_dir(), "fuzz/corpus/{name} is missing");
+    }
+}
+
+#[test]
+fn stdio_framing_corpus() {
+    replay("stdio_framing");
+}
+
+#[test]
+fn query_corpus() {
+    replay("query");
+}
+
+#[test]
+fn markdown_corpus() {
+    replay("markdown");
+}
+
+#[test]
+fn html_corpus() {
+    replay("html");
+}
+
+#[test]
+fn docset_corpus() {
+    replay("docset");
+}
+
+#[test]
+fn site_config_corpus() {
+    replay("site_config");
+}
+
+#[test]
+fn cursor_key_corpus() {
+    replay("cursor_key");
+}
