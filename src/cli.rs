@@ -94,6 +94,11 @@ pub enum Command {
     /// Explain the state of the library and the local API; exit 1 if something is wrong.
     #[command(after_help = "Examples:\n  lectern doctor\n  lectern doctor --json")]
     Doctor(DoctorArgs),
+    /// Rebuild a damaged or old-format index from each edition's recorded source.
+    #[command(
+        after_help = "Example:\n  lectern repair\n\nThe old index is moved aside to {user-data}/index.damaged-<time>; delete it once the rebuild is checked. Stop `lectern serve` first."
+    )]
+    Repair(RepairArgs),
     /// Print a shell completion script (bash, zsh or fish) generated from this CLI.
     #[command(
         after_help = "Examples:\n  lectern completions bash > ~/.local/share/bash-completion/completions/lectern\n  lectern completions zsh > ~/.zfunc/_lectern\n  lectern completions fish > ~/.config/fish/completions/lectern.fish"
@@ -145,6 +150,12 @@ pub struct OpenArgs {
     /// Print the login URL instead of starting a browser.
     #[arg(long)]
     pub print: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

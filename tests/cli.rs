@@ -428,3 +428,48 @@ fn version_names_the_on_disk_formats() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("library format 1") && text.contains("index format 1"), "{text}");
 }
+
+#[test]
+fn prefixes_stay_consistent_when_a_later_edition_becomes_the_default() {
+    // Regression: marking the second locale `--default` used to move the
+    // prefix rule between installs (18/en at /p but 15/en at /en/p/15).
+    let lib = Lib::new();
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("index.md"), "# Home\n\nwords\n").unwrap();
+    let s = src.path().to_str().unwrap();
+    for (version, locale, extra) in [("18", "en", None), ("18", "zh-Hans", Some("--default")), ("15", "en", None), ("15", "zh-Hans", None)] {
+        let status = if version == "18" { "current" } else { "supported" };
+        let mut args = vec!["add", s, "--project", "p", "--version", version, "--locale", locale, "--status", status];
+        args.extend(extra);
+        lib.ok(&args);
+    }
+    let list = lib.json(&["list", "--all"]);
+    let prefix = |id: &str| {
+        list["editions"].as_array().unwrap().iter().find(|e| e["id"] == id).unwrap()["prefix"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(prefix("p@18/en"), "/p");
+    assert_eq!(prefix("p@15/en"), "/p/15");
+    assert_eq!(prefix("p@18/zh-Hans"), "/zh-Hans/p");
+    assert_eq!(prefix("p@15/zh-Hans"), "/zh-Hans/p/15");
+    assert_eq!(list["defaults"]["locale"], "zh-Hans", "the default for searching is still the --default edition's");
+}
+
+#[test]
+fn a_manuals_generated_index_ranks_after_real_sections() {
+    let src = tempfile::tempdir().unwrap();
+    let page = |title: &str, body: &str| {
+        format!("<html><head><title>{title}</title></head><body><div class=\"sect1\"><h2 class=\"title\">{title}</h2>{body}</div></body></html>")
+    };
+    std::fs::write(src.path().join("routine-vacuuming.html"), page("Routine Vacuuming", "<p>VACUUM FREEZE marks tuples frozen.</p>")).unwrap();
+    let entries: String = (0..40).map(|i| format!("<dt>vacuum freeze {i}, <a href=\"routine-vacuuming.html\">x</a></dt>")).collect();
+    std::fs::write(
+        src.path().join("bookindex.html"),
+        format!("<html><body><div class=\"index\" id=\"BOOKINDEX\"><h1 class=\"title\">Index</h1><dl>{entries}</dl></div></body></html>"),
+    )
+    .unwrap();
+    let lib = Lib::new();
+    lib.ok(&["add", src.path().to_str().unwrap(), "--project", "m", "--version", "1", "--locale", "en"]);
+    let r = lib.json(&["search", "vacuum freeze"]);
+    assert_eq!(r["hits"][0]["path"], "/m/routine-vacuuming", "{r}");
+    assert_eq!(r["total"], 2, "the index page is still found, just last");
+}

@@ -9,6 +9,7 @@ mod man;
 mod mcp;
 mod open;
 mod read;
+mod repair;
 mod search;
 mod serve;
 mod site;
@@ -42,6 +43,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Open(args) => open::run(&config, args),
         Command::Mcp(args) => mcp::run(&config, args),
         Command::Doctor(args) => return doctor::run(&config, args),
+        Command::Repair(args) => repair::run(&config, args),
         Command::Completions(_) | Command::Man => unreachable!("handled above"),
     }
     .map(|()| ExitCode::SUCCESS)

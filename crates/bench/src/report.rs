@@ -130,5 +130,7 @@ pub fn cpu_seconds() -> f64 {
 
 /// The machine's 1-minute load average: figures from a busy machine are slower.
 pub fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }

@@ -196,7 +196,10 @@ pub fn run(corpora: &Path, rounds: usize, tokenizer: &str, show: usize) -> anyho
     }
     if rounds > 0 {
         latency.print();
-        println!("load average after the rounds: {} (2 shared cores: a busy machine inflates every figure)", load_average());
+        println!(
+            "load average after the rounds: {} (2 shared cores: a busy machine inflates every figure)",
+            load_average()
+        );
         for b in &breakdown {
             println!("{b}");
         }

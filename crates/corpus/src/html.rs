@@ -168,7 +168,17 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         text,
         sections,
         symbols: refentry_symbols(root),
+        listing: is_index_listing(&doc),
     })
+}
+
+/// DocBook's generated index (`<div class="index">`, e.g. PostgreSQL's
+/// `bookindex.html`) or Sphinx's `genindex`.
+fn is_index_listing(doc: &Html) -> bool {
+    static SELECTOR: std::sync::OnceLock<scraper::Selector> = std::sync::OnceLock::new();
+    let selector = SELECTOR
+        .get_or_init(|| scraper::Selector::parse("div.index, div.genindex-jumpbox, table.indextable").expect("static selector"));
+    doc.select(selector).next().is_some()
 }
 
 /// The main content element: `<main>`, `[role=main]`, `div.body`, `<article>`,

@@ -56,6 +56,7 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         text,
         sections,
         symbols: Vec::new(),
+        listing: false,
     })
 }
 

@@ -30,6 +30,10 @@ pub struct Page {
     pub sections: Vec<Section>,
     /// Names this page defines (Dash index rows; SQL command titles), for exact-match search.
     pub symbols: Vec<Symbol>,
+    /// A generated listing (a manual's alphabetical index): readable, but it
+    /// holds every term, so ranked search puts it last among equals.
+    #[serde(default)]
+    pub listing: bool,
 }
 
 /// A heading-delimited part of a page; the unit ranked search returns.

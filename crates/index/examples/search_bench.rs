@@ -110,6 +110,7 @@ fn page_of(path: &str, html: &str) -> Page {
         text,
         sections,
         symbols: vec![],
+        listing: false,
     }
 }
 

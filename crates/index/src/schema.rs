@@ -44,6 +44,12 @@ pub struct Fields {
     pub body: Field,
     /// Exact symbol names, folded, single spaces (raw).
     pub symbol: Field,
+    /// Every symbol of the section's page, on each of its sections (raw), so a
+    /// query that starts with a symbol (`create index concurrently`) favours
+    /// that page's sections.
+    pub page_symbol: Field,
+    /// Rank weight in percent (100; lower for generated listings).
+    pub weight: Field,
     pub markdown: Field,
     pub ordinal: Field,
     /// Page title (stored, fast: listing pages reads no document).
@@ -80,6 +86,8 @@ impl Fields {
         let breadcrumb = b.add_text_field("breadcrumb", analysed(true));
         let body = b.add_text_field("body", analysed(true));
         let symbol = b.add_text_field("symbol", STRING);
+        let page_symbol = b.add_text_field("page_symbol", STRING);
+        let weight = b.add_u64_field("weight", FAST);
         let markdown = b.add_text_field("markdown", STORED);
         let ordinal = b.add_u64_field("ordinal", STORED);
         let page_title = b.add_text_field("page_title", STORED | FAST);
@@ -107,6 +115,8 @@ impl Fields {
             breadcrumb,
             body,
             symbol,
+            page_symbol,
+            weight,
             markdown,
             ordinal,
             page_title,

@@ -33,6 +33,8 @@ const MAX_PREFIX_TERMS: usize = 50;
 const CHECK_EVERY: u32 = 256;
 /// Score given to an exact symbol match: above any BM25 sum.
 const SYMBOL_SCORE: Score = 10_000.0;
+/// Bonus for the sections of a page whose symbol starts the query.
+const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
@@ -289,6 +291,24 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         (true, None) => {}
     }
 
+    // A query that starts with a symbol (`create index concurrently`) favours
+    // the sections of the page defining it; BM25 picks among them.
+    for k in (1..q.words.len()).rev() {
+        let leading = symbol_key(&q.words[..k].join(" "));
+        if !leading.is_empty() {
+            tier1.push((
+                Occur::Should,
+                Box::new(ConstScoreQuery::new(
+                    Box::new(TermQuery::new(
+                        Term::from_field_text(f.page_symbol, &leading),
+                        IndexRecordOption::Basic,
+                    )),
+                    PAGE_SYMBOL_SCORE,
+                )),
+            ));
+        }
+    }
+
     // Tier 2: Latin words (not stopwords) and CJK bigrams as the words.
     let mut latin: Vec<Unit> = Vec::new();
     let mut grams: Vec<Unit> = Vec::new();
@@ -408,6 +428,7 @@ fn collect(
         let edition_ords = editions.ords();
         let Ok(mut scorer) = weight.scorer(reader, 1.0) else { continue };
         let keys = reader.fast_fields().u64("key_num").ok();
+        let weights = reader.fast_fields().u64("weight").ok();
         let alive = reader.alive_bitset();
         let mut doc: DocId = scorer.doc();
         let mut seen: u32 = 0;
@@ -426,7 +447,9 @@ fn collect(
                     return out;
                 }
                 let key = keys.as_ref().and_then(|k| k.first(doc)).unwrap_or(u64::MAX);
-                out.push(Candidate { score: scorer.score(), key, address });
+                let weight = weights.as_ref().and_then(|w| w.first(doc)).unwrap_or(100);
+                let score = scorer.score() * weight as Score / 100.0;
+                out.push(Candidate { score, key, address });
             }
             doc = scorer.advance();
         }

@@ -216,6 +216,10 @@ pub(crate) fn section_key_num(edition: &str, path: &str, ordinal: usize) -> u64 
     u64::from_be_bytes(first)
 }
 
+/// Rank weight (percent) of a generated listing's sections: they contain
+/// every term, so they would otherwise crowd the top of many searches.
+pub(crate) const LISTING_WEIGHT: u64 = 5;
+
 /// A symbol as matched: folded, whitespace collapsed to single spaces.
 pub(crate) fn symbol_key(name: &str) -> String {
     fold(name).split_whitespace().collect::<Vec<_>>().join(" ")
@@ -432,6 +436,9 @@ impl Writer {
         if title_is_symbol(&page.title) {
             attach(&page.title, None);
         }
+        let mut page_symbols: Vec<&String> = symbols.iter().flatten().collect();
+        page_symbols.sort();
+        page_symbols.dedup();
         for (ordinal, section) in page.sections.iter().enumerate() {
             let mut doc = TantivyDocument::default();
             doc.add_text(f.kind, KIND_SECTION);
@@ -450,6 +457,10 @@ impl Writer {
             for symbol in &symbols[ordinal] {
                 doc.add_text(f.symbol, symbol);
             }
+            for symbol in &page_symbols {
+                doc.add_text(f.page_symbol, symbol);
+            }
+            doc.add_u64(f.weight, if page.listing { LISTING_WEIGHT } else { 100 });
             doc.add_text(f.markdown, &section.markdown);
             doc.add_u64(f.ordinal, ordinal as u64);
             self.writer.add_document(doc)?;

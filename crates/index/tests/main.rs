@@ -57,6 +57,7 @@ fn page(path: &str, title: &str, sections: &[(Option<&str>, &str, &str)], symbol
             .iter()
             .map(|s| Symbol { name: s.to_string(), kind: "Command".into(), anchor: None })
             .collect(),
+        listing: false,
     }
 }
 

@@ -14,6 +14,7 @@
 //! - `search`: search parameters, limits and the result envelope.
 //! - `read`: reading a section or a page, paging in Unicode scalar values.
 //! - `pages`: the site's page API: versions, path-cursor listings, substring search, `read_page`.
+//! - `repair`: rebuilding a damaged or old-format index from the recorded sources.
 
 pub mod edition;
 pub mod error;
@@ -23,6 +24,7 @@ mod lock;
 pub mod manifest;
 pub mod pages;
 pub mod read;
+pub mod repair;
 pub mod scope;
 pub mod search;
 pub mod settings;

@@ -347,7 +347,7 @@ impl Library {
             }
         };
         let locale =
-            spec.locale.clone().or_else(|| manifest.prefix_locale()).unwrap_or_else(|| "en".to_owned());
+            spec.locale.clone().or_else(|| manifest.unprefixed_locale()).unwrap_or_else(|| "en".to_owned());
         let id =
             EditionId::new(&project, &version, &locale, spec.domain.as_deref(), spec.collection.as_deref())?;
         let id_string = id.to_string();
@@ -372,9 +372,10 @@ impl Library {
                     },
                 )
         });
-        let prefix_locale = manifest
-            .prefix_locale()
-            .or_else(|| (spec.default || manifest.editions.is_empty()).then(|| id.locale.clone()));
+        let prefix_locale = match manifest.unprefixed_locale() {
+            Some(l) => l,
+            None => manifest.unprefixed_locale.insert(id.locale.clone()).clone(),
+        };
         let prefix = match &spec.prefix {
             Some(p) => {
                 lectern_corpus::names::prefix(p).map_err(|m| invalid(format!("prefix: {m}")))?;
@@ -382,7 +383,7 @@ impl Library {
             }
             None => {
                 existing.as_ref().filter(|e| e.status == status).map(|e| e.prefix.clone()).unwrap_or_else(
-                    || derive_prefix(&id, status == Status::Current, prefix_locale.as_deref()),
+                    || derive_prefix(&id, status == Status::Current, Some(&prefix_locale)),
                 )
             }
         };

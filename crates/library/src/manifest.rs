@@ -20,6 +20,10 @@ pub struct Manifest {
     pub editions: Vec<EditionRecord>,
     /// `lectern config` settings (`default.project`, ...).
     pub settings: BTreeMap<String, String>,
+    /// The locale fixed by the first install as the one served without a
+    /// locale segment (used when `default.locale` is not set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unprefixed_locale: Option<String>,
     /// The site config last installed with `add --site` (served by `serve --site`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<lectern_corpus::SiteConfig>,

@@ -110,16 +110,12 @@ impl Manifest {
         only(self.enabled().map(|e| e.locale.clone()))
     }
 
-    /// Same as [`Manifest::default_locale`] but over every edition (enabled or
-    /// not): prefixes must not move when an edition is switched off.
-    pub fn prefix_locale(&self) -> Option<String> {
-        if let Some(l) = self.settings.get("default.locale") {
-            return Some(l.clone());
-        }
-        if let Some(e) = self.editions.iter().find(|e| e.default) {
-            return Some(e.locale.clone());
-        }
-        only(self.editions.iter().map(|e| e.locale.clone()))
+    /// The locale whose editions get no locale segment in their prefix (SPEC
+    /// §1): the `default.locale` setting, else the locale fixed by the first
+    /// install. Prefixes are fixed at install, so this must not drift when
+    /// another edition is later marked `--default`.
+    pub fn unprefixed_locale(&self) -> Option<String> {
+        self.settings.get("default.locale").or(self.unprefixed_locale.as_ref()).cloned()
     }
 }
 

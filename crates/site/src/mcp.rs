@@ -138,6 +138,30 @@ impl DocsTools {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for DocsTools {
+    /// rmcp answers tool arguments it cannot decode (a wrong type, an
+    /// unknown field such as Dash's `load_url`) with a bare `isError` text;
+    /// give it the `{"error":{"code","message"}}` every tool error carries.
+    /// Regression: `tool_argument_errors_lack_structured_content`.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        let mut response = self.tool_router.call(tcc).await?;
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response
+            && result.is_error == Some(true)
+            && result.structured_content.is_none()
+        {
+            let message = result.content.first().and_then(|c| c.as_text()).map_or_else(
+                || "the tool arguments are not valid".to_owned(),
+                |t| format!("invalid arguments: {}", t.text.trim_start_matches("failed to deserialize parameters: ")),
+            );
+            result.structured_content = Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
+            result.content = vec![ContentBlock::text(message)];
+        }
+        Ok(response)
+    }
     fn get_info(&self) -> ServerConfig {
         let site = self.library.view().ok().and_then(|v| v.manifest.site.clone());
         let name = site.as_ref().map_or_else(|| "Lectern docs".to_owned(), |s| s.name.clone());

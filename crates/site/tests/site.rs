@@ -288,3 +288,20 @@ async fn mcp_serves_exactly_the_four_tools() {
     let unknown_prefix = mcp(&s, call("search_docs", json!({"term": "x", "prefix": "/nope"}))).await;
     assert_eq!(unknown_prefix["result"]["structuredContent"]["error"]["code"], "invalid_argument");
 }
+
+/// Regression (found by tests/robustness.rs): arguments rmcp cannot decode
+/// (a missing or mistyped field) came back as a bare `isError` text without
+/// the `{"error":{"code","message"}}` every tool error carries.
+#[tokio::test]
+async fn tool_argument_errors_lack_structured_content() {
+    let s = state(Options::default());
+    for (args, says) in [(json!({}), "path"), (json!({"path": 5}), "expected a string")] {
+        let call = json!({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read_page","arguments":args}});
+        let reply = mcp(&s, call).await;
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        assert_eq!(reply["result"]["structuredContent"]["error"]["code"], "invalid_argument", "{reply}");
+        let message = reply["result"]["structuredContent"]["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{message}");
+        assert_eq!(reply["result"]["content"][0]["text"], message);
+    }
+}
