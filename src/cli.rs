@@ -294,14 +294,18 @@ pub struct ConfigArgs {
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
     /// Print a setting's value (and the value in effect).
-    #[command(after_help = "Examples:\n  lectern config get default.locale\n  lectern config get default.project --json")]
+    #[command(
+        after_help = "Examples:\n  lectern config get default.locale\n  lectern config get default.project --json"
+    )]
     Get {
         key: String,
         #[arg(long)]
         json: bool,
     },
     /// Set a setting.
-    #[command(after_help = "Examples:\n  lectern config set default.project postgresql\n  lectern config set default.locale zh-Hans")]
+    #[command(
+        after_help = "Examples:\n  lectern config set default.project postgresql\n  lectern config set default.locale zh-Hans"
+    )]
     Set { key: String, value: String },
     /// Remove a setting so its default applies.
     #[command(after_help = "Example:\n  lectern config unset default.locale")]

@@ -65,12 +65,18 @@ fn guide_pages() -> Vec<Page> {
         for file in files {
             let rel = file.strip_prefix(&dir).unwrap().to_str().unwrap().to_owned();
             let text = std::fs::read_to_string(&file).unwrap();
-            let (frontmatter, body) = split_frontmatter(&text)
-                .unwrap_or_else(|| panic!("{}: no YAML frontmatter", file.display()));
+            let (frontmatter, body) =
+                split_frontmatter(&text).unwrap_or_else(|| panic!("{}: no YAML frontmatter", file.display()));
             let stem = rel.strip_suffix(".md").unwrap();
             let stem = stem.strip_suffix("index").unwrap_or(stem).trim_end_matches('/');
             let path = if stem.is_empty() { prefix.to_owned() } else { format!("{prefix}/{stem}") };
-            pages.push(Page { file: format!("{locale}/{rel}"), locale, path, frontmatter, body: body.to_owned() });
+            pages.push(Page {
+                file: format!("{locale}/{rel}"),
+                locale,
+                path,
+                frontmatter,
+                body: body.to_owned(),
+            });
         }
     }
     assert!(pages.len() >= 16, "the guide has too few pages: {}", pages.len());
@@ -210,7 +216,9 @@ fn every_page_has_frontmatter_and_a_translation() {
             let value = page.frontmatter.get(key).map(String::as_str).unwrap_or("");
             assert!(!value.is_empty(), "{}: frontmatter `{key}` is missing", page.file);
         }
-        page.frontmatter["order"].parse::<i64>().unwrap_or_else(|_| panic!("{}: order is not a number", page.file));
+        page.frontmatter["order"]
+            .parse::<i64>()
+            .unwrap_or_else(|_| panic!("{}: order is not a number", page.file));
     }
     let by_locale = |l: &str| -> BTreeMap<String, &Page> {
         pages
@@ -220,7 +228,11 @@ fn every_page_has_frontmatter_and_a_translation() {
             .collect()
     };
     let (en, zh) = (by_locale("en"), by_locale("zh-Hans"));
-    assert_eq!(en.keys().collect::<Vec<_>>(), zh.keys().collect::<Vec<_>>(), "the same pages in both locales");
+    assert_eq!(
+        en.keys().collect::<Vec<_>>(),
+        zh.keys().collect::<Vec<_>>(),
+        "the same pages in both locales"
+    );
     for (file, e) in &en {
         let z = zh[file];
         assert_eq!(e.frontmatter["order"], z.frontmatter["order"], "{file}: order differs");
@@ -228,7 +240,9 @@ fn every_page_has_frontmatter_and_a_translation() {
         assert_eq!(headings(e), headings(z), "{file}: the translation has a different number of headings");
         let han = z.body.chars().filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c)).count();
         assert!(han > 100, "zh-Hans/{file} does not read as Chinese ({han} Han characters)");
-        let cmds = |p: &Page| -> Vec<String> { runnable(std::slice::from_ref(p)).into_iter().map(|r| r.1).collect() };
+        let cmds = |p: &Page| -> Vec<String> {
+            runnable(std::slice::from_ref(p)).into_iter().map(|r| r.1).collect()
+        };
         assert_eq!(cmds(e), cmds(z), "{file}: the translation must show the same runnable commands");
     }
 }
@@ -265,7 +279,13 @@ impl World {
     }
 
     fn lectern(&self, args: &[&str]) -> Output {
-        bin().current_dir(self.dir.path().join("work")).arg("--user-data").arg(self.library()).args(args).output().unwrap()
+        bin()
+            .current_dir(self.dir.path().join("work"))
+            .arg("--user-data")
+            .arg(self.library())
+            .args(args)
+            .output()
+            .unwrap()
     }
 
     fn shell(&self, command: &str) -> Command {
@@ -401,7 +421,10 @@ fn every_internal_link_resolves_to_a_page_and_anchor() {
     let mut checked = 0;
     for page in &pages {
         for target in links(&split_code(&page.body).0) {
-            if target.starts_with("http://") || target.starts_with("https://") || target.starts_with("mailto:") {
+            if target.starts_with("http://")
+                || target.starts_with("https://")
+                || target.starts_with("mailto:")
+            {
                 continue;
             }
             let (place, anchor) = match target.split_once('#') {
@@ -425,7 +448,11 @@ fn every_internal_link_resolves_to_a_page_and_anchor() {
                 panic!("{}: link {target:?} names no page of the guide (no page at {path})", page.file)
             };
             if let Some(anchor) = anchor {
-                assert!(have.contains(anchor), "{}: {target:?}: no anchor #{anchor}; the page has {have:?}", page.file);
+                assert!(
+                    have.contains(anchor),
+                    "{}: {target:?}: no anchor #{anchor}; the page has {have:?}",
+                    page.file
+                );
             }
             checked += 1;
         }
@@ -591,7 +618,11 @@ fn man_page_is_roff_with_every_command() {
 fn link_helpers() {
     assert_eq!(normalise(Path::new("en/../zh-Hans/./search.md")), "zh-Hans/search.md");
     assert_eq!(links("see [a](/x#y) and [b](../c.md), not (d)"), vec!["/x#y", "../c.md"]);
-    let (prose, blocks) = split_code("a `[x](/no)` b\n```sh\nlectern list \\\n  --all\nlectern search x # exit 1\n```\n");
+    let (prose, blocks) =
+        split_code("a `[x](/no)` b\n```sh\nlectern list \\\n  --all\nlectern search x # exit 1\n```\n");
     assert!(links(&prose).is_empty());
-    assert_eq!(commands(&blocks[0]), vec![("lectern list --all".to_owned(), 0), ("lectern search x".to_owned(), 1)]);
+    assert_eq!(
+        commands(&blocks[0]),
+        vec![("lectern list --all".to_owned(), 0), ("lectern search x".to_owned(), 1)]
+    );
 }

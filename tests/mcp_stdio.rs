@@ -341,15 +341,17 @@ impl FakeApi {
                 let Ok(mut stream) = stream else { continue };
                 let (concurrent, peak, closed_early, seen) =
                     (concurrent.clone(), peak.clone(), closed_early.clone(), seen.clone());
-                std::thread::spawn(move || {
+                std::thread::spawn(move || loop {
+                    // Keep-alive: the bridge asks the challenge and the real
+                    // request on one connection.
                     let request = read_request(&mut stream);
+                    if request.is_empty() {
+                        return;
+                    }
                     seen.lock().unwrap().push(request.clone());
                     let body = request.split("\r\n\r\n").nth(1).unwrap_or("").to_owned();
                     let answer = if request.starts_with("POST /auth/challenge") {
-                        let nonce = serde_json::from_str::<Value>(&body).unwrap()["nonce"]
-                            .as_str()
-                            .unwrap()
-                            .to_owned();
+                        let nonce = serde_json::from_str::<Value>(&body).unwrap()["nonce"].as_str().unwrap().to_owned();
                         let proof = if honest {
                             lectern_api::challenge::proof(KEY, &nonce, std::process::id(), port)
                         } else {
@@ -368,17 +370,21 @@ impl FakeApi {
                                 break;
                             }
                         }
+                        stream.set_read_timeout(None).unwrap();
                         concurrent.fetch_sub(1, Ordering::SeqCst);
                         json!({"generation":"g1","total":0,"has_more":false,"next_offset":null,"timed_out":false,
                             "cancelled":false,"candidate_truncated":false,
                             "scope":{"project":"p","version":"1","locale":"en","editions":[]},"hits":[]})
                     };
                     let body = answer.to_string();
-                    let _ = write!(
+                    let sent = write!(
                         stream,
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
                         body.len()
                     );
+                    if sent.is_err() {
+                        return;
+                    }
                 });
             }
         });

@@ -48,7 +48,10 @@ fn render() -> Result<Vec<u8>> {
     }
     writeln!(buf, ".SH FILES")?;
     writeln!(buf, ".TP\n\\fI{{user-data}}/api/status.json\\fR, \\fI{{user-data}}/api/access-key\\fR")?;
-    writeln!(buf, "Where a running \\fBlectern serve\\fR publishes its port and access key (see \\fBlectern doctor\\fR).")?;
+    writeln!(
+        buf,
+        "Where a running \\fBlectern serve\\fR publishes its port and access key (see \\fBlectern doctor\\fR)."
+    )?;
     writeln!(buf, ".SH ENVIRONMENT")?;
     writeln!(buf, ".TP\n\\fBLECTERN_USER_DATA\\fR")?;
     writeln!(buf, "The library folder, as \\fB\\-\\-user\\-data\\fR.")?;

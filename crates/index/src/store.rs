@@ -24,8 +24,11 @@ use crate::schema::{FORMAT_FILE, FORMAT_VERSION, Fields, KIND_PAGE, KIND_SECTION
 use crate::text::fold;
 use crate::tokenizer::{GRAMS, GramTokenizer, LECTERN, LecternTokenizer};
 
-/// Writer memory budget: one thread, so peak RSS of an ingest stays low.
-const WRITER_MEMORY_BYTES: usize = 64_000_000;
+/// Writer memory budget, shared by its threads: small enough that an ingest
+/// of two manuals peaks well under 300 MiB.
+const WRITER_MEMORY_BYTES: usize = 96_000_000;
+/// Indexing threads: the machines we target have two cores.
+const WRITER_THREADS: usize = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -387,7 +390,7 @@ impl Index {
         if self.shared.read_only {
             return Err(open_err(&self.shared.dir, "opened read-only"));
         }
-        let writer = self.shared.index.writer_with_num_threads(1, WRITER_MEMORY_BYTES)?;
+        let writer = self.shared.index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)?;
         Ok(Writer { shared: self.shared.clone(), writer })
     }
 

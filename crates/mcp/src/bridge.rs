@@ -3,8 +3,9 @@
 //! owner, one link, no symlinks, live pid), checks the server's challenge proof
 //! BEFORE sending the key, talks only to 127.0.0.1 on the recorded
 //! unprivileged port, with no proxy, redirect or cookie, 8 s per request and
-//! 4 MiB per response. Dropping a call's future closes its connection, which
-//! cancels the search on the server.
+//! 4 MiB per response. The challenge and the request share one connection,
+//! so the key only ever goes to the socket that proved it. Dropping a call's
+//! future closes its connection, which cancels the search on the server.
 
 use std::path::PathBuf;
 
@@ -51,8 +52,16 @@ impl Bridge {
 
     async fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, ToolError> {
         let found = discovery::read(&self.user_data).map_err(|e| unavailable(&ClientError::from(e)))?;
-        prove(&found).await?;
-        let answer = send(&found, method, path, body, true).await.map_err(|e| unavailable(&e))?;
+        let port = found.status.port;
+        let exchange = async {
+            let mut conn = Conn::open(port).await.map_err(|e| unavailable(&e))?;
+            prove(&found, &mut conn).await?;
+            // Same connection: the key goes only to the socket that proved it holds it.
+            conn.exchange(method, path, body, Some(&found.access_key)).await.map_err(|e| unavailable(&e))
+        };
+        let answer = tokio::time::timeout(TIMEOUT, exchange).await.map_err(|_| {
+            unavailable(&ClientError::Unavailable { port, reason: format!("no answer within {} s", TIMEOUT.as_secs()) })
+        })??;
         let value: Value = serde_json::from_slice(&answer.body).map_err(|e| {
             ToolError::new(
                 "internal",
@@ -73,9 +82,7 @@ impl Bridge {
             ),
             "unauthorized" | "forbidden" => ToolError::new(
                 "local_api_unavailable",
-                format!(
-                    "The local API refused this program ({message}): restart `lectern serve` and try again."
-                ),
+                format!("The local API refused this program ({message}): restart `lectern serve` and try again."),
             ),
             _ => ToolError::new(&code, message),
         })
@@ -84,7 +91,7 @@ impl Bridge {
 
 /// Checks the server's proof of the access key over a fresh nonce; the key
 /// itself is never sent to a server that fails this.
-async fn prove(found: &Discovery) -> Result<(), ToolError> {
+async fn prove(found: &Discovery, conn: &mut Conn) -> Result<(), ToolError> {
     let nonce = challenge::random_hex();
     let body = serde_json::json!({ "nonce": nonce });
     let failed = |reason: String| {
@@ -96,8 +103,7 @@ async fn prove(found: &Discovery) -> Result<(), ToolError> {
             ),
         )
     };
-    let answer =
-        send(found, "POST", "/auth/challenge", Some(&body), false).await.map_err(|e| unavailable(&e))?;
+    let answer = conn.exchange("POST", "/auth/challenge", Some(&body), None).await.map_err(|e| unavailable(&e))?;
     if answer.status != 200 {
         return Err(failed(format!("it answered HTTP {}", answer.status)));
     }
@@ -109,48 +115,87 @@ async fn prove(found: &Discovery) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// One request on a fresh connection to 127.0.0.1:port, read to the end
-/// (Connection: close), within 8 s and 4 MiB.
-async fn send(
-    found: &Discovery,
-    method: &str,
-    path: &str,
-    body: Option<&Value>,
-    auth: bool,
-) -> Result<api_client::Answer, ClientError> {
-    let port = found.status.port;
-    let unavailable = |reason: String| ClientError::Unavailable { port, reason };
-    let exchange = async {
-        let mut stream =
-            TcpStream::connect(("127.0.0.1", port)).await.map_err(|e| unavailable(e.to_string()))?;
+/// One keep-alive HTTP/1.1 connection to 127.0.0.1:port (no proxy, no
+/// redirects followed, no cookies kept); answers must carry Content-Length
+/// and stay under 4 MiB.
+struct Conn {
+    stream: TcpStream,
+    port: u16,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    async fn open(port: u16) -> Result<Conn, ClientError> {
+        let stream = TcpStream::connect(("127.0.0.1", port))
+            .await
+            .map_err(|e| ClientError::Unavailable { port, reason: e.to_string() })?;
+        let _ = stream.set_nodelay(true);
+        Ok(Conn { stream, port, buf: Vec::with_capacity(16 * 1024) })
+    }
+
+    async fn exchange(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        key: Option<&str>,
+    ) -> Result<api_client::Answer, ClientError> {
+        let port = self.port;
+        let unavailable = |reason: String| ClientError::Unavailable { port, reason };
         let body = body.map(|b| serde_json::to_vec(b).expect("JSON serialises")).unwrap_or_default();
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nAccept: application/json\r\n"
-        );
-        if auth {
-            head.push_str(&format!("Authorization: Bearer {}\r\n", found.access_key));
+        let mut head =
+            format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json\r\n");
+        if let Some(key) = key {
+            head.push_str(&format!("Authorization: Bearer {key}\r\n"));
         }
         if method != "GET" {
             head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
-        stream.write_all(head.as_bytes()).await.map_err(|e| unavailable(e.to_string()))?;
-        stream.write_all(&body).await.map_err(|e| unavailable(e.to_string()))?;
-        let mut raw = Vec::new();
-        let cap = (MAX_RESPONSE + 64 * 1024) as u64;
-        (&mut stream)
-            .take(cap + 1)
-            .read_to_end(&mut raw)
-            .await
-            .map_err(|e| unavailable(format!("reading the answer: {e}")))?;
-        if raw.len() as u64 > cap {
-            return Err(ClientError::Protocol("the answer is larger than 4 MiB".into()));
+        let mut request = head.into_bytes();
+        request.extend_from_slice(&body);
+        self.stream.write_all(&request).await.map_err(|e| unavailable(e.to_string()))?;
+
+        self.buf.clear();
+        let cap = MAX_RESPONSE + 64 * 1024;
+        let mut chunk = [0u8; 16 * 1024];
+        let mut need: Option<usize> = None;
+        loop {
+            if need.is_none()
+                && let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n")
+            {
+                let length = content_length(&self.buf[..end]).ok_or_else(|| {
+                    ClientError::Protocol("the answer has no Content-Length".into())
+                })?;
+                if length > MAX_RESPONSE {
+                    return Err(ClientError::Protocol("the answer is larger than 4 MiB".into()));
+                }
+                need = Some(end + 4 + length);
+            }
+            if let Some(n) = need
+                && self.buf.len() >= n
+            {
+                return api_client::parse_response(&self.buf[..n]);
+            }
+            if self.buf.len() > cap {
+                return Err(ClientError::Protocol("the answer is larger than 4 MiB".into()));
+            }
+            let read = self.stream.read(&mut chunk).await.map_err(|e| unavailable(format!("reading the answer: {e}")))?;
+            if read == 0 {
+                return Err(unavailable("the connection closed before the whole answer arrived".into()));
+            }
+            self.buf.extend_from_slice(&chunk[..read]);
         }
-        api_client::parse_response(&raw)
-    };
-    tokio::time::timeout(TIMEOUT, exchange)
-        .await
-        .map_err(|_| unavailable(format!("no answer within {} s", TIMEOUT.as_secs())))?
+    }
+}
+
+/// The Content-Length of a response head.
+fn content_length(head: &[u8]) -> Option<usize> {
+    let head = std::str::from_utf8(head).ok()?;
+    head.split("\r\n").skip(1).find_map(|line| {
+        let (k, v) = line.split_once(':')?;
+        k.trim().eq_ignore_ascii_case("content-length").then(|| v.trim().parse().ok())?
+    })
 }
 
 /// Maps a transport-level failure to seed 000's `local_api_unavailable` with
