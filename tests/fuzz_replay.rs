@@ -69,3 +69,20 @@ fn site_config_corpus() {
 fn cursor_key_corpus() {
     replay("cursor_key");
 }
+
+/// Regression (fuzz target `stdio_framing`): a batch whose counted requests
+/// were all answered (here: an invalid request) before its last invalid
+/// element was split panicked with "batch exists"; now the batch is answered
+/// once, as one array holding every element's reply.
+#[test]
+fn batch_answered_before_its_last_invalid_element() {
+    let input = br#"[{"jsAnrpc":"2.0","id":1,"method":"initialize","params":{}},{"jsonrpc":"2.0","id":2,"met0hod":"tools/list"},{"jsonrpc":"2.0","method":"notifications/initialized"}]
+"#;
+    let out = entries::stdio_framing_output(input);
+    let lines: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    assert_eq!(lines.len(), 1, "one reply for the batch: {out}");
+    let replies = lines[0].as_array().expect("a batch reply is an array");
+    assert_eq!(replies.len(), 2, "{out}");
+    assert!(replies.iter().all(|r| r["error"]["code"] == -32600), "{out}");
+}

@@ -32,6 +32,16 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
 /// batches, tool arguments), with no local API running. Every line written
 /// to stdout must be one JSON value (stdout carries protocol only).
 pub fn stdio_framing(data: &[u8]) {
+    let bytes = stdio_framing_output(data);
+    for line in bytes.split('\n').filter(|l| !l.is_empty()) {
+        let value: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line}"));
+        assert!(value.is_object() || value.is_array(), "stdout line is not a message: {value}");
+    }
+}
+
+/// Runs `lectern mcp`'s loop on `data` as stdin; returns its stdout.
+pub fn stdio_framing_output(data: &[u8]) -> String {
     let out = Shared::default();
     let mut builder = tokio::runtime::Builder::new_current_thread();
     builder.enable_all();
@@ -62,11 +72,7 @@ pub fn stdio_framing(data: &[u8]) {
     }
     runtime.shutdown_timeout(std::time::Duration::from_millis(10));
     let bytes = out.0.lock().expect("output").clone();
-    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let value: serde_json::Value = serde_json::from_slice(line)
-            .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {}", String::from_utf8_lossy(line)));
-        assert!(value.is_object() || value.is_array(), "stdout line is not a message: {value}");
-    }
+    String::from_utf8(bytes).expect("stdout is UTF-8")
 }
 
 /// The search front end: the query parser alone, then a full ranked search

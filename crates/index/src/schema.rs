@@ -138,7 +138,9 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 20);
+        assert_eq!(f.schema.fields().count(), 22);
+        assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
+        assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));
     }
 }

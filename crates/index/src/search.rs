@@ -6,7 +6,8 @@
 //! every word and phrase (and those whose symbol is exactly the query words,
 //! scored above everything); tier 2, computed only when tier 1 holds fewer
 //! than a page (`limit`) of sections, holds the sections with most of the
-//! words. The rule does not depend on `offset`, so `total` and the order stay
+//! words. Sections of generated listings (a manual's index) come after both
+//! tiers. The rule does not depend on `offset`, so `total` and the order stay
 //! the same on every page of one query and limit: pages never overlap or skip.
 
 use std::collections::{HashMap, HashSet};
@@ -369,6 +370,8 @@ struct Candidate {
     score: Score,
     key: u64,
     address: DocAddress,
+    /// From a generated listing (a manual's index): ranked after both tiers.
+    listing: bool,
 }
 
 fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
@@ -449,7 +452,7 @@ fn collect(
                 let key = keys.as_ref().and_then(|k| k.first(doc)).unwrap_or(u64::MAX);
                 let weight = weights.as_ref().and_then(|w| w.first(doc)).unwrap_or(100);
                 let score = scorer.score() * weight as Score / 100.0;
-                out.push(Candidate { score, key, address });
+                out.push(Candidate { score, key, address, listing: weight < 100 });
             }
             doc = scorer.advance();
         }
@@ -484,18 +487,34 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     let wanted = request.offset.saturating_add(request.limit);
 
     let mut tier1 = collect(searcher, &*compiled.tier1, &HashSet::new(), request, &mut flags);
+    // A manual's generated index holds every term verbatim, so it would win
+    // tier 1 for terms its real sections word differently: it goes last.
+    let mut listings: Vec<Candidate> = Vec::new();
+    tier1.retain(|c| {
+        if c.listing {
+            listings.push(*c);
+        }
+        !c.listing
+    });
     let mut tier2 = Vec::new();
     if tier1.len() < request.limit
         && !flags.stop()
         && let Some(query) = &compiled.tier2
     {
-        let skip: HashSet<DocAddress> = tier1.iter().map(|c| c.address).collect();
+        let skip: HashSet<DocAddress> = tier1.iter().chain(&listings).map(|c| c.address).collect();
         tier2 = collect(searcher, &**query, &skip, request, &mut flags);
+        tier2.retain(|c| {
+            if c.listing {
+                listings.push(*c);
+            }
+            !c.listing
+        });
     }
-    outcome.total = tier1.len() + tier2.len();
+    outcome.total = tier1.len() + tier2.len() + listings.len();
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
-    let page = tier1.iter().chain(tier2.iter()).skip(request.offset).take(request.limit);
+    top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len()));
+    let page = tier1.iter().chain(tier2.iter()).chain(listings.iter()).skip(request.offset).take(request.limit);
     for candidate in page {
         // Snippets cost too: a page cut short by the deadline says so.
         if flags.check(request) {

@@ -42,6 +42,9 @@ struct Flow {
 struct Batch {
     waiting: usize,
     replies: Vec<Value>,
+    /// Still being split by the reader: not complete even if nothing is
+    /// awaited yet (regression: `batch_answered_before_its_last_invalid_element`).
+    open: bool,
 }
 
 /// The transport rmcp serves on.
@@ -135,27 +138,27 @@ impl Reader {
             flow.next_batch += 1;
             let n = flow.next_batch;
             let waiting = items.iter().filter(|i| is_request(i)).count();
-            flow.batches.insert(n, Batch { waiting, replies: Vec::new() });
+            flow.batches.insert(n, Batch { waiting, replies: Vec::new(), open: true });
             n
         };
         for item in items {
             let counted = is_request(&item);
             if let Some(reply) = self.one(item, Some(number)) {
-                let complete = {
-                    let mut flow = self.flow.lock().expect("flow lock");
-                    let batch = flow.batches.get_mut(&number).expect("batch exists");
-                    batch.replies.push(reply);
-                    if counted {
-                        batch.waiting = batch.waiting.saturating_sub(1);
-                    }
-                    finish_batch(&mut flow, number)
-                };
-                if let Some(array) = complete {
-                    self.write(&array).await;
+                let mut flow = self.flow.lock().expect("flow lock");
+                let batch = flow.batches.get_mut(&number).expect("an open batch stays until closed");
+                batch.replies.push(reply);
+                if counted {
+                    batch.waiting = batch.waiting.saturating_sub(1);
                 }
             }
         }
-        let leftover = finish_batch(&mut self.flow.lock().expect("flow lock"), number);
+        let leftover = {
+            let mut flow = self.flow.lock().expect("flow lock");
+            if let Some(batch) = flow.batches.get_mut(&number) {
+                batch.open = false;
+            }
+            finish_batch(&mut flow, number)
+        };
         if let Some(array) = leftover {
             self.write(&array).await;
         }
@@ -256,7 +259,7 @@ fn forget_batch_member(flow: &mut Flow, k: &str) {
 
 /// The batch's reply array once nothing more is awaited.
 fn finish_batch(flow: &mut Flow, number: u64) -> Option<Value> {
-    let done = flow.batches.get(&number).is_some_and(|b| b.waiting == 0);
+    let done = flow.batches.get(&number).is_some_and(|b| b.waiting == 0 && !b.open);
     if !done {
         return None;
     }
