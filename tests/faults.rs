@@ -49,7 +49,11 @@ fn big_source(dir: &Path, pages: usize, words: usize) {
     std::fs::create_dir_all(dir).unwrap();
     for i in 0..pages {
         let body: String = (0..words).map(|j| format!("word{} token{} ", (i * 7 + j) % 997, j)).collect();
-        std::fs::write(dir.join(format!("page{i:04}.md")), format!("# Page {i}\n\n{body}\n\n## Part\n\n{body}\n")).unwrap();
+        std::fs::write(
+            dir.join(format!("page{i:04}.md")),
+            format!("# Page {i}\n\n{body}\n\n## Part\n\n{body}\n"),
+        )
+        .unwrap();
     }
 }
 
@@ -105,13 +109,20 @@ fn sigkill_at_twenty_random_points_of_an_ingest_leaves_old_or_new_never_between(
             assert_eq!(now, before, "trial {trial} (kill at {at:?}): old generation but different editions");
             old_seen += 1;
         } else {
-            assert_eq!(now, new, "trial {trial} (kill at {at:?}, {status:?}): neither the old nor the new generation");
+            assert_eq!(
+                now, new,
+                "trial {trial} (kill at {at:?}, {status:?}): neither the old nor the new generation"
+            );
             new_seen += 1;
             ok(&lib, &["remove", "big@1/en"]);
         }
         // Either way the library answers.
         ok(&lib, &["search", "install"]);
-        println!("trial {trial:2}: SIGKILL at {:5} ms → {}", at.as_millis(), if now == before { "old" } else { "new" });
+        println!(
+            "trial {trial:2}: SIGKILL at {:5} ms → {}",
+            at.as_millis(),
+            if now == before { "old" } else { "new" }
+        );
     }
     println!("20 kills: {old_seen} left the old generation, {new_seen} the new one, 0 anything else");
     // And a clean ingest afterwards still works and matches.
@@ -128,7 +139,10 @@ fn a_full_disk_during_an_ingest_is_a_clear_error_and_keeps_the_old_generation() 
     match mounted {
         Ok(out) if out.status.success() => {}
         Ok(out) => {
-            println!("SKIPPED: mount -t tmpfs is not permitted here: {}", String::from_utf8_lossy(&out.stderr).trim());
+            println!(
+                "SKIPPED: mount -t tmpfs is not permitted here: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
             return;
         }
         Err(e) => {
@@ -148,7 +162,8 @@ fn a_full_disk_during_an_ingest_is_a_clear_error_and_keeps_the_old_generation() 
     let before = listing(&lib);
     let src = tmp.path().join("big");
     big_source(&src, 1500, 300);
-    let out = run(&lib, &["add", src.to_str().unwrap(), "--project", "big", "--version", "1", "--locale", "en"]);
+    let out =
+        run(&lib, &["add", src.to_str().unwrap(), "--project", "big", "--version", "1", "--locale", "en"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("full disk: exit {:?}: {}", out.status.code(), stderr.trim());
     assert_eq!(out.status.code(), Some(1), "a full disk is an error (exit 1), not a crash: {stderr}");
@@ -165,7 +180,10 @@ fn a_full_disk_during_an_ingest_is_a_clear_error_and_keeps_the_old_generation() 
     let du = Command::new("du").args(["-sh"]).arg(lib.join("index")).output().unwrap();
     let small = tmp.path().join("small-src");
     big_source(&small, 3, 10);
-    let next = run(&lib, &["add", small.to_str().unwrap(), "--project", "small", "--version", "1", "--locale", "en"]);
+    let next = run(
+        &lib,
+        &["add", small.to_str().unwrap(), "--project", "small", "--version", "1", "--locale", "en"],
+    );
     println!(
         "after the failure: index holds {}; a small add then exits {:?}",
         String::from_utf8_lossy(&du.stdout).trim(),
@@ -201,13 +219,15 @@ fn a_corrupted_index_file_is_detected_and_lectern_repair_rebuilds_it() {
     std::fs::write(victim, bytes).unwrap();
 
     let doctor = run(&lib, &["doctor"]);
-    let said = format!("{}{}", String::from_utf8_lossy(&doctor.stdout), String::from_utf8_lossy(&doctor.stderr));
+    let said =
+        format!("{}{}", String::from_utf8_lossy(&doctor.stdout), String::from_utf8_lossy(&doctor.stderr));
     println!("doctor after corruption: exit {:?}\n{said}", doctor.status.code());
     assert_eq!(doctor.status.code(), Some(1), "doctor reports the damage");
     assert!(said.contains("lectern repair"), "doctor names the fix: {said}");
 
     let repair = run(&lib, &["repair"]);
-    let said = format!("{}{}", String::from_utf8_lossy(&repair.stdout), String::from_utf8_lossy(&repair.stderr));
+    let said =
+        format!("{}{}", String::from_utf8_lossy(&repair.stdout), String::from_utf8_lossy(&repair.stderr));
     println!("repair: exit {:?}\n{said}", repair.status.code());
     assert!(repair.status.success(), "{said}");
     assert!(said.contains("rebuilt 5 of 5 editions"), "{said}");
@@ -218,8 +238,18 @@ fn a_corrupted_index_file_is_detected_and_lectern_repair_rebuilds_it() {
     assert_eq!(hits_after["hits"], hits_before["hits"], "the same answers");
     let doctor = run(&lib, &["doctor", "--json"]);
     let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
-    let index = report.as_array().into_iter().flatten().chain(report["checks"].as_array().into_iter().flatten()).find(|c| c["check"] == "index").cloned();
-    assert_eq!(index.as_ref().map(|c| c["level"].clone()), Some(json!("ok")), "the index checks clean after repair: {report}");
+    let index = report
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(report["checks"].as_array().into_iter().flatten())
+        .find(|c| c["check"] == "index")
+        .cloned();
+    assert_eq!(
+        index.as_ref().map(|c| c["level"].clone()),
+        Some(json!("ok")),
+        "the index checks clean after repair: {report}"
+    );
 }
 
 #[test]
@@ -246,7 +276,14 @@ impl Drop for Server {
 }
 
 fn serve(lib: &Path) -> (Server, u16) {
-    let child = bin().arg("serve").arg("--user-data").arg(lib).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let child = bin()
+        .arg("serve")
+        .arg("--user-data")
+        .arg(lib)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     let pid = u64::from(child.id());
     let server = Server(child);
     let start = Instant::now();
@@ -290,11 +327,15 @@ fn a_killed_server_is_local_api_unavailable_and_a_restart_on_a_new_port_is_found
         stdin.write_all(format!("{v}\n").as_bytes()).unwrap();
         stdin.flush().unwrap();
     };
-    send(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"faults","version":"1"}}}));
+    send(
+        &json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"faults","version":"1"}}}),
+    );
     rx.recv_timeout(Duration::from_secs(20)).unwrap();
     send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
     let mut call = |id: u64| -> Value {
-        send(&json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"list_installed_docsets","arguments":{}}}));
+        send(
+            &json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"list_installed_docsets","arguments":{}}}),
+        );
         serde_json::from_str(&rx.recv_timeout(Duration::from_secs(20)).unwrap()).unwrap()
     };
     let first = call(1);

@@ -13,12 +13,15 @@ use std::sync::OnceLock;
 
 use lectern_corpus::source::{ReadOptions, SourceFormat};
 use lectern_library::{
-    EditionSpec, Library, ListPagesRequest, OpenMode, ReadPageRequest, ReadSectionRequest, SearchPagesRequest,
-    SearchParams,
+    EditionSpec, Library, ListPagesRequest, OpenMode, ReadPageRequest, ReadSectionRequest,
+    SearchPagesRequest, SearchParams,
 };
 
+/// A target's entry function.
+pub type Entry = fn(&[u8]);
+
 /// The targets, by the name of their corpus folder.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Entry)] = &[
     ("stdio_framing", stdio_framing),
     ("query", query),
     ("markdown", markdown),
@@ -136,8 +139,10 @@ pub fn docset(data: &[u8]) {
     let conn = rusqlite::Connection::open(resources.join("docSet.dsidx")).expect("sqlite");
     let cell = |row: &[String], i: usize| row.get(i).cloned().unwrap_or_default();
     if layout % 2 == 0 {
-        conn.execute_batch("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);")
-            .expect("schema");
+        conn.execute_batch(
+            "CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);",
+        )
+        .expect("schema");
         for row in &rows {
             conn.execute(
                 "INSERT INTO searchIndex(name, type, path) VALUES (?1, ?2, ?3)",
@@ -159,10 +164,15 @@ pub fn docset(data: &[u8]) {
                 None => (cell(row, 2), None),
             };
             let pk = i as i64 + 1;
-            conn.execute("INSERT INTO ZTOKENTYPE VALUES (?1, ?2)", rusqlite::params![pk, cell(row, 1)]).expect("insert");
-            conn.execute("INSERT INTO ZFILEPATH VALUES (?1, ?2)", rusqlite::params![pk, path]).expect("insert");
-            conn.execute("INSERT INTO ZTOKENMETAINFORMATION VALUES (?1, ?1, ?2)", rusqlite::params![pk, anchor])
+            conn.execute("INSERT INTO ZTOKENTYPE VALUES (?1, ?2)", rusqlite::params![pk, cell(row, 1)])
                 .expect("insert");
+            conn.execute("INSERT INTO ZFILEPATH VALUES (?1, ?2)", rusqlite::params![pk, path])
+                .expect("insert");
+            conn.execute(
+                "INSERT INTO ZTOKENMETAINFORMATION VALUES (?1, ?1, ?2)",
+                rusqlite::params![pk, anchor],
+            )
+            .expect("insert");
             conn.execute("INSERT INTO ZTOKEN VALUES (?1, ?2, ?1, ?1)", rusqlite::params![pk, cell(row, 0)])
                 .expect("insert");
         }
@@ -211,8 +221,12 @@ pub fn cursor_key(data: &[u8]) {
             let _ = lib.list_pages(&request);
         }
         2 => {
-            let request =
-                SearchPagesRequest { term: "e".into(), prefix: None, limit: Some(2), cursor: Some(arg.clone()) };
+            let request = SearchPagesRequest {
+                term: "e".into(),
+                prefix: None,
+                limit: Some(2),
+                cursor: Some(arg.clone()),
+            };
             if let Ok(r) = lib.search_pages(&request) {
                 let paths: Vec<&str> = r.pages.iter().map(|p| p.path.as_str()).collect();
                 assert!(paths.iter().all(|p| *p > arg.as_str()), "{paths:?} not after cursor {arg:?}");
@@ -231,7 +245,8 @@ pub fn cursor_key(data: &[u8]) {
             }
         }
         4 => {
-            let request = ReadPageRequest { path: arg, offset: Some(n(0)), limit: Some(n(1)), ..Default::default() };
+            let request =
+                ReadPageRequest { path: arg, offset: Some(n(0)), limit: Some(n(1)), ..Default::default() };
             let _ = lib.read_page(&request);
         }
         _ => {
@@ -319,7 +334,10 @@ impl tokio::io::AsyncWrite for Shared {
         std::task::Poll::Ready(Ok(buf.len()))
     }
 
-    fn poll_flush(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
         std::task::Poll::Ready(Ok(()))
     }
 

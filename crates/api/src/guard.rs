@@ -31,12 +31,15 @@ pub(crate) async fn guard(
         }
     }
     let limit = state.limits().request_timeout;
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => Ok(response),
-        Err(_) => Err(ApiError::Timeout(format!(
+    // The deadline is polled first: a request past its limit never slips
+    // through because its answer became ready in the same instant.
+    tokio::select! {
+        biased;
+        () = tokio::time::sleep(limit) => Err(ApiError::Timeout(format!(
             "the request took longer than {} s and was stopped; narrow the search or try again",
             limit.as_secs()
         ))),
+        response = next.run(request) => Ok(response),
     }
 }
 

@@ -42,10 +42,8 @@ pub struct RepairedEdition {
 /// library format, so an old library can be rebuilt.
 pub fn recorded_manifest(root: &Path) -> Result<Manifest, LibraryError> {
     let meta_path = root.join("index").join("meta.json");
-    let text = std::fs::read_to_string(&meta_path).map_err(|e| LibraryError::Io {
-        path: meta_path.display().to_string(),
-        source: e,
-    })?;
+    let text = std::fs::read_to_string(&meta_path)
+        .map_err(|e| LibraryError::Io { path: meta_path.display().to_string(), source: e })?;
     let meta: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         LibraryError::Internal(format!(
             "{} is unreadable ({e}); the list of editions is lost: re-add them with `lectern add`",
@@ -71,9 +69,11 @@ pub fn repair(
     on_wait: &mut dyn FnMut(&str),
 ) -> Result<RepairReport, LibraryError> {
     let index_dir = root.join("index");
-    let manifest = if index_dir.join("meta.json").is_file() { recorded_manifest(root)? } else { Manifest::empty() };
+    let manifest =
+        if index_dir.join("meta.json").is_file() { recorded_manifest(root)? } else { Manifest::empty() };
     let moved_aside = if index_dir.exists() {
-        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let stamp =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let aside = root.join(format!("index.damaged-{stamp}"));
         std::fs::rename(&index_dir, &aside)
             .map_err(|e| LibraryError::Io { path: index_dir.display().to_string(), source: e })?;

@@ -155,9 +155,15 @@ impl ServerHandler for DocsTools {
         {
             let message = result.content.first().and_then(|c| c.as_text()).map_or_else(
                 || "the tool arguments are not valid".to_owned(),
-                |t| format!("invalid arguments: {}", t.text.trim_start_matches("failed to deserialize parameters: ")),
+                |t| {
+                    format!(
+                        "invalid arguments: {}",
+                        t.text.trim_start_matches("failed to deserialize parameters: ")
+                    )
+                },
             );
-            result.structured_content = Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
+            result.structured_content =
+                Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
             result.content = vec![ContentBlock::text(message)];
         }
         Ok(response)
