@@ -48,6 +48,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
+        let shutdown = Shutdown::install()?;
         let port = args.port.unwrap_or(0);
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.with_context(|| {
             format!("binding 127.0.0.1:{port}; pick another --port or leave it out for any free port")
@@ -57,35 +58,49 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         let token = challenge::random_hex();
         let mut options = Options::new(key, exe, user_data.clone());
         options.initial_login_token = Some(token.clone());
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "Lectern is serving {} at http://127.0.0.1:{port}/", user_data.display())?;
-        writeln!(
-            out,
-            "Web page (one-time login link, valid 5 minutes): http://127.0.0.1:{port}/login?token={token}"
-        )?;
-        writeln!(out, "Stop with Ctrl-C. `lectern open` opens the page again with a fresh link.")?;
-        out.flush()?;
-        drop(out);
-        lectern_api::run(listener, library, options, shutdown_signal()).await.context("serving the local API")
+        announce(&[
+            format!("Lectern is serving {} at http://127.0.0.1:{port}/", user_data.display()),
+            format!("Web page (one-time login link, valid 5 minutes): http://127.0.0.1:{port}/login?token={token}"),
+            "Stop with Ctrl-C. `lectern open` opens the page again with a fresh link.".to_owned(),
+        ]);
+        lectern_api::run(listener, library, options, shutdown.wait()).await.context("serving the local API")
     })?;
     files.withdraw();
     eprintln!("stopped; removed {}", files.dir().join(lectern_api::discovery::STATUS_FILE).display());
     Ok(())
 }
 
-/// Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::warn!("cannot listen for SIGTERM: {e}");
-            let _ = tokio::signal::ctrl_c().await;
-            return;
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
+/// SIGTERM and Ctrl-C, registered before anything is published or printed,
+/// so a signal at any moment after start-up shuts the server down cleanly.
+pub(super) struct Shutdown {
+    term: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Shutdown {
+    /// Must run inside the runtime.
+    pub(super) fn install() -> Result<Shutdown> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Shutdown {
+            term: signal(SignalKind::terminate()).context("listening for SIGTERM")?,
+            interrupt: signal(SignalKind::interrupt()).context("listening for Ctrl-C")?,
+        })
     }
-    eprintln!("shutting down: finishing requests in flight ...");
+
+    pub(super) async fn wait(mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+        eprintln!("shutting down: finishing requests in flight ...");
+    }
+}
+
+/// Prints the start-up lines; a closed stdout is no reason to stop serving.
+pub(super) fn announce(lines: &[String]) {
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = out.flush();
 }

@@ -3,7 +3,6 @@
 //! first installs or updates the config's editions; with `--read-only` it
 //! serves a library built earlier and never writes to it.
 
-use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
@@ -51,33 +50,17 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
+        let shutdown = super::serve::Shutdown::install()?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("binding {}; pick another --listen address", args.listen))?;
         let addr = listener.local_addr()?;
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{name} is served at http://{addr}/ (MCP: http://{addr}/mcp)")?;
-        writeln!(out, "Stop with Ctrl-C.")?;
-        out.flush()?;
-        drop(out);
-        lectern_site::run(listener, library, lectern_site::Options::default(), shutdown_signal())
+        super::serve::announce(&[
+            format!("{name} is served at http://{addr}/ (MCP: http://{addr}/mcp)"),
+            "Stop with Ctrl-C.".to_owned(),
+        ]);
+        lectern_site::run(listener, library, lectern_site::Options::default(), shutdown.wait())
             .await
             .context("serving the site")
     })
-}
-
-/// Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(mut term) => {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
-        }
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
-    eprintln!("shutting down");
 }
