@@ -473,3 +473,22 @@ fn a_manuals_generated_index_ranks_after_real_sections() {
     assert_eq!(r["hits"][0]["path"], "/m/routine-vacuuming", "{r}");
     assert_eq!(r["total"], 2, "the index page is still found, just last");
 }
+
+#[test]
+fn a_rare_identifier_beats_common_words_in_the_most_words_tier() {
+    // Regression: "X configuration parameter" only found sections holding
+    // both common words, never the one section naming the setting.
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("wal.md"), "# WAL\n\n## tcp_keepalives_interval\n\nSeconds between keepalives.\n").unwrap();
+    for i in 0..12 {
+        std::fs::write(
+            src.path().join(format!("other{i}.md")),
+            format!("# Other {i}\n\nEvery configuration parameter of module {i} is listed here.\n"),
+        )
+        .unwrap();
+    }
+    let lib = Lib::new();
+    lib.ok(&["add", src.path().to_str().unwrap(), "--project", "m", "--version", "1", "--locale", "en"]);
+    let r = lib.json(&["search", "tcp_keepalives_interval configuration parameter"]);
+    assert_eq!(r["hits"][0]["path"], "/m/wal", "{r}");
+}

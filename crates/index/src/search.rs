@@ -347,7 +347,32 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
     let tier2 = if shoulds.len() >= 2 || (shoulds.len() == 1 && word_units.len() + phrase_units.len() > 1) {
         let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(4)).clamp(1, shoulds.len());
         let mut clauses = common(true);
-        clauses.extend(shoulds.into_iter().map(|q| (Occur::Should, q)));
+        let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
+            shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
+            minimum,
+        ));
+        // The rarest word alone also qualifies: `log_min_duration_sample
+        // configuration parameter` must find the one section naming the
+        // setting even when it lacks the two common words.
+        let rarest = latin
+            .iter()
+            .chain(&grams)
+            .filter_map(|u| match u {
+                Unit::Term(t) => {
+                    let df = snap.searcher.doc_freq(&Term::from_field_text(f.body, t)).unwrap_or(0);
+                    (df > 0).then_some((df, u))
+                }
+                _ => None,
+            })
+            .min_by_key(|(df, _)| *df)
+            .and_then(|(_, u)| u.query(f));
+        match rarest {
+            Some(rare) if minimum > 1 => clauses.push((
+                Occur::Must,
+                Box::new(BooleanQuery::new(vec![(Occur::Should, most), (Occur::Should, rare)])),
+            )),
+            _ => clauses.push((Occur::Must, most)),
+        }
         for unit in &grams {
             for t in unit.terms() {
                 if !highlight.contains_key(t) {
@@ -356,7 +381,7 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
                 }
             }
         }
-        Some(Box::new(BooleanQuery::with_minimum_required_clauses(clauses, minimum)) as Box<dyn Query>)
+        Some(Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
     } else {
         None
     };
