@@ -260,6 +260,8 @@ fn search_errors_say_what_is_allowed() {
         (vec!["search", "x", "--project", "nope"], "enabled projects: app"),
         (vec!["search", "x", "--version", "9"], "enabled versions: 1, 2"),
         (vec!["search", "x", "--locale", "de"], "available: en, zh-Hans"),
+        (vec!["search", "x", "--locale", "zh-Hant"], "did you mean zh-Hans?"),
+        (vec!["search", "x", "--project", "apx"], "did you mean app?"),
         (vec!["search", "app9: x"], "no enabled version"),
         (vec!["search", "x", "--generation", "gdeadbeef"], "generation"),
     ] {

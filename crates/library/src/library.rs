@@ -594,7 +594,7 @@ pub fn did_you_mean<'a>(input: &str, candidates: impl Iterator<Item = &'a str>) 
         .map(|(_, c)| c)
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
+pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -89,7 +89,13 @@ pub fn resolve(
                 Some(f) => Some(f),
                 None => {
                     return Err(invalid(format!(
-                        "project {pr:?} is not installed or not enabled{}; enabled projects: {}",
+                        "project {pr:?} is not installed or not enabled{}{}; enabled projects: {}",
+                        suggestion(
+                            pr,
+                            enabled.iter().flat_map(|e| {
+                                std::iter::once(e.project.as_str()).chain(e.aliases.iter().map(String::as_str))
+                            })
+                        ),
                         if project_given {
                             ""
                         } else {
@@ -149,7 +155,8 @@ pub fn resolve(
         let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
         if kept.is_empty() && locale_given {
             return Err(invalid(format!(
-                "locale {l:?} is not installed for this scope; available: {} (or * for all)",
+                "locale {l:?} is not installed for this scope{}; available: {} (or * for all)",
+                suggestion(l, set.iter().map(|e| e.locale.as_str())),
                 listing(set.iter().map(|e| e.locale.as_str()))
             )));
         }
@@ -164,7 +171,8 @@ pub fn resolve(
             set.iter().copied().filter(|e| e.domain.eq_ignore_ascii_case(d)).collect();
         if kept.is_empty() {
             return Err(invalid(format!(
-                "domain {d:?} is not installed for this scope; available: {} (or * for all)",
+                "domain {d:?} is not installed for this scope{}; available: {} (or * for all)",
+                suggestion(d, set.iter().map(|e| e.domain.as_str())),
                 listing(set.iter().map(|e| e.domain.as_str()))
             )));
         }
@@ -195,6 +203,18 @@ pub fn resolve(
         locale: distinct(|e| e.locale.as_str()),
         editions: set.iter().map(|e| e.id.clone()).collect(),
     })
+}
+
+/// ` (did you mean X?)` when one candidate is a near miss; stricter than
+/// [`crate::library::did_you_mean`] so `fr` never suggests `en`.
+fn suggestion<'a>(input: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+    let input = input.to_lowercase();
+    candidates
+        .map(|c| (crate::library::levenshtein(&input, &c.to_lowercase()), c))
+        .filter(|(d, c)| *d >= 1 && *d <= c.chars().count() / 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| format!(" (did you mean {c}?)"))
+        .unwrap_or_default()
 }
 
 /// Finds the version a user meant: exact (case-insensitive) first, then with
