@@ -8,7 +8,7 @@
 //! - `setup`: a fresh library in a temporary folder, editions installed into it, its sections.
 //! - `score`: hit@k and MRR against page- or section-level targets.
 //! - `report`: tables, JSON lines, percentiles, peak RSS, folder sizes.
-//! - `ingest`, `eval`, `speed`: one file per subcommand.
+//! - `ingest`, `eval`, `speed`, `site`: one file per subcommand.
 //! - `fts`: the SQLite FTS5 baseline `speed` compares against.
 
 mod bookindex;
@@ -20,6 +20,7 @@ mod questions;
 mod report;
 mod score;
 mod setup;
+mod site;
 mod speed;
 
 use std::path::PathBuf;
@@ -79,6 +80,33 @@ enum Command {
         #[arg(long)]
         quality_only: bool,
     },
+    /// Page-API substring search (search_pages) on Markdown sites of 1,000 and
+    /// 10,000 generated pages and the npm CLI docs, side by side with a naive
+    /// block scan; RssAnon of each site in a fresh child process.
+    Site {
+        #[arg(default_value = "../shared/corpora")]
+        corpora: PathBuf,
+        /// Measured runs per term and engine (after one warm-up run); p50 is printed.
+        #[arg(long, default_value_t = 31)]
+        runs: usize,
+        /// Generated site sizes, in pages; memory growth is first to last.
+        #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
+        sizes: Vec<usize>,
+    },
+    /// One site of `site` in this process (run by `site` as a child).
+    #[command(hide = true)]
+    SiteOne {
+        #[arg(default_value = "../shared/corpora")]
+        corpora: PathBuf,
+        #[arg(long, default_value_t = 31)]
+        runs: usize,
+        /// A generated site of this many pages.
+        #[arg(long, conflicts_with = "npm")]
+        pages: Option<usize>,
+        /// The npm CLI docs (4 versions) instead.
+        #[arg(long)]
+        npm: bool,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -88,6 +116,15 @@ fn main() -> anyhow::Result<()> {
         Command::Eval { corpora, k, terms, show_failures } => eval::run(&corpora, k, terms, show_failures),
         Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only } => {
             speed::run(&corpora, if quality_only { 0 } else { rounds }, &fts_tokenizer, show_failures)
+        }
+        Command::Site { corpora, runs, sizes } => site::run(&corpora, &sizes, runs),
+        Command::SiteOne { corpora, runs, pages, npm } => {
+            let site = match (pages, npm) {
+                (Some(n), false) => site::Site::Generated(n),
+                (None, true) => site::Site::Npm,
+                _ => anyhow::bail!("site-one needs --pages N or --npm"),
+            };
+            site::run_one(&corpora, &site, runs)
         }
     }
 }

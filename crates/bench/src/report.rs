@@ -26,6 +26,11 @@ impl Table {
     }
 
     pub fn print(&self) {
+        print!("{}", self.render());
+    }
+
+    /// The table as text, as `print` prints it.
+    pub fn render(&self) -> String {
         let width = |i: usize| {
             self.rows
                 .iter()
@@ -41,14 +46,15 @@ impl Table {
                 .enumerate()
                 .map(|(i, c)| format!("{c}{}", " ".repeat(widths[i].saturating_sub(c.chars().count()))))
                 .collect();
-            println!("| {} |", cells.join(" | "));
+            format!("| {} |\n", cells.join(" | "))
         };
-        println!("\n{}\n", self.title);
-        line(&self.header);
-        println!("|{}|", widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("|"));
+        let mut out = format!("\n{}\n\n", self.title);
+        out.push_str(&line(&self.header));
+        out.push_str(&format!("|{}|\n", widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("|")));
         for r in &self.rows {
-            line(r);
+            out.push_str(&line(r));
         }
+        out
     }
 }
 

@@ -92,6 +92,12 @@ impl Snapshot {
             markdown: first_str(&doc, f.markdown).unwrap_or_default(),
             text: first_str(&doc, f.page_text).unwrap_or_default(),
             section_keys: (0..count as usize).map(|i| section_key(edition, &path, i)).collect(),
+            source_file: first_str(&doc, f.source_file).unwrap_or_default(),
+            anchors: doc
+                .get_all(f.anchors)
+                .filter_map(|v| v.as_str())
+                .map(|a| (!a.is_empty()).then(|| a.to_owned()))
+                .collect(),
             path,
         })
     }

@@ -50,6 +50,10 @@ pub struct Fields {
     pub page_symbol: Field,
     /// Rank weight in percent (100; lower for generated listings).
     pub weight: Field,
+    /// Page docs: the file inside the source (resolves relative links).
+    pub source_file: Field,
+    /// Page docs: each section's anchor in order ("" for none).
+    pub anchors: Field,
     pub markdown: Field,
     pub ordinal: Field,
     /// Page title (stored, fast: listing pages reads no document).
@@ -88,6 +92,8 @@ impl Fields {
         let symbol = b.add_text_field("symbol", STRING);
         let page_symbol = b.add_text_field("page_symbol", STRING);
         let weight = b.add_u64_field("weight", FAST);
+        let source_file = b.add_text_field("source_file", STORED);
+        let anchors = b.add_text_field("anchors", STORED);
         let markdown = b.add_text_field("markdown", STORED);
         let ordinal = b.add_u64_field("ordinal", STORED);
         let page_title = b.add_text_field("page_title", STORED | FAST);
@@ -117,6 +123,8 @@ impl Fields {
             symbol,
             page_symbol,
             weight,
+            source_file,
+            anchors,
             markdown,
             ordinal,
             page_title,
@@ -138,7 +146,7 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 22);
+        assert_eq!(f.schema.fields().count(), 24);
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));

@@ -89,6 +89,12 @@ pub struct PageRecord {
     pub text: String,
     /// Section keys in document order.
     pub section_keys: Vec<String>,
+    /// The file inside the source the page came from.
+    #[serde(default)]
+    pub source_file: String,
+    /// Each section's anchor, in document order (None for the lead).
+    #[serde(default)]
+    pub anchors: Vec<Option<String>>,
 }
 
 /// A page's listing entry (no bodies).
@@ -473,6 +479,10 @@ impl Writer {
         doc.add_text(f.edition, edition);
         doc.add_text(f.path, &page.path);
         doc.add_text(f.page_title, &page.title);
+        doc.add_text(f.source_file, &page.source_file);
+        for section in &page.sections {
+            doc.add_text(f.anchors, section.anchor.as_deref().unwrap_or(""));
+        }
         doc.add_text(f.page_text, &page.text);
         doc.add_text(f.markdown, &page.markdown);
         if let Some(d) = &page.description {

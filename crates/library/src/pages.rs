@@ -168,6 +168,14 @@ pub struct SitePage {
     /// Id of the scope's edition.
     #[serde(skip)]
     pub edition: String,
+    /// The file inside its source the content came from (to resolve its
+    /// relative links within the scope).
+    #[serde(skip)]
+    pub source_file: String,
+    /// Each section's anchor in document order (None for the lead), so the
+    /// rendered headings carry the ids search results link to.
+    #[serde(skip)]
+    pub anchors: Vec<Option<String>>,
 }
 
 /// One page of a scope, in path order.
@@ -504,6 +512,8 @@ pub fn site_page(view: &View, path: &str) -> Result<SitePage, LibraryError> {
             markdown: String::new(),
             body: source.markdown,
             edition: owner.id.clone(),
+            source_file: source.source_file,
+            anchors: source.anchors,
         };
         page.markdown = format!("{}{}", frontmatter(&page), page.body);
         return Ok(page);

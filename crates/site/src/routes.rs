@@ -171,7 +171,10 @@ fn page_view(view: &View, path: &str, base: &str) -> Result<PageView, SiteError>
         prefix: page.prefix.clone(),
         label: page.label.clone(),
         fallback: page.fallback,
-        body_html: html::markdown_to_html(&page.body),
+        body_html: html::markdown_to_html(
+            &page.body,
+            html::PageLinks { prefix: &page.prefix, source_file: &page.source_file, anchors: &page.anchors },
+        ),
         sidebar,
         versions,
         locales,
