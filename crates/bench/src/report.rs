@@ -50,7 +50,10 @@ impl Table {
         };
         let mut out = format!("\n{}\n\n", self.title);
         out.push_str(&line(&self.header));
-        out.push_str(&format!("|{}|\n", widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("|")));
+        out.push_str(&format!(
+            "|{}|\n",
+            widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("|")
+        ));
         for r in &self.rows {
             out.push_str(&line(r));
         }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use lectern_index::text::fold;
-use lectern_library::{EditionSpec, Library, SearchPagesRequest, Status, View};
+use lectern_library::{EditionSpec, SearchPagesRequest, Status, View};
 use serde_json::{Value, json};
 
 use crate::report::{Table, json_line, load_average, mib, ms, percentile_ms, r3};
@@ -67,12 +67,15 @@ pub fn run(corpora: &Path, sizes: &[usize], runs: usize) -> anyhow::Result<()> {
             bail!("site-one for {} failed ({})", site.name(), out.status);
         }
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let last = stdout.lines().rev().find(|l| l.starts_with('{')).context("site-one printed no JSON line")?;
+        let last =
+            stdout.lines().rev().find(|l| l.starts_with('{')).context("site-one printed no JSON line")?;
         results.push(serde_json::from_str::<Value>(last)?);
     }
 
     let mut table = Table::new(
-        &format!("site: search_pages vs a naive block scan of the same scope (p50 over {runs} runs, limit {LIMIT})"),
+        &format!(
+            "site: search_pages vs a naive block scan of the same scope (p50 over {runs} runs, limit {LIMIT})"
+        ),
         &["site", "scope", "pages", "term", "kind", "hits (scan)", "search_pages ms", "scan ms", "speed-up"],
     );
     let mut worst_rare_none = f64::INFINITY;
@@ -168,7 +171,10 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
             let started = Instant::now();
             let report = fresh.library.add(dir.path(), &spec, &mut |_| {}, &mut |_| {})?;
             let install = started.elapsed().as_secs_f64();
-            eprintln!("installed {} ({} pages, {} sections, {install:.1} s)", report.edition.id, report.edition.pages, report.edition.sections);
+            eprintln!(
+                "installed {} ({} pages, {} sections, {install:.1} s)",
+                report.edition.id, report.edition.pages, report.edition.sections
+            );
             let scopes = vec![Scope { prefix: Some("/site".into()), common: "the", rare: RARE.into() }];
             (report.edition.pages, words, install, scopes)
         }
@@ -188,7 +194,10 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
                     ..EditionSpec::default()
                 };
                 let report = fresh.library.add(path, &spec, &mut |_| {}, &mut |_| {})?;
-                eprintln!("installed {} at {} ({} pages)", report.edition.id, report.edition.prefix, report.edition.pages);
+                eprintln!(
+                    "installed {} at {} ({} pages)",
+                    report.edition.id, report.edition.prefix, report.edition.pages
+                );
                 pages += report.edition.pages;
             }
             let install = started.elapsed().as_secs_f64();
@@ -211,7 +220,8 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
     for scope in &scopes {
         let view = library.view()?;
         let editions = scope_editions(&view, scope.prefix.as_deref());
-        let scope_pages: usize = editions.iter().map(|e| view.snapshot.pages(e).iter().filter(|p| !p.draft).count()).sum();
+        let scope_pages: usize =
+            editions.iter().map(|e| view.snapshot.pages(e).iter().filter(|p| !p.draft).count()).sum();
         for (kind, term) in [("common", scope.common), ("rare", scope.rare.as_str()), ("no hit", NO_HIT)] {
             let request = SearchPagesRequest {
                 term: term.into(),
@@ -300,7 +310,9 @@ fn naive_scan(view: &View, editions: &[String], term: &str) -> (Vec<String>, boo
     let folded = fold(term);
     let mut entries: Vec<(String, &str)> = Vec::new();
     for edition in editions {
-        entries.extend(view.snapshot.pages(edition).into_iter().filter(|p| !p.draft).map(|p| (p.path, edition.as_str())));
+        entries.extend(
+            view.snapshot.pages(edition).into_iter().filter(|p| !p.draft).map(|p| (p.path, edition.as_str())),
+        );
     }
     entries.sort();
     entries.dedup_by(|b, a| a.0 == b.0);

@@ -397,6 +397,11 @@ impl Index {
             return Err(open_err(&self.shared.dir, "opened read-only"));
         }
         let writer = self.shared.index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)?;
+        // Files of an ingest that died (a crash, a full disk) are not in the
+        // last commit: drop them first, or a full disk stays full.
+        if let Err(e) = writer.garbage_collect_files().wait() {
+            tracing::warn!("could not remove files left by an interrupted write: {e}");
+        }
         Ok(Writer { shared: self.shared.clone(), writer })
     }
 
