@@ -102,7 +102,16 @@ pub fn run(corpora: &Path, sizes: &[usize], runs: usize) -> anyhow::Result<()> {
 
     let mut mem = Table::new(
         "site: install and memory, each site in a fresh child process",
-        &["site", "pages", "words", "install s", "RssAnon MiB", "VmHWM MiB", "library MiB"],
+        &[
+            "site",
+            "pages",
+            "words",
+            "install s",
+            "RssAnon after install MiB",
+            "RssAnon at end MiB",
+            "VmHWM MiB",
+            "library MiB",
+        ],
     );
     for r in &results {
         mem.row(vec![
@@ -110,6 +119,7 @@ pub fn run(corpora: &Path, sizes: &[usize], runs: usize) -> anyhow::Result<()> {
             r["pages"].to_string(),
             r["words"].to_string(),
             format!("{:.2}", r["install_seconds"].as_f64().unwrap_or(0.0)),
+            format!("{:.1}", mib(r["rss_anon_after_install_bytes"].as_u64().unwrap_or(0))),
             format!("{:.1}", mib(r["rss_anon_bytes"].as_u64().unwrap_or(0))),
             format!("{:.1}", mib(r["peak_rss_bytes"].as_u64().unwrap_or(0))),
             format!("{:.1}", mib(r["library_bytes"].as_u64().unwrap_or(0))),
@@ -210,6 +220,7 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
         }
     };
     drop(npm_dir);
+    let rss_anon_installed = rss_anon();
 
     let library = &fresh.library;
     let mut table = Table::new(
@@ -274,7 +285,7 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
     eprintln!("RssAnon after install and searches: {:.1} MiB (VmHWM {:.1} MiB)\n", mib(rss_anon), mib(peak));
     json_line(&json!({
         "site": site.name(), "generated": matches!(site, Site::Generated(_)), "pages": pages, "words": words,
-        "install_seconds": r3(install), "rss_anon_bytes": rss_anon, "peak_rss_bytes": peak, "library_bytes": size,
+        "install_seconds": r3(install), "rss_anon_bytes": rss_anon, "rss_anon_after_install_bytes": rss_anon_installed, "peak_rss_bytes": peak, "library_bytes": size,
         "searches": rows,
     }));
     Ok(())
