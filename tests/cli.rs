@@ -236,8 +236,18 @@ fn search_pages_never_overlap() {
             let o = o.to_string();
             args.extend(["--offset", o.as_str()]);
             let page = lib.json(&args);
-            assert_eq!(page["total"].as_u64().unwrap() as usize, total, "{text}: total changed at offset {o}");
-            keys.extend(page["hits"].as_array().unwrap().iter().map(|h| h["section_key"].as_str().unwrap().to_owned()));
+            assert_eq!(
+                page["total"].as_u64().unwrap() as usize,
+                total,
+                "{text}: total changed at offset {o}"
+            );
+            keys.extend(
+                page["hits"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| h["section_key"].as_str().unwrap().to_owned()),
+            );
             offset = page["next_offset"].as_u64();
         }
         assert_eq!(keys.len(), total, "{text}: paging reached every result");
@@ -439,31 +449,51 @@ fn prefixes_stay_consistent_when_a_later_edition_becomes_the_default() {
     let src = tempfile::tempdir().unwrap();
     std::fs::write(src.path().join("index.md"), "# Home\n\nwords\n").unwrap();
     let s = src.path().to_str().unwrap();
-    for (version, locale, extra) in [("18", "en", None), ("18", "zh-Hans", Some("--default")), ("15", "en", None), ("15", "zh-Hans", None)] {
+    for (version, locale, extra) in [
+        ("18", "en", None),
+        ("18", "zh-Hans", Some("--default")),
+        ("15", "en", None),
+        ("15", "zh-Hans", None),
+    ] {
         let status = if version == "18" { "current" } else { "supported" };
-        let mut args = vec!["add", s, "--project", "p", "--version", version, "--locale", locale, "--status", status];
+        let mut args =
+            vec!["add", s, "--project", "p", "--version", version, "--locale", locale, "--status", status];
         args.extend(extra);
         lib.ok(&args);
     }
     let list = lib.json(&["list", "--all"]);
     let prefix = |id: &str| {
-        list["editions"].as_array().unwrap().iter().find(|e| e["id"] == id).unwrap()["prefix"].as_str().unwrap().to_owned()
+        list["editions"].as_array().unwrap().iter().find(|e| e["id"] == id).unwrap()["prefix"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     };
     assert_eq!(prefix("p@18/en"), "/p");
     assert_eq!(prefix("p@15/en"), "/p/15");
     assert_eq!(prefix("p@18/zh-Hans"), "/zh-Hans/p");
     assert_eq!(prefix("p@15/zh-Hans"), "/zh-Hans/p/15");
-    assert_eq!(list["defaults"]["locale"], "zh-Hans", "the default for searching is still the --default edition's");
+    assert_eq!(
+        list["defaults"]["locale"], "zh-Hans",
+        "the default for searching is still the --default edition's"
+    );
 }
 
 #[test]
 fn a_manuals_generated_index_ranks_after_real_sections() {
     let src = tempfile::tempdir().unwrap();
     let page = |title: &str, body: &str| {
-        format!("<html><head><title>{title}</title></head><body><div class=\"sect1\"><h2 class=\"title\">{title}</h2>{body}</div></body></html>")
+        format!(
+            "<html><head><title>{title}</title></head><body><div class=\"sect1\"><h2 class=\"title\">{title}</h2>{body}</div></body></html>"
+        )
     };
-    std::fs::write(src.path().join("routine-vacuuming.html"), page("Routine Vacuuming", "<p>VACUUM FREEZE marks tuples frozen.</p>")).unwrap();
-    let entries: String = (0..40).map(|i| format!("<dt>vacuum freeze {i}, <a href=\"routine-vacuuming.html\">x</a></dt>")).collect();
+    std::fs::write(
+        src.path().join("routine-vacuuming.html"),
+        page("Routine Vacuuming", "<p>VACUUM FREEZE marks tuples frozen.</p>"),
+    )
+    .unwrap();
+    let entries: String = (0..40)
+        .map(|i| format!("<dt>vacuum freeze {i}, <a href=\"routine-vacuuming.html\">x</a></dt>"))
+        .collect();
     std::fs::write(
         src.path().join("bookindex.html"),
         format!("<html><body><div class=\"index\" id=\"BOOKINDEX\"><h1 class=\"title\">Index</h1><dl>{entries}</dl></div></body></html>"),
@@ -481,7 +511,11 @@ fn a_rare_identifier_beats_common_words_in_the_most_words_tier() {
     // Regression: "X configuration parameter" only found sections holding
     // both common words, never the one section naming the setting.
     let src = tempfile::tempdir().unwrap();
-    std::fs::write(src.path().join("wal.md"), "# WAL\n\n## tcp_keepalives_interval\n\nSeconds between keepalives.\n").unwrap();
+    std::fs::write(
+        src.path().join("wal.md"),
+        "# WAL\n\n## tcp_keepalives_interval\n\nSeconds between keepalives.\n",
+    )
+    .unwrap();
     for i in 0..12 {
         std::fs::write(
             src.path().join(format!("other{i}.md")),

@@ -184,7 +184,11 @@ fn a_full_disk_during_an_ingest_is_a_clear_error_and_keeps_the_old_generation() 
     );
     let du = Command::new("du").args(["-sh"]).arg(lib.join("index")).output().unwrap();
     println!("after the failure and a small add: index holds {}", String::from_utf8_lossy(&du.stdout).trim());
-    assert!(next.status.success(), "a small add after a full disk works: {}", String::from_utf8_lossy(&next.stderr));
+    assert!(
+        next.status.success(),
+        "a small add after a full disk works: {}",
+        String::from_utf8_lossy(&next.stderr)
+    );
     ok(&lib, &["search", "install"]);
 }
 

@@ -341,49 +341,54 @@ impl FakeApi {
                 let Ok(mut stream) = stream else { continue };
                 let (concurrent, peak, closed_early, seen) =
                     (concurrent.clone(), peak.clone(), closed_early.clone(), seen.clone());
-                std::thread::spawn(move || loop {
-                    // Keep-alive: the bridge asks the challenge and the real
-                    // request on one connection.
-                    let request = read_request(&mut stream);
-                    if request.is_empty() {
-                        return;
-                    }
-                    seen.lock().unwrap().push(request.clone());
-                    let body = request.split("\r\n\r\n").nth(1).unwrap_or("").to_owned();
-                    let answer = if request.starts_with("POST /auth/challenge") {
-                        let nonce = serde_json::from_str::<Value>(&body).unwrap()["nonce"].as_str().unwrap().to_owned();
-                        let proof = if honest {
-                            lectern_api::challenge::proof(KEY, &nonce, std::process::id(), port)
-                        } else {
-                            "00".repeat(32)
-                        };
-                        json!({"proof": proof})
-                    } else {
-                        let now = concurrent.fetch_add(1, Ordering::SeqCst) + 1;
-                        peak.fetch_max(now, Ordering::SeqCst);
-                        let start = Instant::now();
-                        stream.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
-                        let mut probe = [0u8; 1];
-                        while start.elapsed() < delay {
-                            if let Ok(0) = stream.read(&mut probe) {
-                                closed_early.fetch_add(1, Ordering::SeqCst);
-                                break;
-                            }
+                std::thread::spawn(move || {
+                    loop {
+                        // Keep-alive: the bridge asks the challenge and the real
+                        // request on one connection.
+                        let request = read_request(&mut stream);
+                        if request.is_empty() {
+                            return;
                         }
-                        stream.set_read_timeout(None).unwrap();
-                        concurrent.fetch_sub(1, Ordering::SeqCst);
-                        json!({"generation":"g1","total":0,"has_more":false,"next_offset":null,"timed_out":false,
+                        seen.lock().unwrap().push(request.clone());
+                        let body = request.split("\r\n\r\n").nth(1).unwrap_or("").to_owned();
+                        let answer = if request.starts_with("POST /auth/challenge") {
+                            let nonce = serde_json::from_str::<Value>(&body).unwrap()["nonce"]
+                                .as_str()
+                                .unwrap()
+                                .to_owned();
+                            let proof = if honest {
+                                lectern_api::challenge::proof(KEY, &nonce, std::process::id(), port)
+                            } else {
+                                "00".repeat(32)
+                            };
+                            json!({"proof": proof})
+                        } else {
+                            let now = concurrent.fetch_add(1, Ordering::SeqCst) + 1;
+                            peak.fetch_max(now, Ordering::SeqCst);
+                            let start = Instant::now();
+                            stream.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
+                            let mut probe = [0u8; 1];
+                            while start.elapsed() < delay {
+                                if let Ok(0) = stream.read(&mut probe) {
+                                    closed_early.fetch_add(1, Ordering::SeqCst);
+                                    break;
+                                }
+                            }
+                            stream.set_read_timeout(None).unwrap();
+                            concurrent.fetch_sub(1, Ordering::SeqCst);
+                            json!({"generation":"g1","total":0,"has_more":false,"next_offset":null,"timed_out":false,
                             "cancelled":false,"candidate_truncated":false,
                             "scope":{"project":"p","version":"1","locale":"en","editions":[]},"hits":[]})
-                    };
-                    let body = answer.to_string();
-                    let sent = write!(
-                        stream,
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                        body.len()
-                    );
-                    if sent.is_err() {
-                        return;
+                        };
+                        let body = answer.to_string();
+                        let sent = write!(
+                            stream,
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                            body.len()
+                        );
+                        if sent.is_err() {
+                            return;
+                        }
                     }
                 });
             }

@@ -60,7 +60,9 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         options.initial_login_token = Some(token.clone());
         announce(&[
             format!("Lectern is serving {} at http://127.0.0.1:{port}/", user_data.display()),
-            format!("Web page (one-time login link, valid 5 minutes): http://127.0.0.1:{port}/login?token={token}"),
+            format!(
+                "Web page (one-time login link, valid 5 minutes): http://127.0.0.1:{port}/login?token={token}"
+            ),
             "Stop with Ctrl-C. `lectern open` opens the page again with a fresh link.".to_owned(),
         ]);
         lectern_api::run(listener, library, options, shutdown.wait()).await.context("serving the local API")

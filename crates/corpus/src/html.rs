@@ -176,8 +176,10 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
 /// `bookindex.html`) or Sphinx's `genindex`.
 fn is_index_listing(doc: &Html) -> bool {
     static SELECTOR: std::sync::OnceLock<scraper::Selector> = std::sync::OnceLock::new();
-    let selector = SELECTOR
-        .get_or_init(|| scraper::Selector::parse("div.index, div.genindex-jumpbox, table.indextable").expect("static selector"));
+    let selector = SELECTOR.get_or_init(|| {
+        scraper::Selector::parse("div.index, div.genindex-jumpbox, table.indextable")
+            .expect("static selector")
+    });
     doc.select(selector).next().is_some()
 }
 

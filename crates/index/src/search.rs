@@ -539,7 +539,8 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
     top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len()));
-    let page = tier1.iter().chain(tier2.iter()).chain(listings.iter()).skip(request.offset).take(request.limit);
+    let page =
+        tier1.iter().chain(tier2.iter()).chain(listings.iter()).skip(request.offset).take(request.limit);
     for candidate in page {
         // Snippets cost too: a page cut short by the deadline says so.
         if flags.check(request) {

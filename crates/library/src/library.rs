@@ -381,11 +381,11 @@ impl Library {
                 lectern_corpus::names::prefix(p).map_err(|m| invalid(format!("prefix: {m}")))?;
                 p.clone()
             }
-            None => {
-                existing.as_ref().filter(|e| e.status == status).map(|e| e.prefix.clone()).unwrap_or_else(
-                    || derive_prefix(&id, status == Status::Current, Some(&prefix_locale)),
-                )
-            }
+            None => existing
+                .as_ref()
+                .filter(|e| e.status == status)
+                .map(|e| e.prefix.clone())
+                .unwrap_or_else(|| derive_prefix(&id, status == Status::Current, Some(&prefix_locale))),
         };
         if let Some(other) = manifest.editions.iter().find(|e| e.prefix == prefix && e.id != id_string) {
             return Err(invalid(format!(

@@ -93,7 +93,8 @@ pub fn resolve(
                         suggestion(
                             pr,
                             enabled.iter().flat_map(|e| {
-                                std::iter::once(e.project.as_str()).chain(e.aliases.iter().map(String::as_str))
+                                std::iter::once(e.project.as_str())
+                                    .chain(e.aliases.iter().map(String::as_str))
                             })
                         ),
                         if project_given {

@@ -60,7 +60,10 @@ impl Bridge {
             conn.exchange(method, path, body, Some(&found.access_key)).await.map_err(|e| unavailable(&e))
         };
         let answer = tokio::time::timeout(TIMEOUT, exchange).await.map_err(|_| {
-            unavailable(&ClientError::Unavailable { port, reason: format!("no answer within {} s", TIMEOUT.as_secs()) })
+            unavailable(&ClientError::Unavailable {
+                port,
+                reason: format!("no answer within {} s", TIMEOUT.as_secs()),
+            })
         })??;
         let value: Value = serde_json::from_slice(&answer.body).map_err(|e| {
             ToolError::new(
@@ -82,7 +85,9 @@ impl Bridge {
             ),
             "unauthorized" | "forbidden" => ToolError::new(
                 "local_api_unavailable",
-                format!("The local API refused this program ({message}): restart `lectern serve` and try again."),
+                format!(
+                    "The local API refused this program ({message}): restart `lectern serve` and try again."
+                ),
             ),
             _ => ToolError::new(&code, message),
         })
@@ -103,7 +108,8 @@ async fn prove(found: &Discovery, conn: &mut Conn) -> Result<(), ToolError> {
             ),
         )
     };
-    let answer = conn.exchange("POST", "/auth/challenge", Some(&body), None).await.map_err(|e| unavailable(&e))?;
+    let answer =
+        conn.exchange("POST", "/auth/challenge", Some(&body), None).await.map_err(|e| unavailable(&e))?;
     if answer.status != 200 {
         return Err(failed(format!("it answered HTTP {}", answer.status)));
     }
@@ -164,9 +170,8 @@ impl Conn {
             if need.is_none()
                 && let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n")
             {
-                let length = content_length(&self.buf[..end]).ok_or_else(|| {
-                    ClientError::Protocol("the answer has no Content-Length".into())
-                })?;
+                let length = content_length(&self.buf[..end])
+                    .ok_or_else(|| ClientError::Protocol("the answer has no Content-Length".into()))?;
                 if length > MAX_RESPONSE {
                     return Err(ClientError::Protocol("the answer is larger than 4 MiB".into()));
                 }
@@ -180,7 +185,11 @@ impl Conn {
             if self.buf.len() > cap {
                 return Err(ClientError::Protocol("the answer is larger than 4 MiB".into()));
             }
-            let read = self.stream.read(&mut chunk).await.map_err(|e| unavailable(format!("reading the answer: {e}")))?;
+            let read = self
+                .stream
+                .read(&mut chunk)
+                .await
+                .map_err(|e| unavailable(format!("reading the answer: {e}")))?;
             if read == 0 {
                 return Err(unavailable("the connection closed before the whole answer arrived".into()));
             }

@@ -52,7 +52,9 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             let dest_url = site_link(dest_url, links);
             Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
         }
-        Event::Start(Tag::Heading { level, id, classes, attrs }) if level >= pulldown_cmark::HeadingLevel::H2 => {
+        Event::Start(Tag::Heading { level, id, classes, attrs })
+            if level >= pulldown_cmark::HeadingLevel::H2 =>
+        {
             let anchor = sections.next().and_then(|a| a.clone());
             let id = id.or_else(|| anchor.map(CowStr::from));
             Event::Start(Tag::Heading { level, id, classes, attrs })
