@@ -32,6 +32,9 @@ pub struct View {
     pub manifest: Manifest,
     pub generation: String,
     payload: String,
+    /// Page listings of the site's scopes, built once per view (so once per
+    /// generation): a listing or substring search then starts at once.
+    pub(crate) scopes: Mutex<std::collections::HashMap<String, Arc<Vec<crate::pages::ScopeEntry>>>>,
 }
 
 impl std::fmt::Debug for View {
@@ -507,7 +510,7 @@ fn make_view(snapshot: Snapshot) -> Result<View, LibraryError> {
     let payload = snapshot.payload().to_owned();
     let manifest = Manifest::from_payload(&payload)?;
     let generation = manifest.generation();
-    Ok(View { snapshot, manifest, generation, payload })
+    Ok(View { snapshot, manifest, generation, payload, scopes: Mutex::default() })
 }
 
 fn read(

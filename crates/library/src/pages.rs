@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
@@ -255,8 +256,19 @@ fn scope_editions<'v>(view: &'v View, prefix: Option<&str>) -> Result<Vec<&'v Ed
 }
 
 /// Every page of the scope `prefix` selects, sorted by path, each path once.
+/// Built on first use in a view and kept with it (a view is one generation).
+pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Arc<Vec<ScopeEntry>>, LibraryError> {
+    let key = prefix.map(str::trim).unwrap_or_default().to_owned();
+    if let Some(hit) = view.scopes.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok(hit.clone());
+    }
+    let built = Arc::new(build_scope_entries(view, prefix)?);
+    view.scopes.lock().unwrap_or_else(|p| p.into_inner()).insert(key, built.clone());
+    Ok(built)
+}
+
 /// Reads page listings (paths, titles, order) only, never a body.
-pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Vec<ScopeEntry>, LibraryError> {
+fn build_scope_entries(view: &View, prefix: Option<&str>) -> Result<Vec<ScopeEntry>, LibraryError> {
     let default_locale = site_locale(view);
     let mut entries = Vec::new();
     for edition in scope_editions(view, prefix)? {
