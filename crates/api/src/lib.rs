@@ -73,7 +73,7 @@ pub async fn run(
     let state = AppState::new(library.clone(), options, port);
     let refresh_every = state.limits().refresh_every;
     let grace = state.limits().request_timeout + Duration::from_secs(1);
-    let refresher = tokio::spawn(refresh_loop(library, refresh_every));
+    let _watcher = library.watch(refresh_every);
 
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut stopped = stop_rx.clone();
@@ -94,21 +94,5 @@ pub async fn run(
         }
     };
     drop(stop_rx);
-    refresher.abort();
     result
-}
-
-async fn refresh_loop(library: Arc<Library>, every: Duration) {
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        let lib = library.clone();
-        match tokio::task::spawn_blocking(move || lib.refresh()).await {
-            Ok(Ok(true)) => tracing::info!("picked up a new generation"),
-            Ok(Ok(false)) => {}
-            Ok(Err(e)) => tracing::warn!("refreshing the library failed: {e}"),
-            Err(e) => tracing::warn!("refreshing the library failed: {e}"),
-        }
-    }
 }

@@ -31,7 +31,7 @@ pub mod settings;
 
 pub use edition::{EditionId, EditionRecord, EditionSpec, Status};
 pub use error::LibraryError;
-pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View};
+pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View, Watcher};
 pub use list::{ListRequest, ListResponse};
 pub use manifest::Manifest;
 pub use pages::{

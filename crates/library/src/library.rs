@@ -173,6 +173,28 @@ impl Library {
         Ok(self.index.refresh()?)
     }
 
+    /// Starts a thread that calls [`Library::refresh`] every `every`, so a
+    /// server picks up generations made by other processes; it stops when
+    /// the returned handle is dropped.
+    pub fn watch(self: &Arc<Self>, every: Duration) -> Watcher {
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (library, flag) = (Arc::clone(self), Arc::clone(&stop));
+        let thread = std::thread::Builder::new()
+            .name("lectern-refresh".into())
+            .spawn(move || {
+                while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::park_timeout(every);
+                    match library.refresh() {
+                        Ok(true) => tracing::info!("picked up a new generation"),
+                        Ok(false) => {}
+                        Err(e) => tracing::warn!("refreshing the library failed: {e}"),
+                    }
+                }
+            })
+            .ok();
+        Watcher { stop, thread }
+    }
+
     /// Verifies every index file's checksum.
     pub fn verify(&self) -> Result<(), LibraryError> {
         Ok(self.index.verify()?)
@@ -498,6 +520,23 @@ impl Library {
             generation,
             elapsed_ms: started.elapsed().as_millis() as u64,
         })
+    }
+}
+
+/// Stops the refresh thread of [`Library::watch`] when dropped.
+#[derive(Debug)]
+pub struct Watcher {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
     }
 }
 

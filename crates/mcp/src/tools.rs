@@ -254,23 +254,7 @@ impl ServerHandler for DocsServer {
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(tcc).await?;
-        if let rmcp::model::CallToolResponse::Complete(result) = &mut response
-            && result.is_error == Some(true)
-            && result.structured_content.is_none()
-        {
-            let message = result.content.first().and_then(|c| c.as_text()).map_or_else(
-                || "the tool arguments are not valid".to_owned(),
-                |t| {
-                    format!(
-                        "invalid arguments: {}",
-                        t.text.trim_start_matches("failed to deserialize parameters: ")
-                    )
-                },
-            );
-            result.structured_content =
-                Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
-            result.content = vec![ContentBlock::text(message)];
-        }
+        structure_argument_errors(&mut response);
         Ok(response)
     }
     fn get_info(&self) -> ServerConfig {
@@ -303,6 +287,30 @@ fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, CallToolRes
             format!("The local API answered in a shape this program does not understand ({e}): use the same Lectern version for `lectern serve` and `lectern mcp`."),
         ))
     })
+}
+
+/// rmcp answers undecodable tool arguments (`{"text": 42}`, Dash's
+/// `load_url`) with a bare error text; every face owes the shared shape, so
+/// such a result gets `{"error":{"code":"invalid_argument","message"}}`.
+/// Used by both MCP faces (stdio and the site's `/mcp`).
+pub fn structure_argument_errors(response: &mut rmcp::model::CallToolResponse) {
+    if let rmcp::model::CallToolResponse::Complete(result) = response
+        && result.is_error == Some(true)
+        && result.structured_content.is_none()
+    {
+        let message = result.content.first().and_then(|c| c.as_text()).map_or_else(
+            || "the tool arguments are not valid".to_owned(),
+            |t| {
+                format!(
+                    "invalid arguments: {}",
+                    t.text.trim_start_matches("failed to deserialize parameters: ")
+                )
+            },
+        );
+        result.structured_content =
+            Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
+        result.content = vec![ContentBlock::text(message)];
+    }
 }
 
 /// `isError: true` with `{"error":{"code","message"}}` and the message as text.

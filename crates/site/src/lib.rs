@@ -23,7 +23,6 @@ pub mod state;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use lectern_library::Library;
@@ -58,28 +57,12 @@ pub async fn run(
     let refresh_every = options.refresh_every;
     let state = SiteState::new(library.clone(), options);
     let stop = state.shutdown_token();
-    let refresher = tokio::spawn(refresh_loop(library, refresh_every));
+    let _watcher = library.watch(refresh_every);
     let result = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown.await;
             stop.cancel();
         })
         .await;
-    refresher.abort();
     result
-}
-
-async fn refresh_loop(library: Arc<Library>, every: Duration) {
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        let lib = library.clone();
-        match tokio::task::spawn_blocking(move || lib.refresh()).await {
-            Ok(Ok(true)) => tracing::info!("picked up a new generation"),
-            Ok(Ok(false)) => {}
-            Ok(Err(e)) => tracing::warn!("refreshing the library failed: {e}"),
-            Err(e) => tracing::warn!("refreshing the library failed: {e}"),
-        }
-    }
 }

@@ -149,23 +149,7 @@ impl ServerHandler for DocsTools {
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(tcc).await?;
-        if let rmcp::model::CallToolResponse::Complete(result) = &mut response
-            && result.is_error == Some(true)
-            && result.structured_content.is_none()
-        {
-            let message = result.content.first().and_then(|c| c.as_text()).map_or_else(
-                || "the tool arguments are not valid".to_owned(),
-                |t| {
-                    format!(
-                        "invalid arguments: {}",
-                        t.text.trim_start_matches("failed to deserialize parameters: ")
-                    )
-                },
-            );
-            result.structured_content =
-                Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
-            result.content = vec![ContentBlock::text(message)];
-        }
+        lectern_mcp::tools::structure_argument_errors(&mut response);
         Ok(response)
     }
     fn get_info(&self) -> ServerConfig {
