@@ -58,11 +58,10 @@ pub async fn run(
     let state = SiteState::new(library.clone(), options);
     let stop = state.shutdown_token();
     let _watcher = library.watch(refresh_every);
-    let result = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown.await;
             stop.cancel();
         })
-        .await;
-    result
+        .await
 }
