@@ -107,6 +107,15 @@ enum Command {
         #[arg(long)]
         npm: bool,
     },
+    /// Open an installed library read-only, as a site replica would, run the
+    /// page searches and listings, and print RssAnon (run by `site-one`).
+    #[command(hide = true)]
+    SiteServe {
+        dir: PathBuf,
+        /// Terms to search (every scope).
+        #[arg(long = "term")]
+        terms: Vec<String>,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -126,5 +135,6 @@ fn main() -> anyhow::Result<()> {
             };
             site::run_one(&corpora, &site, runs)
         }
+        Command::SiteServe { dir, terms } => site::run_serve(&dir, &terms),
     }
 }
