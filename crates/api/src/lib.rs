@@ -13,7 +13,6 @@
 //! - `extract`: query and JSON extractors whose rejections are [`ApiError`]s.
 //! - `v1`: the JSON endpoints.
 //! - `web`: the login URL, the session cookie and the embedded page.
-//! - `render`: Markdown to safe HTML for the reading view.
 //! - `integrations`: MCP client configs (Generic, VS Code).
 //! - `openapi`: the OpenAPI 3.1 description (served, and kept in docs/openapi.json).
 //! - `client`: a tiny blocking HTTP client that checks the challenge first.
@@ -28,7 +27,6 @@ mod extract;
 mod guard;
 pub mod integrations;
 pub mod openapi;
-pub mod render;
 pub mod state;
 mod v1;
 mod web;

@@ -234,7 +234,10 @@ fn finish(mut value: serde_json::Value, format: Option<ApiFormat>) -> Response {
     if format == Some(ApiFormat::Html)
         && let Some(obj) = value.as_object_mut()
     {
-        let html = crate::render::markdown_to_html(obj.get("content").and_then(|c| c.as_str()).unwrap_or(""));
+        let html = lectern_corpus::render::markdown_to_html(
+            obj.get("content").and_then(|c| c.as_str()).unwrap_or(""),
+            lectern_corpus::render::PageLinks::default(),
+        );
         obj.insert("content".into(), html.into());
         obj.insert("format".into(), "html".into());
     }

@@ -11,6 +11,7 @@
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`).
 //! - `paths`: page paths under an edition prefix, relative link resolution.
+//! - `render`: Markdown → safe HTML for the faces that show pages to people.
 //! - `site`: `lectern.toml` site configs.
 //! - `names`: validators for project, version, locale, prefix... names.
 //! - `text`: shared text helpers (NFC, slugs, tidying).
@@ -23,6 +24,7 @@ pub mod markdown;
 pub mod names;
 pub mod page;
 pub mod paths;
+pub mod render;
 pub mod site;
 pub mod source;
 pub mod text;
