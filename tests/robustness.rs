@@ -84,14 +84,16 @@ impl Matrix {
         t = t.replace(&self.scratch.display().to_string(), "$TMP");
         t = t.replace(&self.generation, "$GEN");
         t = t.replace(&std::env::temp_dir().display().to_string(), "$TMPDIR");
-        // Ports: 127.0.0.1:NNNNN → 127.0.0.1:$PORT.
+        // Ephemeral ports after any host (`127.0.0.1:NNNNN`, `localhost:NNNNN`,
+        // `attacker.example:NNNNN`) → `$PORT`, so the document is stable.
         let mut out = String::new();
         let mut rest = t.as_str();
-        while let Some(i) = rest.find("127.0.0.1:") {
-            out.push_str(&rest[..i + 10]);
-            rest = &rest[i + 10..];
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            if digits > 0 {
+        while let Some(i) = rest.find(':') {
+            let after_host = rest[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric());
+            let digits = rest[i + 1..].bytes().take_while(u8::is_ascii_digit).count();
+            out.push_str(&rest[..=i]);
+            rest = &rest[i + 1..];
+            if after_host && (4..=5).contains(&digits) {
                 out.push_str("$PORT");
                 rest = &rest[digits..];
             }
