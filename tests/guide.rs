@@ -32,6 +32,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+#[path = "common/http.rs"]
+mod http;
+
 const LOCALES: [(&str, &str); 2] = [("en", "/lectern"), ("zh-Hans", "/zh-Hans/lectern")];
 
 fn root() -> &'static Path {
@@ -365,28 +368,7 @@ fn get(authority: &str, path: &str) -> (u16, String) {
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n").unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(body)
-    } else {
-        body.to_owned()
-    };
-    (status, body)
-}
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { break };
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        body = rest[n..].trim_start_matches("\r\n");
-    }
-    out
+    http::parse_answer(&raw)
 }
 
 /// Replaces `--listen ADDR` with a free loopback port, and makes `sh` exec

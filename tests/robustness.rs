@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+#[path = "common/http.rs"]
+mod http;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
     c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
@@ -209,28 +212,7 @@ fn http_raw(port: u16, request: &[u8]) -> (u16, String) {
     let _ = stream.write_all(request);
     let mut bytes = Vec::new();
     let _ = stream.read_to_end(&mut bytes);
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(body)
-    } else {
-        body.to_owned()
-    };
-    (status, body)
-}
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { break };
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        body = rest[n..].trim_start_matches("\r\n");
-    }
-    out
+    http::parse_answer(&bytes)
 }
 
 fn request(method: &str, port: u16, target: &str, headers: &[(&str, String)], body: &[u8]) -> Vec<u8> {
