@@ -79,6 +79,10 @@ enum Command {
         /// Skip the latency rounds (quality side by side only).
         #[arg(long)]
         quality_only: bool,
+        /// Lectern's searches alone for `--rounds` rounds, no FTS5 and no
+        /// quality (for a profiler).
+        #[arg(long)]
+        lectern_only: bool,
     },
     /// Page-API substring search (search_pages) on Markdown sites of 1,000 and
     /// 10,000 generated pages and the npm CLI docs, side by side with a naive
@@ -123,8 +127,14 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Ingest { corpora, from_folder } => ingest::run(&corpora, from_folder),
         Command::Eval { corpora, k, terms, show_failures } => eval::run(&corpora, k, terms, show_failures),
-        Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only } => {
-            speed::run(&corpora, if quality_only { 0 } else { rounds }, &fts_tokenizer, show_failures)
+        Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only, lectern_only } => {
+            speed::run(
+                &corpora,
+                if quality_only { 0 } else { rounds },
+                &fts_tokenizer,
+                show_failures,
+                lectern_only,
+            )
         }
         Command::Site { corpora, runs, sizes } => site::run(&corpora, &sizes, runs),
         Command::SiteOne { corpora, runs, pages, npm } => {

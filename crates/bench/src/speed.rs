@@ -46,10 +46,39 @@ const SCOPES: [Scope; 2] = [
     Scope { name: "version:* (18 + 15)", version: "*" },
 ];
 
-pub fn run(corpora: &Path, rounds: usize, tokenizer: &str, show: usize) -> anyhow::Result<()> {
+pub fn run(
+    corpora: &Path,
+    rounds: usize,
+    tokenizer: &str,
+    show: usize,
+    lectern_only: bool,
+) -> anyhow::Result<()> {
     let fresh = Fresh::new()?;
     let reports = fresh.install_all(corpora, &pg18_15())?;
     let lib = &fresh.library;
+    if lectern_only {
+        // For a profiler: Lectern's searches alone, every query in both scopes.
+        let queries = query_set(corpora)?;
+        let mut took = Vec::new();
+        for _ in 0..rounds.max(1) {
+            for scope in &SCOPES {
+                for q in &queries {
+                    let started = Instant::now();
+                    let _ = std::hint::black_box(search(lib, &q.text, scope.version, q.locale, 20, 0));
+                    took.push(started.elapsed());
+                }
+            }
+        }
+        took.sort();
+        println!(
+            "Lectern only: {} searches, p50 {} ms, p99 {} ms, mean {} ms",
+            took.len(),
+            ms(percentile_ms(&took, 50.0)),
+            ms(percentile_ms(&took, 99.0)),
+            ms(mean_ms(&took))
+        );
+        return Ok(());
+    }
     let editions: Vec<Edition> = reports
         .iter()
         .map(|r| Edition {

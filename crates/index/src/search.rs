@@ -10,7 +10,7 @@
 //! tiers. The rule does not depend on `offset`, so `total` and the order stay
 //! the same on every page of one query and limit: pages never overlap or skip.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -24,7 +24,7 @@ use crate::schema::Fields;
 use crate::snippet::{Match, SNIPPET_CHARS, snippet};
 use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
 use crate::text::fold;
-use crate::tokenizer::{Analyzed, TokenKind, analyze, analyze_each_where, stem_prefix};
+use crate::tokenizer::{Analyzed, Keep, TokenKind, analyze, analyze_each_where, lead_mask, stem_lead};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
 pub const MAX_CANDIDATES: usize = 200_000;
@@ -158,10 +158,42 @@ struct Compiled {
     tier1: Box<dyn Query>,
     /// Tier 2: most of the words; None when it could add nothing.
     tier2: Option<Box<dyn Query>>,
-    /// Every positive term, for highlighting, with its group.
-    highlight: HashMap<String, u32>,
-    /// Number of highlight groups.
-    groups: u32,
+    /// What snippets look for.
+    highlight: Highlight,
+}
+
+/// Every positive term of a query with its highlight group (a word, a
+/// phrase, a prefix's expansions share one), and what a scan must look at.
+struct Highlight {
+    terms: Vec<(String, u32)>,
+    groups: usize,
+    leads: Vec<Vec<u8>>,
+    lead_first: u128,
+    cjk_first: Vec<char>,
+}
+
+impl Highlight {
+    fn new(terms: Vec<(String, u32)>, groups: u32) -> Self {
+        let mut leads: Vec<Vec<u8>> = Vec::new();
+        let mut cjk_first: Vec<char> = Vec::new();
+        for (t, _) in &terms {
+            if t.is_ascii() {
+                let lead = stem_lead(t.as_bytes()).to_vec();
+                if !leads.contains(&lead) {
+                    leads.push(lead);
+                }
+            } else if let Some(c) = t.chars().next().filter(|&c| crate::text::is_cjk(c))
+                && !cjk_first.contains(&c)
+            {
+                cjk_first.push(c);
+            }
+        }
+        Highlight { terms, groups: groups as usize, lead_first: lead_mask(&leads), leads, cjk_first }
+    }
+
+    fn group(&self, term: &str) -> Option<u32> {
+        self.terms.iter().find(|(t, _)| t == term).map(|(_, g)| *g)
+    }
 }
 
 fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
@@ -240,11 +272,13 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
 
     // Highlight groups: one per word or phrase (a prefix's expansions and a
     // CJK run's bigrams share their word's group).
-    let mut highlight: HashMap<String, u32> = HashMap::new();
+    let mut highlight: Vec<(String, u32)> = Vec::new();
     let mut groups = 0u32;
     for unit in word_units.iter().chain(&phrase_units) {
         for t in unit.terms() {
-            highlight.entry(t.to_string()).or_insert(groups);
+            if !highlight.iter().any(|(h, _)| h == t) {
+                highlight.push((t.to_string(), groups));
+            }
         }
         groups += 1;
     }
@@ -343,7 +377,24 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         // Only stopwords: then they are the words.
         latin = word_units.clone();
     }
-    let shoulds: Vec<Box<dyn Query>> = latin.iter().chain(&grams).filter_map(|u| u.query(f)).collect();
+    // Each word of tier 2 weighs by its rarity: a section with only the rare
+    // word (`log_min_duration_sample`) outranks one titled with the two
+    // common ones (`configuration parameters`).
+    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(&snap.searcher, f, u)).collect();
+    let known: Vec<Score> = idfs.iter().flatten().copied().collect();
+    let mean_idf = if known.is_empty() { 1.0 } else { known.iter().sum::<Score>() / known.len() as Score };
+    let shoulds: Vec<Box<dyn Query>> = latin
+        .iter()
+        .chain(&grams)
+        .zip(&idfs)
+        .filter_map(|(u, idf)| {
+            let q = u.query(f)?;
+            Some(match idf {
+                Some(idf) => Box::new(BoostQuery::new(q, idf / mean_idf)) as Box<dyn Query>,
+                None => q,
+            })
+        })
+        .collect();
     let tier2 = if shoulds.len() >= 2 || (shoulds.len() == 1 && word_units.len() + phrase_units.len() > 1) {
         let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(4)).clamp(1, shoulds.len());
         let mut clauses = common(true);
@@ -357,15 +408,15 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         let rarest = latin
             .iter()
             .chain(&grams)
-            .filter_map(|u| match u {
-                Unit::Term(t) => {
-                    let df = snap.searcher.doc_freq(&Term::from_field_text(f.body, t)).unwrap_or(0);
-                    (df > 0).then_some((df, u))
-                }
+            .zip(&idfs)
+            .filter_map(|(u, idf)| match (u, idf) {
+                (Unit::Term(_), Some(idf)) => Some((*idf, u)),
                 _ => None,
             })
-            .min_by_key(|(df, _)| *df)
-            .and_then(|(_, u)| u.query(f));
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .and_then(|(idf, u)| {
+                Some(Box::new(BoostQuery::new(u.query(f)?, idf / mean_idf)) as Box<dyn Query>)
+            });
         match rarest {
             Some(rare) if minimum > 1 => clauses.push((
                 Occur::Must,
@@ -375,8 +426,8 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         }
         for unit in &grams {
             for t in unit.terms() {
-                if !highlight.contains_key(t) {
-                    highlight.insert(t.to_string(), groups);
+                if !highlight.iter().any(|(h, _)| h == t) {
+                    highlight.push((t.to_string(), groups));
                     groups += 1;
                 }
             }
@@ -386,7 +437,24 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         None
     };
 
-    Some(Compiled { tier1: Box::new(BooleanQuery::new(tier1)), tier2, highlight, groups })
+    Some(Compiled {
+        tier1: Box::new(BooleanQuery::new(tier1)),
+        tier2,
+        highlight: Highlight::new(highlight, groups),
+    })
+}
+
+/// BM25's inverse document frequency of a term unit in the body field
+/// (None for other units or a term no section holds).
+fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
+    let Unit::Term(t) = unit else { return None };
+    let df = searcher.doc_freq(&Term::from_field_text(f.body, t)).ok()?;
+    if df == 0 {
+        return None;
+    }
+    let n = searcher.num_docs() as Score;
+    let df = df as Score;
+    Some((1.0 + (n - df + 0.5) / (df + 0.5)).ln())
 }
 
 /// One candidate: score, numeric section key (tie break), address.
@@ -562,8 +630,7 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
     // Borrow from the document: sections can be large, copy only what a hit shows.
     let text = |field| doc.get_first(field).and_then(|v| v.as_str());
     let owned = |field| text(field).unwrap_or_default().to_string();
-    let (snippet, highlights) =
-        snippet_of(text(f.body).unwrap_or_default(), &compiled.highlight, compiled.groups as usize);
+    let (snippet, highlights) = snippet_of(text(f.body).unwrap_or_default(), &compiled.highlight);
     Some(Hit {
         section_key: owned(f.section_key),
         edition: owned(f.edition),
@@ -579,34 +646,26 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
 
 /// Finds the query's terms in `text` and cuts the snippet. The scan stops
 /// early once some short stretch holds every group (no window can do better).
-fn snippet_of(text: &str, terms: &HashMap<String, u32>, groups: usize) -> (String, Vec<[usize; 2]>) {
+fn snippet_of(text: &str, highlight: &Highlight) -> (String, Vec<[usize; 2]>) {
     let mut scan_end = text.len().min(SNIPPET_SCAN_BYTES);
     while !text.is_char_boundary(scan_end) {
         scan_end -= 1;
     }
     let mut matches: Vec<Match> = Vec::new();
-    let mut last: Vec<Option<usize>> = vec![None; groups];
+    let mut last: Vec<Option<usize>> = vec![None; highlight.groups];
     // Once found, scan on to the end of any window starting there (a
     // scalar is at most 4 bytes) so its other matches are highlighted too.
     let mut stop_at = usize::MAX;
-    // ASCII words are stemmed only when their stem could be a term.
-    let mut prefixes: Vec<[u8; 2]> = Vec::new();
-    let mut any_second: Vec<u8> = Vec::new();
-    for t in terms.keys().filter(|t| t.is_ascii()) {
-        match t.as_bytes() {
-            [a] => any_second.push(*a),
-            bytes => prefixes.push(stem_prefix(bytes)),
-        }
-    }
-    let keep = |word: &[u8]| {
-        let p = stem_prefix(word);
-        any_second.contains(&p[0]) || prefixes.contains(&p)
+    let keep = Keep::Only {
+        leads: &highlight.leads,
+        lead_first: highlight.lead_first,
+        cjk_first: &highlight.cjk_first,
     };
     analyze_each_where(&text[..scan_end], true, &keep, &mut |t, from, to, _, _| {
         if from > stop_at {
             return false;
         }
-        let Some(&group) = terms.get(t) else { return true };
+        let Some(group) = highlight.group(t) else { return true };
         matches.push(Match { from, to, term: group });
         if let Some(slot) = last.get_mut(group as usize) {
             *slot = Some(from);

@@ -25,6 +25,15 @@ pub struct Match {
 /// in any order, overlapping, or out of range (they are clamped and snapped
 /// to char boundaries). Never panics.
 pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[usize; 2]>) {
+    let window = window.max(1);
+    // Only the text a window can reach is looked at: up to `window` scalars
+    // (at most 4 bytes each) past the last weighed match.
+    let reach = matches.iter().take(MAX_MATCHES).map(|m| m.to.max(m.from)).max().unwrap_or(0);
+    let mut limit = reach.saturating_add(4 * window).min(text.len());
+    while !text.is_char_boundary(limit) {
+        limit += 1;
+    }
+    let text = &text[..limit];
     // Byte offset of each char start, to map bytes to scalars.
     let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
     let total = starts.len();
@@ -41,7 +50,6 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         .collect();
     spans.sort_unstable();
 
-    let window = window.max(1);
     let start = best_start(&spans, window, total);
     let end = (start + window).min(total);
 

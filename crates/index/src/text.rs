@@ -47,6 +47,9 @@ pub fn is_combining(c: char) -> bool {
 
 /// A character that belongs to a (non-CJK) word.
 pub fn is_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
     !is_cjk(c) && (c.is_alphanumeric() || is_combining(c))
 }
 

@@ -54,14 +54,12 @@ fn stemmable(word: &str) -> bool {
     word.chars().all(char::is_alphabetic) && word.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
-/// The first two bytes (lowercased) the stem of an ASCII word starts with:
-/// English stemming keeps them, except `dying`, `lying`, `tying` (`die`...).
-pub fn stem_prefix(word: &[u8]) -> [u8; 2] {
-    let a = word.first().map_or(0, u8::to_ascii_lowercase);
-    let b = word.get(1).map_or(0, u8::to_ascii_lowercase);
-    let exception =
-        word.len() == 5 && word[1..].eq_ignore_ascii_case(b"ying") && matches!(a, b'd' | b'l' | b't');
-    if exception { [a, b'i'] } else { [a, b] }
+/// The lowercase bytes every ASCII word whose stem is `term` starts with:
+/// English stemming rewrites at most the last two letters of what it keeps
+/// (`possibility` → `possibl`, `dying` → `die`, `skies` → `sky`), so the
+/// stem's first `len - 2` bytes (at least one, at most four) are the word's.
+pub fn stem_lead(term: &[u8]) -> &[u8] {
+    &term[..term.len().saturating_sub(2).clamp(1, 4).min(term.len())]
 }
 
 /// Folds one CJK char. Case folding never changes these scripts; NFC only
@@ -97,60 +95,123 @@ pub fn analyze_each(
     stem: bool,
     each: &mut dyn FnMut(&str, usize, usize, usize, TokenKind) -> bool,
 ) {
-    analyze_each_where(text, stem, &|_| true, each);
+    analyze_each_where(text, stem, &Keep::All, each);
 }
 
-/// Like [`analyze_each`], but ASCII words (raw bytes) failing `keep` are
-/// skipped before folding and stemming, which makes scanning a text for a
-/// few terms much faster (see [`stem_prefix`]).
+/// Which tokens a scan wants: all of them (indexing), or only those that
+/// could equal one of a few terms (highlighting), so that the other words
+/// are never folded or stemmed and the other CJK chars never copied.
+pub enum Keep<'a> {
+    All,
+    Only {
+        /// [`stem_lead`] of every ASCII term: an ASCII word (or identifier
+        /// part) not starting with one of them is skipped.
+        leads: &'a [Vec<u8>],
+        /// Bit `b` set when some lead starts with the ASCII byte `b` (see
+        /// [`lead_mask`]): most words are dismissed by their first byte.
+        lead_first: u128,
+        /// The first char of every CJK term: unigrams and bigrams starting
+        /// elsewhere are skipped.
+        cjk_first: &'a [char],
+    },
+}
+
+impl Keep<'_> {
+    fn word(&self, raw: &str) -> bool {
+        match self {
+            Keep::All => true,
+            Keep::Only { leads, lead_first, .. } => {
+                let first = raw.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+                !raw.is_ascii()
+                    || (lead_first >> (first & 0x7F) & 1 == 1
+                        && leads.iter().any(|l| {
+                            raw.len() >= l.len() && raw.as_bytes()[..l.len()].eq_ignore_ascii_case(l)
+                        }))
+            }
+        }
+    }
+
+    fn cjk(&self, c: char) -> bool {
+        match self {
+            Keep::All => true,
+            // Compatibility ideographs fold to another char: always kept.
+            Keep::Only { cjk_first, .. } => {
+                matches!(c as u32, 0xF900..=0xFAFF | 0x2F800..=0x2FA1F) || cjk_first.contains(&c)
+            }
+        }
+    }
+}
+
+/// The first bytes of `leads` as a bit set, for [`Keep::Only`].
+pub fn lead_mask(leads: &[Vec<u8>]) -> u128 {
+    leads
+        .iter()
+        .filter_map(|l| l.first())
+        .filter(|b| b.is_ascii())
+        .fold(0, |m, b| m | 1 << b.to_ascii_lowercase())
+}
+
+/// Like [`analyze_each`], but only the tokens `keep` lets through are
+/// reported (positions stay those of the full analysis).
 pub fn analyze_each_where(
     text: &str,
     stem: bool,
-    keep: &dyn Fn(&[u8]) -> bool,
+    keep: &Keep<'_>,
     each: &mut dyn FnMut(&str, usize, usize, usize, TokenKind) -> bool,
 ) {
     let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
     let stemmer = stem.then_some(&stemmer);
+    let bytes = text.as_bytes();
     let mut buf = String::new();
-    let mut next = String::new();
     let mut position = 0usize;
     let mut i = 0usize;
-    let char_at = |i: usize| text.get(i..).and_then(|s| s.chars().next());
+    // ASCII without decoding: most of any manual, even a Chinese one.
+    let char_at = |i: usize| match bytes.get(i) {
+        Some(&b) if b < 0x80 => Some(b as char),
+        Some(_) => text.get(i..).and_then(|s| s.chars().next()),
+        None => None,
+    };
     while let Some(c) = char_at(i) {
-        if is_cjk(c) {
-            // A run: unigram i and bigram (i, i+1) share position p+i.
+        if c.is_ascii() && !c.is_ascii_alphanumeric() {
+            i += 1;
+        } else if is_cjk(c) {
+            // Every char of the run: its unigram, then the bigram with the next.
             let mut from = i;
             let mut cur = c;
-            buf.clear();
-            push_cjk(cur, &mut buf);
             loop {
                 let to = from + cur.len_utf8();
                 let following = char_at(to).filter(|&n| is_cjk(n));
-                if !each(&buf, from, to, position, TokenKind::Unigram) {
-                    return;
+                if keep.cjk(cur) {
+                    buf.clear();
+                    push_cjk(cur, &mut buf);
+                    if !each(&buf, from, to, position, TokenKind::Unigram) {
+                        return;
+                    }
+                    if let Some(n) = following {
+                        push_cjk(n, &mut buf);
+                        if !each(&buf, from, to + n.len_utf8(), position, TokenKind::Bigram) {
+                            return;
+                        }
+                    }
                 }
+                position += 1;
                 let Some(n) = following else {
-                    position += 1;
                     i = to;
                     break;
                 };
-                next.clear();
-                push_cjk(n, &mut next);
-                let unigram_len = buf.len();
-                buf.push_str(&next);
-                if !each(&buf, from, to + n.len_utf8(), position, TokenKind::Bigram) {
-                    return;
-                }
-                buf.drain(..unigram_len);
-                position += 1;
                 from = to;
                 cur = n;
             }
         } else if is_word_char(c) {
+            // A word, or an identifier: words joined by single underscores.
             let start = i;
             let mut end = i + c.len_utf8();
             let mut underscore = false;
-            while let Some(n) = char_at(end) {
+            loop {
+                while bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+                    end += 1;
+                }
+                let Some(n) = char_at(end) else { break };
                 if is_word_char(n) {
                     end += n.len_utf8();
                 } else if n == '_' && char_at(end + 1).is_some_and(is_word_char) {
@@ -166,15 +227,13 @@ pub fn analyze_each_where(
                 position += 1;
                 continue;
             }
-            // Identifiers are kept: the query may name one of their parts.
-            if !underscore && raw.is_ascii() && !keep(raw.as_bytes()) {
-                position += 1;
-                continue;
-            }
             if underscore {
-                push_word(raw, None, &mut buf);
-                if !each(&buf, start, end, position, TokenKind::Word) {
-                    return;
+                // The identifier as typed (not stemmed), then its parts.
+                if keep.word(raw) {
+                    push_word(raw, None, &mut buf);
+                    if !each(&buf, start, end, position, TokenKind::Word) {
+                        return;
+                    }
                 }
                 let mut offset = start;
                 for part in raw.split('_') {
@@ -183,16 +242,20 @@ pub fn analyze_each_where(
                     if part.is_empty() {
                         continue;
                     }
-                    push_word(part, stemmer, &mut buf);
-                    if !each(&buf, from, from + part.len(), position, TokenKind::Part) {
-                        return;
+                    if keep.word(part) {
+                        push_word(part, stemmer, &mut buf);
+                        if !each(&buf, from, from + part.len(), position, TokenKind::Part) {
+                            return;
+                        }
                     }
                     position += 1;
                 }
             } else {
-                push_word(raw, stemmer, &mut buf);
-                if !each(&buf, start, end, position, TokenKind::Word) {
-                    return;
+                if keep.word(raw) {
+                    push_word(raw, stemmer, &mut buf);
+                    if !each(&buf, start, end, position, TokenKind::Word) {
+                        return;
+                    }
                 }
                 position += 1;
             }
@@ -369,15 +432,70 @@ mod tests {
     }
 
     #[test]
-    fn stem_prefix_exceptions() {
+    fn stem_lead_holds_for_rewritten_endings() {
         let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
         for w in [
-            "dying", "lying", "tying", "skies", "skis", "idly", "gently", "ugly", "early", "only", "singly",
-            "news", "yes", "Yelling",
+            "dying",
+            "lying",
+            "tying",
+            "skies",
+            "skis",
+            "idly",
+            "gently",
+            "ugly",
+            "early",
+            "only",
+            "singly",
+            "news",
+            "yes",
+            "Yelling",
+            "possibility",
+            "stability",
+            "visibly",
+            "capability",
+            "hoping",
+            "rating",
+            "relational",
+            "organization",
+            "agreed",
+            "cries",
+            "ties",
+            "hopping",
+            "generously",
+            "ably",
+            "abilities",
         ] {
             let stem = stemmer.stem(&w.to_ascii_lowercase()).into_owned();
-            assert_eq!(stem_prefix(stem.as_bytes()), stem_prefix(w.as_bytes()), "{w} -> {stem}");
+            let lead = stem_lead(stem.as_bytes());
+            assert!(w.as_bytes()[..lead.len()].eq_ignore_ascii_case(lead), "{w} -> {stem}");
         }
+    }
+
+    #[test]
+    fn a_filtered_scan_reports_what_a_full_one_does_for_the_terms() {
+        let text = "Indexes on work_mem: 创建索引 and the INDEXING of ﬁles; 索 alone, dying";
+        let terms = ["index", "mem", "work_mem", "索引", "索", "die", "file"];
+        let mut full = Vec::new();
+        analyze_each(text, true, &mut |t, from, to, pos, kind| {
+            if terms.contains(&t) {
+                full.push((t.to_string(), from, to, pos, kind));
+            }
+            true
+        });
+        let leads: Vec<Vec<u8>> =
+            terms.iter().filter(|t| t.is_ascii()).map(|t| stem_lead(t.as_bytes()).to_vec()).collect();
+        let cjk_first: Vec<char> =
+            terms.iter().filter(|t| !t.is_ascii()).filter_map(|t| t.chars().next()).collect();
+        let mut filtered = Vec::new();
+        let keep = Keep::Only { leads: &leads, lead_first: lead_mask(&leads), cjk_first: &cjk_first };
+        analyze_each_where(text, true, &keep, &mut |t, from, to, pos, kind| {
+            if terms.contains(&t) {
+                filtered.push((t.to_string(), from, to, pos, kind));
+            }
+            true
+        });
+        assert_eq!(full.len(), 9, "{full:?}");
+        assert_eq!(filtered, full);
     }
 
     #[test]
@@ -397,15 +515,11 @@ mod tests {
     proptest! {
         /// Snippet scanning relies on it.
         #[test]
-        fn stemming_keeps_the_stem_prefix(w in "[a-zA-Z]{1,12}") {
+        fn stemming_keeps_the_stem_lead(w in "[a-zA-Z]{1,12}") {
             let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
-            let lower = w.to_ascii_lowercase();
-            let stem = stemmer.stem(&lower);
-            let want = stem_prefix(w.as_bytes());
-            prop_assert_eq!(stem_prefix(stem.as_bytes())[0], want[0], "{} -> {}", w, stem);
-            if stem.len() >= 2 {
-                prop_assert_eq!(stem_prefix(stem.as_bytes()), want, "{} -> {}", w, stem);
-            }
+            let stem = stemmer.stem(&w.to_ascii_lowercase()).into_owned();
+            let lead = stem_lead(stem.as_bytes());
+            prop_assert!(w.as_bytes()[..lead.len()].eq_ignore_ascii_case(lead), "{} -> {}", w, stem);
         }
 
         #[test]
