@@ -396,7 +396,7 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         })
         .collect();
     let tier2 = if shoulds.len() >= 2 || (shoulds.len() == 1 && word_units.len() + phrase_units.len() > 1) {
-        let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(4)).clamp(1, shoulds.len());
+        let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(2)).clamp(1, shoulds.len());
         let mut clauses = common(true);
         let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
             shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
