@@ -157,7 +157,7 @@ struct Compiled {
     /// Tier 1: every word, phrase and exclusion, or the symbol.
     tier1: Box<dyn Query>,
     /// Tier 2: most of the words; None when it could add nothing.
-    tier2: Option<Box<dyn Query>>,
+    tier2: Option<(Box<dyn Query>, Coverage)>,
     /// What snippets look for.
     highlight: Highlight,
 }
@@ -344,16 +344,39 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
         }
     }
 
-    // Tier 2: Latin words (not stopwords) and CJK bigrams as the words.
+    // Tier 2: Latin words (not stopwords) and short CJK runs (a term like
+    // 配置参数) as the words; the bigrams of longer CJK runs (a sentence)
+    // as words of their own.
     let mut latin: Vec<Unit> = Vec::new();
     let mut grams: Vec<Unit> = Vec::new();
-    for word in &q.words {
-        let tokens = analyzed(word);
-        if tokens.iter().any(|t| matches!(t.kind, TokenKind::Bigram | TokenKind::Unigram)) {
-            for (_, t) in phrase_terms(&tokens) {
-                let unit = Unit::Term(t);
-                let is_cjk = matches!(&unit, Unit::Term(t) if t.chars().any(crate::text::is_cjk));
-                let list = if is_cjk { &mut grams } else { &mut latin };
+    let runs: Vec<Vec<Run>> = q.words.iter().map(|w| cjk_runs(phrase_terms(&analyzed(w)))).collect();
+    // A query that is one CJK run alone (a term, a question) is matched by
+    // its bigrams: as one word it could only repeat tier 1.
+    let alone = runs.iter().map(Vec::len).sum::<usize>() == 1;
+    for (word, runs) in q.words.iter().zip(runs) {
+        if runs.iter().any(|r| matches!(r, Run::Cjk(_))) {
+            for run in runs {
+                let (unit, list) = match run {
+                    Run::Other(t) => (Unit::Term(t), &mut latin),
+                    Run::Cjk(mut bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
+                        let first = bigrams.first().map_or(0, |b| b.0);
+                        bigrams.iter_mut().for_each(|b| b.0 -= first);
+                        let unit = match bigrams.len() {
+                            1 => Unit::Term(bigrams.remove(0).1),
+                            _ => Unit::Phrase(bigrams),
+                        };
+                        (unit, &mut latin)
+                    }
+                    Run::Cjk(bigrams) => {
+                        for (_, t) in bigrams {
+                            let unit = Unit::Term(t);
+                            if !grams.contains(&unit) {
+                                grams.push(unit);
+                            }
+                        }
+                        continue;
+                    }
+                };
                 if !list.contains(&unit) {
                     list.push(unit);
                 }
@@ -410,7 +433,7 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
             .chain(&grams)
             .zip(&idfs)
             .filter_map(|(u, idf)| match (u, idf) {
-                (Unit::Term(_), Some(idf)) => Some((*idf, u)),
+                (_, Some(idf)) => Some((*idf, u)),
                 _ => None,
             })
             .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -432,7 +455,19 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
                 }
             }
         }
-        Some(Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
+        // The bigrams of a CJK sentence count alike: those spanning two
+        // words (制每 in 限制每个) are rare but say nothing.
+        let units: Vec<(Box<dyn Query>, Score)> = latin
+            .iter()
+            .map(|u| (u, false))
+            .chain(grams.iter().map(|u| (u, true)))
+            .zip(&idfs)
+            .filter_map(|((u, gram), idf)| {
+                Some((u.query(f)?, if gram { mean_idf } else { idf.unwrap_or(mean_idf) }))
+            })
+            .collect();
+        let total = units.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
+        Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, Coverage { units, total }))
     } else {
         None
     };
@@ -444,18 +479,59 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
     })
 }
 
-/// BM25's inverse document frequency of a term unit in the body field
-/// (None for other units or a term no section holds).
-fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
-    let Unit::Term(t) = unit else { return None };
-    let df = searcher.doc_freq(&Term::from_field_text(f.body, t)).ok()?;
-    if df == 0 {
-        return None;
-    }
-    let n = searcher.num_docs() as Score;
-    let df = df as Score;
-    Some((1.0 + (n - df + 0.5) / (df + 0.5)).ln())
+/// A CJK run of at most this many chars is one word in tier 2.
+const MAX_CJK_WORD_CHARS: usize = 4;
+
+/// Phrase terms split into CJK runs (consecutive bigrams) and the rest.
+enum Run {
+    Other(String),
+    Cjk(Vec<(usize, String)>),
 }
+
+fn cjk_runs(terms: Vec<(usize, String)>) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (position, t) in terms {
+        let cjk = t.chars().any(crate::text::is_cjk);
+        match runs.last_mut() {
+            Some(Run::Cjk(run)) if cjk && run.last().is_some_and(|l| l.0 + 1 == position) => {
+                run.push((position, t))
+            }
+            _ if cjk => runs.push(Run::Cjk(vec![(position, t)])),
+            _ => runs.push(Run::Other(t)),
+        }
+    }
+    runs
+}
+
+/// BM25's inverse document frequency of a unit in the body field: a term's,
+/// or a phrase's rarest term's (a phrase is at least as rare); None for a
+/// prefix expansion or a term no section holds.
+fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
+    let n = searcher.num_docs() as Score;
+    let of = |t: &str| -> Option<Score> {
+        let df = searcher.doc_freq(&Term::from_field_text(f.body, t)).ok()?;
+        (df > 0).then(|| (1.0 + (n - df as Score + 0.5) / (df as Score + 0.5)).ln())
+    };
+    match unit {
+        Unit::Term(t) => of(t),
+        Unit::Phrase(ts) => {
+            ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
+        }
+        Unit::AnyOf(_) => None,
+    }
+}
+
+/// How much of the query a tier-2 section covers: the sum of the rarity
+/// (idf) of the words it holds over that of all words, so that the sections
+/// with most of the (telling) words come first, as SPEC §3 says, and BM25
+/// orders those that cover the same.
+struct Coverage {
+    units: Vec<(Box<dyn Query>, Score)>,
+    total: Score,
+}
+
+/// Coverage counts this much more than any BM25 sum of a section.
+const COVERAGE_SCORE: Score = 200.0;
 
 /// One candidate: score, numeric section key (tie break), address.
 #[derive(Debug, Clone, Copy)]
@@ -499,12 +575,25 @@ impl Flags {
 fn collect(
     searcher: &Searcher,
     query: &dyn Query,
+    coverage: Option<&Coverage>,
     skip: &HashSet<DocAddress>,
     request: &SearchRequest<'_>,
     flags: &mut Flags,
 ) -> Vec<Candidate> {
     let mut out = Vec::new();
     let Ok(weight) = query.weight(EnableScoring::enabled_from_searcher(searcher)) else { return out };
+    // Each word's matches, unscored, walked in step with the candidates.
+    let unit_weights: Vec<(Box<dyn tantivy::query::Weight>, Score)> = coverage
+        .map(|c| {
+            c.units
+                .iter()
+                .filter_map(|(q, idf)| {
+                    Some((q.weight(EnableScoring::disabled_from_searcher(searcher)).ok()?, *idf))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let total = coverage.map_or(1.0, |c| c.total);
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         if flags.check(request) {
             break;
@@ -526,6 +615,8 @@ fn collect(
         let keys = reader.fast_fields().u64("key_num").ok();
         let weights = reader.fast_fields().u64("weight").ok();
         let alive = reader.alive_bitset();
+        let mut units: Vec<(Box<dyn tantivy::query::Scorer>, Score)> =
+            unit_weights.iter().filter_map(|(w, idf)| Some((w.scorer(reader, 1.0).ok()?, *idf))).collect();
         let mut doc: DocId = scorer.doc();
         let mut seen: u32 = 0;
         while doc != TERMINATED {
@@ -544,7 +635,20 @@ fn collect(
                 }
                 let key = keys.as_ref().and_then(|k| k.first(doc)).unwrap_or(u64::MAX);
                 let weight = weights.as_ref().and_then(|w| w.first(doc)).unwrap_or(100);
-                let score = scorer.score() * weight as Score / 100.0;
+                let mut score = scorer.score();
+                if !units.is_empty() {
+                    let mut covered = 0.0;
+                    for (unit, idf) in &mut units {
+                        if unit.doc() < doc {
+                            unit.seek(doc);
+                        }
+                        if unit.doc() == doc {
+                            covered += *idf;
+                        }
+                    }
+                    score += COVERAGE_SCORE * covered / total;
+                }
+                let score = score * weight as Score / 100.0;
                 out.push(Candidate { score, key, address, listing: weight < 100 });
             }
             doc = scorer.advance();
@@ -579,7 +683,7 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     let searcher = &snap.searcher;
     let wanted = request.offset.saturating_add(request.limit);
 
-    let mut tier1 = collect(searcher, &*compiled.tier1, &HashSet::new(), request, &mut flags);
+    let mut tier1 = collect(searcher, &*compiled.tier1, None, &HashSet::new(), request, &mut flags);
     // A manual's generated index holds every term verbatim, so it would win
     // tier 1 for terms its real sections word differently: it goes last.
     let mut listings: Vec<Candidate> = Vec::new();
@@ -592,10 +696,10 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     let mut tier2 = Vec::new();
     if tier1.len() < request.limit
         && !flags.stop()
-        && let Some(query) = &compiled.tier2
+        && let Some((query, coverage)) = &compiled.tier2
     {
         let skip: HashSet<DocAddress> = tier1.iter().chain(&listings).map(|c| c.address).collect();
-        tier2 = collect(searcher, &**query, &skip, request, &mut flags);
+        tier2 = collect(searcher, &**query, Some(coverage), &skip, request, &mut flags);
         tier2.retain(|c| {
             if c.listing {
                 listings.push(*c);
