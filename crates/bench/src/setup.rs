@@ -64,6 +64,9 @@ impl Fresh {
         let dir = tempfile::Builder::new().prefix("lectern-bench-library-").tempdir()?;
         let library = Library::open(&dir.path().join("data"), OpenMode::ReadWrite)
             .context("opening a fresh library")?;
+        // Every benchmark repeats its queries over rounds: they measure the
+        // engine, not the result cache.
+        library.set_result_cache(false);
         Ok(Fresh { _dir: dir, library })
     }
 

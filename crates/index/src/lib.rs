@@ -14,6 +14,7 @@
 //! - `snippet`: snippets with highlight ranges in scalar offsets.
 //! - `grams`: n-gram candidates for substring search.
 
+mod cache;
 pub mod grams;
 pub mod query;
 mod records;

@@ -169,6 +169,7 @@ pub(crate) struct SnapshotInner {
     pub(crate) payload: String,
     pub(crate) opstamp: u64,
     pub(crate) fields: Arc<Fields>,
+    pub(crate) results: crate::cache::ResultCache,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -278,6 +279,7 @@ impl Shared {
                         payload: metas.payload.unwrap_or_default(),
                         opstamp: metas.opstamp,
                         fields: self.fields.clone(),
+                        results: Default::default(),
                     }),
                 });
             }
@@ -357,6 +359,7 @@ impl Index {
                 payload: String::new(),
                 opstamp: u64::MAX,
                 fields: fields.clone(),
+                results: Default::default(),
             }),
         };
         let shared = Shared {
@@ -542,7 +545,24 @@ impl Snapshot {
 
     /// Ranked search (SPEC §3). Never panics, never exceeds the deadline by
     /// more than a few ms; sets flags instead of failing.
+    /// Repeated requests are answered from this snapshot's result cache.
     pub fn search(&self, request: &SearchRequest<'_>) -> SearchOutcome {
+        let key = crate::cache::key(request);
+        if let Some(cached) = self.inner.results.get(&key) {
+            return (*cached).clone();
+        }
+        let outcome = self.search_uncached(request);
+        self.inner.results.put(key, &outcome);
+        outcome
+    }
+
+    /// Ranked search without the result cache (benchmarks of the engine).
+    pub fn search_uncached(&self, request: &SearchRequest<'_>) -> SearchOutcome {
         crate::search::search(&self.inner, request)
+    }
+
+    /// Searches of this snapshot answered from its result cache.
+    pub fn cached_searches(&self) -> u64 {
+        self.inner.results.hits()
     }
 }

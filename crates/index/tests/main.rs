@@ -609,6 +609,40 @@ fn snippets_highlight_the_matched_words() {
 }
 
 #[test]
+fn repeated_searches_come_from_the_snapshot_cache_and_a_new_generation_starts_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), "g1");
+    let snap = index.snapshot();
+    let q = parse_query("create index").unwrap();
+    let editions = vec![EN.to_string()];
+    let first = snap.search(&request(&q, &editions));
+    assert_eq!(snap.cached_searches(), 0);
+    assert_eq!(snap.search(&request(&q, &editions)), first);
+    assert_eq!(snap.cached_searches(), 1);
+    // Another page or limit is another answer.
+    let mut page2 = request(&q, &editions);
+    page2.offset = 1;
+    assert_eq!(snap.search(&page2).hits.first(), first.hits.get(1));
+    assert_eq!(snap.cached_searches(), 1);
+    assert_eq!(snap.search_uncached(&request(&q, &editions)), first);
+    assert_eq!(snap.cached_searches(), 1);
+    // A result cut short by the deadline is not kept.
+    let other = parse_query("vacuum").unwrap();
+    let mut late = request(&other, &editions);
+    late.deadline = std::time::Instant::now();
+    assert!(snap.search(&late).timed_out);
+    assert!(!snap.search(&request(&other, &editions)).timed_out);
+    assert_eq!(snap.cached_searches(), 1);
+
+    let mut writer = index.writer().unwrap();
+    writer.delete_edition(EN);
+    writer.commit("g2").unwrap();
+    let new = index.snapshot();
+    assert!(new.search(&request(&q, &editions)).hits.is_empty());
+    assert_eq!(new.cached_searches(), 0);
+}
+
+#[test]
 fn search_result_snapshot() {
     let dir = tempfile::tempdir().unwrap();
     let index = build(dir.path(), "g1");

@@ -107,6 +107,9 @@ pub struct Library {
     index: Index,
     view: RwLock<Arc<View>>,
     writing: Mutex<()>,
+    /// Answer repeated searches from the snapshot's result cache (on unless
+    /// `LECTERN_RESULT_CACHE=0`; benchmarks of the engine turn it off).
+    result_cache: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Library {
@@ -116,6 +119,17 @@ impl std::fmt::Debug for Library {
 }
 
 impl Library {
+    /// Whether repeated searches are answered from the result cache.
+    pub fn result_cache(&self) -> bool {
+        self.result_cache.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Turns the result cache on or off (the search benchmark measures the
+    /// engine, so it turns it off).
+    pub fn set_result_cache(&self, on: bool) {
+        self.result_cache.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Opens (ReadWrite: creating if needed) the library in `root`.
     pub fn open(root: &Path, mode: OpenMode) -> Result<Library, LibraryError> {
         let index_dir = root.join("index");
@@ -142,6 +156,9 @@ impl Library {
             index,
             view: RwLock::new(view),
             writing: Mutex::new(()),
+            result_cache: std::sync::atomic::AtomicBool::new(
+                std::env::var("LECTERN_RESULT_CACHE").map_or(true, |v| v != "0"),
+            ),
         })
     }
 

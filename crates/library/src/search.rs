@@ -136,7 +136,11 @@ impl Library {
             deadline: Instant::now() + budget,
             cancel,
         };
-        let outcome = view.snapshot.search(&request);
+        let outcome = if self.result_cache() {
+            view.snapshot.search(&request)
+        } else {
+            view.snapshot.search_uncached(&request)
+        };
         let hits: Vec<SearchHit> = outcome
             .hits
             .into_iter()
