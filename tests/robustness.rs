@@ -802,7 +802,7 @@ fn bad_inputs_get_documented_errors_and_leave_the_library_unchanged() {
             site_call("read_page", &json!({})),
             &["isError invalid_argument", "path"],
         ),
-        ("body `{not json`".into(), mcp_headers.clone(), b"{not json".to_vec(), &["HTTP 4"]),
+        ("body `{not json`".into(), mcp_headers.clone(), b"{not json".to_vec(), &["HTTP 400", "-32700"]),
         (
             "body of 2 MiB".into(),
             mcp_headers.clone(),

@@ -116,12 +116,35 @@ pub enum SourceError {
     Unreadable { path: PathBuf, reason: String },
     #[error("{path}: cannot tell the format ({reason}); pass --format markdown|html|docset")]
     UnknownFormat { path: PathBuf, reason: String },
-    #[error("{path}: no pages found ({problems} files skipped)")]
-    Empty { path: PathBuf, problems: usize },
+    #[error("{}: no pages found{}", path.display(), why_empty(problems, *drafts))]
+    Empty { path: PathBuf, problems: Vec<Problem>, drafts: usize },
     #[error("{path}: archive expands to more than {limit} bytes; refusing it (archive bomb?)")]
     TooLarge { path: PathBuf, limit: u64 },
     #[error("{path}: more than {limit} entries; refusing it (archive bomb?)")]
     TooManyEntries { path: PathBuf, limit: u64 },
+}
+
+/// Why a source gave no pages: the drafts left out, and the skipped files
+/// with the reasons of the first few.
+fn why_empty(problems: &[Problem], drafts: usize) -> String {
+    const SHOWN: usize = 3;
+    let mut out = String::new();
+    if drafts > 0 {
+        out.push_str(&format!("; {drafts} pages are drafts (draft: true), which are never published"));
+    }
+    if problems.is_empty() {
+        if drafts == 0 {
+            out.push_str("; no file with a page extension (.md, .markdown, .html, .htm, .xhtml) was found");
+        }
+        return out;
+    }
+    out.push_str(&format!("; {} files skipped: ", problems.len()));
+    let shown: Vec<String> = problems.iter().take(SHOWN).map(|p| format!("{}: {}", p.path, p.reason)).collect();
+    out.push_str(&shown.join("; "));
+    if problems.len() > SHOWN {
+        out.push_str(&format!("; and {} more", problems.len() - SHOWN));
+    }
+    out
 }
 
 /// Reads a directory or archive. `progress(done, total)` is called as files are read.
@@ -218,7 +241,7 @@ pub fn read_source_with_limits(
     }
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     if kept.is_empty() {
-        return Err(SourceError::Empty { path: path.to_path_buf(), problems: problems.len() });
+        return Err(SourceError::Empty { path: path.to_path_buf(), problems, drafts: 0 });
     }
     Ok(Ingested {
         format,

@@ -511,7 +511,8 @@ impl Library {
             if published.is_empty() {
                 return Err(lectern_corpus::SourceError::Empty {
                     path: source,
-                    problems: ingested.problems.len(),
+                    problems: ingested.problems.clone(),
+                    drafts: ingested.pages.len(),
                 }
                 .into());
             }

@@ -41,7 +41,12 @@ pub fn app(state: SiteState) -> Router {
         .layer(axum::middleware::from_fn(etag::etag));
     Router::new()
         .merge(pages)
-        .route_service("/mcp", mcp::service(&state))
+        .route_service(
+            "/mcp",
+            tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(mcp::parse_errors))
+                .service(mcp::service(&state)),
+        )
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::guard))
         .with_state(state)
 }

@@ -208,3 +208,33 @@ fn origin_of(base: &str) -> String {
         format!("{scheme}://{authority}:{}", if scheme == "http" { 80 } else { 443 })
     }
 }
+
+/// JSON-RPC's own errors for what rmcp would answer with a bare HTTP status:
+/// a POST body that is not JSON gets HTTP 400 with a -32700 parse error, one
+/// over the size cap HTTP 413 with a -32600 error, both with `id: null`.
+pub(crate) async fn parse_errors(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+    if request.method() != axum::http::Method::POST {
+        return next.run(request).await;
+    }
+    let error = |status: StatusCode, code: i64, message: String| {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+        (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    };
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_MCP_BODY_BYTES).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                -32600,
+                format!("request body exceeds {MAX_MCP_BODY_BYTES} bytes; send one JSON-RPC message per POST"),
+            );
+        }
+    };
+    if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+        return error(StatusCode::BAD_REQUEST, -32700, format!("parse error: the body is not JSON ({e})"));
+    }
+    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
+}

@@ -88,6 +88,23 @@ fn oversized_files_are_skipped() {
 }
 
 #[test]
+fn a_source_without_pages_says_why_file_by_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.md"), b"# A\n\xff\xfe bad bytes").unwrap();
+    std::fs::write(dir.path().join("b.md"), b"# B\n\xc3\x28").unwrap();
+    let options = ReadOptions { format: SourceFormat::Markdown, ..ReadOptions::new("/x") };
+    let err = read_source(dir.path(), &options, &mut |_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("no pages found; 2 files skipped: a.md: "), "{err}");
+    assert!(err.contains("UTF-8"), "{err}");
+    assert!(err.contains("b.md: "), "{err}");
+
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::write(empty.path().join("notes.txt"), b"text").unwrap();
+    let err = read_source(empty.path(), &options, &mut |_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("no file with a page extension"), "{err}");
+}
+
+#[test]
 fn format_can_be_forced_and_missing_sources_are_errors() {
     let options = ReadOptions { format: SourceFormat::Html, ..ReadOptions::new("/demo") };
     let err = read_source(&fixture("markdown"), &options, &mut |_, _| {}).unwrap_err();
