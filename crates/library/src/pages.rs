@@ -603,7 +603,8 @@ fn read_block<'e>(view: &View, block: &[&'e ScopeEntry]) -> Vec<(&'e ScopeEntry,
 /// scalar indices of the original text (approximate when NFC changed it).
 fn folded_find(text: &str, folded_term: &str) -> Option<std::ops::Range<usize>> {
     if text.is_ascii() {
-        let start = text.to_ascii_lowercase().find(folded_term)?;
+        // Folding ASCII is lowercasing, and never makes a non-ASCII term.
+        let start = ascii_find_folded(text.as_bytes(), folded_term.as_bytes())?;
         return Some(start..start + folded_term.len());
     }
     let nfc: Cow<'_, str> = match unicode_normalization::is_nfc_quick(text.chars()) {
@@ -617,13 +618,29 @@ fn folded_find(text: &str, folded_term: &str) -> Option<std::ops::Range<usize>> 
     let mut buf = [0u8; 4];
     for c in nfc.chars() {
         starts.push(folded.len());
-        folded.push_str(&caseless::default_case_fold_str(c.encode_utf8(&mut buf)));
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+        } else {
+            folded.push_str(&caseless::default_case_fold_str(c.encode_utf8(&mut buf)));
+        }
     }
     let at = folded.find(folded_term)?;
     let first = starts.partition_point(|&s| s <= at).saturating_sub(1);
     let last = starts.partition_point(|&s| s < at + folded_term.len());
     let total = text.chars().count();
     Some(first.min(total)..last.min(total).max(first.min(total)))
+}
+
+/// Where the lowercase `needle` first occurs in ASCII `hay`, ignoring
+/// ASCII case, without copying `hay`.
+fn ascii_find_folded(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    if !needle.is_ascii() || needle.len() > hay.len() {
+        return None;
+    }
+    let last_start = hay.len() - needle.len();
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), &hay[..=last_start])
+        .find(|&at| hay[at + 1..at + needle.len()].eq_ignore_ascii_case(rest))
 }
 
 /// About [`EXCERPT_CHARS`] scalars of `text` around `range` (scalar
