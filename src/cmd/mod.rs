@@ -74,3 +74,8 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
         _ => Ok(()),
     }
 }
+
+/// Blocking threads of a server's runtime (searches, reads): two per core.
+pub fn blocking_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()).max(2) * 2
+}

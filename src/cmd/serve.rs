@@ -44,6 +44,9 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("lectern-api")
+        // Searches are CPU work: threads beyond a few per core only add
+        // malloc arenas, so memory would creep up under load.
+        .max_blocking_threads(super::blocking_threads())
         .enable_all()
         .build()
         .context("starting the async runtime")?;

@@ -46,6 +46,9 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .thread_name("lectern-site")
+        // Searches are CPU work: threads beyond a few per core only add
+        // malloc arenas, so memory would creep up under load.
+        .max_blocking_threads(super::blocking_threads())
         .enable_all()
         .build()
         .context("starting the async runtime")?;
