@@ -139,7 +139,8 @@ fn why_empty(problems: &[Problem], drafts: usize) -> String {
         return out;
     }
     out.push_str(&format!("; {} files skipped: ", problems.len()));
-    let shown: Vec<String> = problems.iter().take(SHOWN).map(|p| format!("{}: {}", p.path, p.reason)).collect();
+    let shown: Vec<String> =
+        problems.iter().take(SHOWN).map(|p| format!("{}: {}", p.path, p.reason)).collect();
     out.push_str(&shown.join("; "));
     if problems.len() > SHOWN {
         out.push_str(&format!("; and {} more", problems.len() - SHOWN));

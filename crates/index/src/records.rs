@@ -36,6 +36,15 @@ pub(crate) fn section_record(f: &Fields, doc: &TantivyDocument) -> SectionRecord
     }
 }
 
+/// A page's path, title, description and plain text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageParts {
+    pub path: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub text: String,
+}
+
 impl Snapshot {
     fn docs(&self, query: &dyn Query) -> Vec<DocAddress> {
         let mut docs: Vec<DocAddress> = self
@@ -156,18 +165,31 @@ impl Snapshot {
     /// Path, title and plain text of the given pages of one edition, in the
     /// order asked (missing paths skipped). Callers ask in blocks of at most 64.
     pub fn page_texts(&self, edition: &str, paths: &[&str]) -> Vec<(String, String, String)> {
+        self.page_parts(edition, paths).into_iter().map(|p| (p.path, p.title, p.text)).collect()
+    }
+
+    /// Like [`Snapshot::page_texts`], with each page's description: what a
+    /// page search shows of a match, from one read of each page.
+    pub fn page_parts(&self, edition: &str, paths: &[&str]) -> Vec<PageParts> {
         let f = &self.inner.fields;
         paths
             .iter()
             .filter_map(|path| {
                 let doc = self.page_doc(edition, path)?;
-                Some((
-                    path.to_string(),
-                    first_str(&doc, f.page_title).unwrap_or_default(),
-                    first_str(&doc, f.page_text).unwrap_or_default(),
-                ))
+                Some(PageParts {
+                    path: path.to_string(),
+                    title: first_str(&doc, f.page_title).unwrap_or_default(),
+                    description: first_str(&doc, f.description),
+                    text: first_str(&doc, f.page_text).unwrap_or_default(),
+                })
             })
             .collect()
+    }
+
+    /// A page's description alone (a listing shows it), without copying
+    /// the page's Markdown and text as [`Snapshot::page`] does.
+    pub fn page_description(&self, edition: &str, path: &str) -> Option<String> {
+        first_str(&self.page_doc(edition, path)?, self.inner.fields.description)
     }
 
     /// Paths of the given page documents (fast field), for the prefilter.

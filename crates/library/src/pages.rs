@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use lectern_index::PageParts;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
@@ -440,7 +441,7 @@ impl Library {
             if block.is_empty() {
                 break;
             }
-            for (entry, title, text) in read_block(&view, &block) {
+            for (entry, PageParts { title, description, text, .. }) in read_block(&view, &block) {
                 let at = folded_find(&text, &folded);
                 if at.is_none() && !lectern_index::text::fold(&title).contains(&folded) {
                     continue;
@@ -456,7 +457,7 @@ impl Library {
                 found.push(PageMatch {
                     path: entry.path.clone(),
                     title,
-                    description: description(&view, entry),
+                    description,
                     locale: entry.locale.clone(),
                     fallback: entry.fallback,
                     excerpt,
@@ -574,28 +575,25 @@ pub fn default_edition(view: &View) -> Option<&EditionRecord> {
 }
 
 fn description(view: &View, entry: &ScopeEntry) -> Option<String> {
-    view.snapshot.page(&entry.source_edition, &entry.source_path).and_then(|p| p.description)
+    view.snapshot.page_description(&entry.source_edition, &entry.source_path)
 }
 
-/// (entry, title, text) for a block of entries, in block order; at most one
-/// `page_texts` call per edition in the block.
-fn read_block<'e>(view: &View, block: &[&'e ScopeEntry]) -> Vec<(&'e ScopeEntry, String, String)> {
+/// (entry, parts) for a block of entries, in block order; at most one
+/// `page_parts` call per edition in the block.
+fn read_block<'e>(view: &View, block: &[&'e ScopeEntry]) -> Vec<(&'e ScopeEntry, PageParts)> {
     let mut by_edition: HashMap<&str, Vec<&str>> = HashMap::new();
     for e in block {
         by_edition.entry(e.source_edition.as_str()).or_default().push(e.source_path.as_str());
     }
-    let mut texts: HashMap<(&str, String), (String, String)> = HashMap::new();
+    let mut parts: HashMap<(&str, String), PageParts> = HashMap::new();
     for (edition, paths) in by_edition {
-        for (path, title, text) in view.snapshot.page_texts(edition, &paths) {
-            texts.insert((edition, path), (title, text));
+        for page in view.snapshot.page_parts(edition, &paths) {
+            parts.insert((edition, page.path.clone()), page);
         }
     }
     block
         .iter()
-        .filter_map(|e| {
-            let (title, text) = texts.remove(&(e.source_edition.as_str(), e.source_path.clone()))?;
-            Some((*e, title, text))
-        })
+        .filter_map(|e| Some((*e, parts.remove(&(e.source_edition.as_str(), e.source_path.clone()))?)))
         .collect()
 }
 

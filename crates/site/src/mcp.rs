@@ -212,14 +212,18 @@ fn origin_of(base: &str) -> String {
 /// JSON-RPC's own errors for what rmcp would answer with a bare HTTP status:
 /// a POST body that is not JSON gets HTTP 400 with a -32700 parse error, one
 /// over the size cap HTTP 413 with a -32600 error, both with `id: null`.
-pub(crate) async fn parse_errors(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+pub(crate) async fn parse_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
     use axum::http::{StatusCode, header};
     use axum::response::IntoResponse;
     if request.method() != axum::http::Method::POST {
         return next.run(request).await;
     }
     let error = |status: StatusCode, code: i64, message: String| {
-        let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
         (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
     };
     let (parts, body) = request.into_parts();
@@ -229,7 +233,9 @@ pub(crate) async fn parse_errors(request: axum::extract::Request, next: axum::mi
             return error(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 -32600,
-                format!("request body exceeds {MAX_MCP_BODY_BYTES} bytes; send one JSON-RPC message per POST"),
+                format!(
+                    "request body exceeds {MAX_MCP_BODY_BYTES} bytes; send one JSON-RPC message per POST"
+                ),
             );
         }
     };
