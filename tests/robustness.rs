@@ -233,6 +233,12 @@ fn request(method: &str, port: u16, target: &str, headers: &[(&str, String)], bo
 /// `HTTP <status> <error.code>: <message>` for a JSON error body.
 fn describe_http((status, body): (u16, String)) -> String {
     match serde_json::from_str::<Value>(&body) {
+        // JSON-RPC errors carry a number, the API's and tools' a string.
+        Ok(v) if v.pointer("/error/code").is_some_and(Value::is_i64) => format!(
+            "HTTP {status} JSON-RPC {}: {}",
+            v["error"]["code"],
+            v["error"]["message"].as_str().unwrap_or("")
+        ),
         Ok(v) if v.pointer("/error/code").is_some() => format!(
             "HTTP {status} {}: {}",
             v["error"]["code"].as_str().unwrap_or("?"),
