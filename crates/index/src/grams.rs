@@ -1,7 +1,8 @@
 //! The n-gram prefilter for the site's substring search: page documents
-//! index the distinct 1-, 2- and 3-char grams of `fold(title) + "\n" +
-//! fold(text)`; a term's pages are those holding all its grams of length
-//! min(3, len). A superset of the true matches: callers verify each page.
+//! index the distinct 1-, 2- and 3-char grams and the distinct ASCII 4-char
+//! grams of `fold(title) + "\n" + fold(text)`; a term's pages are those
+//! holding all its ASCII 4-grams and all its grams of length min(3, len). A
+//! superset of the true matches: callers verify each page.
 
 use std::collections::BTreeSet;
 
@@ -9,17 +10,20 @@ use tantivy::query::Query;
 
 use crate::records::term_query;
 use crate::store::Snapshot;
-use crate::tokenizer::distinct_grams;
+use crate::tokenizer::{ASCII_GRAM_CHARS, distinct_grams};
 
 /// At most this many grams are intersected: fewer grams only widen the
 /// superset, and long terms would otherwise build huge queries.
 const MAX_GRAMS: usize = 24;
 
-/// The grams a folded term must have in a page to possibly match.
+/// The grams a folded term must have in a page to possibly match: its
+/// ASCII 4-grams (the most telling, first) and its grams of min(3, len) chars.
 pub fn term_grams(folded_term: &str) -> Vec<&str> {
     let n = folded_term.chars().count().min(3);
+    let all = distinct_grams(folded_term);
     let mut grams: Vec<&str> =
-        distinct_grams(folded_term).into_iter().filter(|g| g.chars().count() == n).collect();
+        all.iter().copied().filter(|g| g.chars().count() == ASCII_GRAM_CHARS).collect();
+    grams.extend(all.iter().copied().filter(|g| g.chars().count() == n));
     grams.truncate(MAX_GRAMS);
     grams
 }
@@ -47,10 +51,12 @@ mod tests {
 
     #[test]
     fn grams_of_a_term() {
-        assert_eq!(term_grams("abcd"), vec!["abc", "bcd"]);
+        assert_eq!(term_grams("abcd"), vec!["abcd", "abc", "bcd"]);
+        assert_eq!(term_grams("abcde"), vec!["abcd", "bcde", "abc", "bcd", "cde"]);
+        assert_eq!(term_grams("索引ab"), vec!["索引a", "引ab"]);
         assert_eq!(term_grams("索引"), vec!["索引"]);
         assert_eq!(term_grams("x"), vec!["x"]);
         assert!(term_grams("").is_empty());
-        assert_eq!(term_grams("aaaa"), vec!["aaa"]);
+        assert_eq!(term_grams("aaaa"), vec!["aaaa", "aaa"]);
     }
 }

@@ -330,7 +330,14 @@ impl Tokenizer for LecternTokenizer {
     }
 }
 
-/// The distinct 1-, 2- and 3-char grams of `folded`, in first-seen order.
+/// Grams of this many chars are indexed only when all ASCII: Latin text
+/// repeats its trigrams across words (`und`, `dep`, `pre` are in most pages
+/// saying *deprecate*), and 4-grams tell those pages apart; CJK trigrams are
+/// selective already.
+pub const ASCII_GRAM_CHARS: usize = 4;
+
+/// The distinct 1-, 2- and 3-char grams of `folded` and its distinct ASCII
+/// 4-char grams, in first-seen order.
 pub fn distinct_grams(folded: &str) -> Vec<&str> {
     let bounds: Vec<usize> =
         folded.char_indices().map(|(b, _)| b).chain(std::iter::once(folded.len())).collect();
@@ -338,11 +345,14 @@ pub fn distinct_grams(folded: &str) -> Vec<&str> {
     let mut seen: HashSet<&str> = HashSet::new();
     let mut grams = Vec::new();
     for i in 0..n {
-        for len in 1..=3 {
+        for len in 1..=ASCII_GRAM_CHARS {
             if i + len > n {
                 break;
             }
             let gram = &folded[bounds[i]..bounds[i + len]];
+            if len == ASCII_GRAM_CHARS && !gram.is_ascii() {
+                break;
+            }
             if seen.insert(gram) {
                 grams.push(gram);
             }
@@ -351,7 +361,7 @@ pub fn distinct_grams(folded: &str) -> Vec<&str> {
     grams
 }
 
-/// The `lectern_grams` tokenizer: distinct 1-3 char grams of already folded text.
+/// The `lectern_grams` tokenizer: [`distinct_grams`] of already folded text.
 #[derive(Clone, Default)]
 pub struct GramTokenizer {
     tokens: Vec<Token>,
@@ -501,6 +511,11 @@ mod tests {
     #[test]
     fn grams_are_distinct() {
         assert_eq!(distinct_grams("aaa"), vec!["a", "aa", "aaa"]);
+        assert_eq!(distinct_grams("abcd"), vec!["a", "ab", "abc", "abcd", "b", "bc", "bcd", "c", "cd", "d"]);
+        assert_eq!(
+            distinct_grams("索引ab"),
+            vec!["索", "索引", "索引a", "引", "引a", "引ab", "a", "ab", "b"]
+        );
         assert_eq!(distinct_grams("ab"), vec!["a", "ab", "b"]);
         assert!(distinct_grams("").is_empty());
     }

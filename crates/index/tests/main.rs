@@ -313,7 +313,7 @@ fn other_format_is_refused_and_read_only_never_creates() {
     Index::open(dir.path()).unwrap().verify().unwrap();
     std::fs::write(dir.path().join("lectern-index.json"), r#"{"format":99}"#).unwrap();
     match Index::open(dir.path()) {
-        Err(IndexError::Format { found: 99, expected: 1, .. }) => {}
+        Err(IndexError::Format { found: 99, expected: lectern_index::FORMAT_VERSION, .. }) => {}
         other => panic!("expected a format error, got {:?}", other.err()),
     }
 }
