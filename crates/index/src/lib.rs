@@ -16,6 +16,7 @@
 
 mod cache;
 pub mod grams;
+mod highlight;
 pub mod query;
 mod records;
 pub mod schema;

@@ -21,10 +21,10 @@ use tantivy::schema::{IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::schema::Fields;
-use crate::snippet::{Match, SNIPPET_CHARS, snippet};
 use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
 use crate::text::fold;
-use crate::tokenizer::{Analyzed, Keep, TokenKind, analyze, analyze_each_where, lead_mask, stem_lead};
+use crate::highlight::Highlight;
+use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
 pub const MAX_CANDIDATES: usize = 200_000;
@@ -39,10 +39,6 @@ const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
-/// Text beyond this many bytes of a section is not scanned for highlights.
-const SNIPPET_SCAN_BYTES: usize = 16 * 1024;
-/// Matches gathered for one snippet, at most.
-const MAX_SNIPPET_MATCHES: usize = 4096;
 
 /// English words that say nothing about the answer; they never count toward
 /// the "most words" of tier 2.
@@ -162,40 +158,6 @@ struct Compiled {
     highlight: Highlight,
 }
 
-/// Every positive term of a query with its highlight group (a word, a
-/// phrase, a prefix's expansions share one), and what a scan must look at.
-struct Highlight {
-    terms: Vec<(String, u32)>,
-    groups: usize,
-    leads: Vec<Vec<u8>>,
-    lead_first: u128,
-    cjk_first: Vec<char>,
-}
-
-impl Highlight {
-    fn new(terms: Vec<(String, u32)>, groups: u32) -> Self {
-        let mut leads: Vec<Vec<u8>> = Vec::new();
-        let mut cjk_first: Vec<char> = Vec::new();
-        for (t, _) in &terms {
-            if t.is_ascii() {
-                let lead = stem_lead(t.as_bytes()).to_vec();
-                if !leads.contains(&lead) {
-                    leads.push(lead);
-                }
-            } else if let Some(c) = t.chars().next().filter(|&c| crate::text::is_cjk(c))
-                && !cjk_first.contains(&c)
-            {
-                cjk_first.push(c);
-            }
-        }
-        Highlight { terms, groups: groups as usize, lead_first: lead_mask(&leads), leads, cjk_first }
-    }
-
-    fn group(&self, term: &str) -> Option<u32> {
-        self.terms.iter().find(|(t, _)| t == term).map(|(_, g)| *g)
-    }
-}
-
 fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xFF);
@@ -244,9 +206,12 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
     let q = request.query;
 
     let mut word_units: Vec<Unit> = Vec::new();
+    // Which word units are English stopwords (not highlighted beside others).
+    let mut stop_units: Vec<bool> = Vec::new();
     let last = q.words.len().saturating_sub(1);
     for (i, word) in q.words.iter().enumerate() {
         let Some(unit) = unit_of(word) else { continue };
+        stop_units.push(STOPWORDS.contains(&fold(word).as_str()));
         let unit = match unit {
             Unit::Term(t) if request.last_word_prefix && i == last && !t.chars().any(crate::text::is_cjk) => {
                 // Typed so far: the stemmed word itself, or any indexed term it starts.
@@ -271,10 +236,13 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
     }
 
     // Highlight groups: one per word or phrase (a prefix's expansions and a
-    // CJK run's bigrams share their word's group).
+    // CJK run's bigrams share their word's group). Stopwords are not lit
+    // beside other words: a window is chosen for the words that matter.
     let mut highlight: Vec<(String, u32)> = Vec::new();
     let mut groups = 0u32;
-    for unit in word_units.iter().chain(&phrase_units) {
+    let only_stopwords = phrase_units.is_empty() && stop_units.iter().all(|&s| s);
+    let lit = word_units.iter().zip(&stop_units).filter(|(_, stop)| only_stopwords || !**stop).map(|(u, _)| u);
+    for unit in lit.chain(&phrase_units) {
         for t in unit.terms() {
             if !highlight.iter().any(|(h, _)| h == t) {
                 highlight.push((t.to_string(), groups));
@@ -734,7 +702,7 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
     // Borrow from the document: sections can be large, copy only what a hit shows.
     let text = |field| doc.get_first(field).and_then(|v| v.as_str());
     let owned = |field| text(field).unwrap_or_default().to_string();
-    let (snippet, highlights) = snippet_of(text(f.body).unwrap_or_default(), &compiled.highlight);
+    let (snippet, highlights) = compiled.highlight.snippet(text(f.body).unwrap_or_default());
     Some(Hit {
         section_key: owned(f.section_key),
         edition: owned(f.edition),
@@ -746,50 +714,6 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
         highlights,
         score: candidate.score,
     })
-}
-
-/// Finds the query's terms in `text` and cuts the snippet. The scan stops
-/// early once some short stretch holds every group (no window can do better).
-fn snippet_of(text: &str, highlight: &Highlight) -> (String, Vec<[usize; 2]>) {
-    let mut scan_end = text.len().min(SNIPPET_SCAN_BYTES);
-    while !text.is_char_boundary(scan_end) {
-        scan_end -= 1;
-    }
-    let mut matches: Vec<Match> = Vec::new();
-    let mut last: Vec<Option<usize>> = vec![None; highlight.groups];
-    // Once found, scan on to the end of any window starting there (a
-    // scalar is at most 4 bytes) so its other matches are highlighted too.
-    let mut stop_at = usize::MAX;
-    let keep = Keep::Only {
-        leads: &highlight.leads,
-        lead_first: highlight.lead_first,
-        cjk_first: &highlight.cjk_first,
-    };
-    analyze_each_where(&text[..scan_end], true, &keep, &mut |t, from, to, _, _| {
-        if from > stop_at {
-            return false;
-        }
-        let Some(group) = highlight.group(t) else { return true };
-        matches.push(Match { from, to, term: group });
-        if let Some(slot) = last.get_mut(group as usize) {
-            *slot = Some(from);
-        }
-        if stop_at == usize::MAX {
-            let (mut lo, mut hi) = (usize::MAX, 0);
-            let all = last.iter().all(|seen| {
-                seen.inspect(|&at| {
-                    lo = lo.min(at);
-                    hi = hi.max(at);
-                })
-                .is_some()
-            });
-            if all && hi - lo <= SNIPPET_CHARS / 2 {
-                stop_at = lo.saturating_add(4 * SNIPPET_CHARS);
-            }
-        }
-        matches.len() < MAX_SNIPPET_MATCHES
-    });
-    snippet(text, &matches, SNIPPET_CHARS)
 }
 
 #[cfg(test)]

@@ -1,0 +1,268 @@
+//! Finding a query's terms in a section for its snippet. The text is not
+//! tokenized whole: an Aho-Corasick search (SIMD, ASCII case ignored) finds
+//! where a term could start (the lead of each Latin term's stem, the first
+//! char of each CJK term), and only the words around those places are
+//! analysed, exactly as the index analysed them. Queries with terms of other
+//! scripts (Cyrillic, accented Latin...) fall back to analysing the text.
+//! What this misses, and only in snippets (search itself is unaffected): a
+//! word whose first letters fold to a term's (the ligature in `ﬁle`, a CJK
+//! compatibility ideograph) is not looked at.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use crate::snippet::{Match, SNIPPET_CHARS, snippet};
+use crate::text::{is_cjk, is_word_char};
+use crate::tokenizer::{Keep, analyze_each_where, lead_mask, stem_lead};
+
+/// Text beyond this many bytes of a section is not scanned for highlights.
+const SCAN_BYTES: usize = 16 * 1024;
+/// Matches gathered for one snippet, at most.
+const MAX_MATCHES: usize = 4096;
+
+/// Every positive term of a query with its highlight group (a word, a
+/// phrase, a prefix's expansions share one), and what a scan must look at.
+pub(crate) struct Highlight {
+    terms: Vec<(String, u32)>,
+    groups: usize,
+    leads: Vec<Vec<u8>>,
+    lead_first: u128,
+    cjk_first: Vec<char>,
+    /// Where terms could start; None when some term is neither ASCII nor CJK.
+    starts: Option<AhoCorasick>,
+}
+
+impl Highlight {
+    pub(crate) fn new(terms: Vec<(String, u32)>, groups: u32) -> Self {
+        let mut leads: Vec<Vec<u8>> = Vec::new();
+        let mut cjk_first: Vec<char> = Vec::new();
+        let mut other_script = false;
+        for (t, _) in &terms {
+            if t.is_ascii() {
+                let lead = stem_lead(t.as_bytes()).to_vec();
+                if !leads.contains(&lead) {
+                    leads.push(lead);
+                }
+            } else if t.chars().all(is_cjk) {
+                if let Some(c) = t.chars().next()
+                    && !cjk_first.contains(&c)
+                {
+                    cjk_first.push(c);
+                }
+            } else {
+                other_script = true;
+            }
+        }
+        let patterns: Vec<Vec<u8>> =
+            leads.iter().cloned().chain(cjk_first.iter().map(|c| c.to_string().into_bytes())).collect();
+        let starts = (!other_script && !patterns.is_empty())
+            .then(|| {
+                AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .build(&patterns)
+                    .ok()
+            })
+            .flatten();
+        Highlight { terms, groups: groups as usize, lead_first: lead_mask(&leads), leads, cjk_first, starts }
+    }
+
+    fn group(&self, term: &str) -> Option<u32> {
+        self.terms.iter().find(|(t, _)| t == term).map(|(_, g)| *g)
+    }
+
+    fn keep(&self) -> Keep<'_> {
+        Keep::Only { leads: &self.leads, lead_first: self.lead_first, cjk_first: &self.cjk_first }
+    }
+
+    /// The snippet of `text`: its best window for these terms, highlighted.
+    pub(crate) fn snippet(&self, text: &str) -> (String, Vec<[usize; 2]>) {
+        let mut scan_end = text.len().min(SCAN_BYTES);
+        while !text.is_char_boundary(scan_end) {
+            scan_end -= 1;
+        }
+        let scanned = &text[..scan_end];
+        let mut found = Found::new(self.groups);
+        match &self.starts {
+            Some(starts) => self.scan_starts(scanned, starts, &mut found),
+            None => analyze_each_where(scanned, true, &self.keep(), &mut |t, from, to, _, _| {
+                found.push(self.group(t), from, to)
+            }),
+        }
+        let mut matches = found.matches;
+        matches.sort_unstable_by_key(|m| (m.from, m.to, m.term));
+        matches.dedup();
+        snippet(text, &matches, SNIPPET_CHARS)
+    }
+
+    /// Analyses only the word runs (and CJK char pairs) where a term could start.
+    fn scan_starts(&self, text: &str, starts: &AhoCorasick, found: &mut Found) {
+        let keep = self.keep();
+        let mut done_until = 0usize;
+        for m in starts.find_iter(text) {
+            let at = m.start();
+            if at < done_until {
+                continue;
+            }
+            let Some(c) = text[at..].chars().next() else { break };
+            // Inside an ASCII word: no token starts here (after an
+            // underscore a part does, and its run is analysed).
+            if !is_cjk(c) && at > 0 && text.as_bytes()[at - 1].is_ascii_alphanumeric() {
+                continue;
+            }
+            let (from, to) = if is_cjk(c) {
+                // The char's unigram and its bigram with the next char.
+                let next = text[at + c.len_utf8()..].chars().next().filter(|&n| is_cjk(n));
+                (at, at + c.len_utf8() + next.map_or(0, char::len_utf8))
+            } else {
+                run_around(text, at)
+            };
+            let mut go_on = true;
+            analyze_each_where(&text[from..to], true, &keep, &mut |t, a, b, _, _| {
+                go_on = found.push(self.group(t), from + a, from + b);
+                go_on
+            });
+            if !go_on {
+                return;
+            }
+            done_until = if is_cjk(c) { at + c.len_utf8() } else { to };
+        }
+    }
+}
+
+/// The word run (a word, or an identifier of words joined by single
+/// underscores) holding byte `at`, as the tokenizer delimits it.
+fn run_around(text: &str, at: usize) -> (usize, usize) {
+    let word_before = |i: usize| text[..i].chars().next_back().is_some_and(is_word_char);
+    let word_at = |i: usize| text[i..].chars().next().is_some_and(is_word_char);
+    let mut start = at;
+    loop {
+        match text[..start].chars().next_back() {
+            Some(c) if is_word_char(c) => start -= c.len_utf8(),
+            Some('_') if word_before(start - 1) && word_at(start) => start -= 1,
+            _ => break,
+        }
+    }
+    let mut end = at;
+    loop {
+        match text[end..].chars().next() {
+            Some(c) if is_word_char(c) => end += c.len_utf8(),
+            Some('_') if end > start && word_at(end + 1) => end += 1,
+            _ => break,
+        }
+    }
+    (start, end)
+}
+
+/// Matches found so far; stops the scan once some short stretch holds every
+/// group (no window can do better) and the window past it is covered.
+struct Found {
+    matches: Vec<Match>,
+    last: Vec<Option<usize>>,
+    stop_at: usize,
+}
+
+impl Found {
+    fn new(groups: usize) -> Self {
+        Found { matches: Vec::new(), last: vec![None; groups], stop_at: usize::MAX }
+    }
+
+    /// Records a token; false once the scan can stop.
+    fn push(&mut self, group: Option<u32>, from: usize, to: usize) -> bool {
+        if from > self.stop_at {
+            return false;
+        }
+        let Some(group) = group else { return true };
+        self.matches.push(Match { from, to, term: group });
+        if let Some(slot) = self.last.get_mut(group as usize) {
+            *slot = Some(from);
+        }
+        if self.stop_at == usize::MAX {
+            let (mut lo, mut hi) = (usize::MAX, 0);
+            let all = self.last.iter().all(|seen| {
+                seen.inspect(|&at| {
+                    lo = lo.min(at);
+                    hi = hi.max(at);
+                })
+                .is_some()
+            });
+            if all && hi - lo <= SNIPPET_CHARS / 2 {
+                // A scalar is at most 4 bytes: scan on to the end of any
+                // window starting there, so its other matches are lit too.
+                self.stop_at = lo.saturating_add(4 * SNIPPET_CHARS);
+            }
+        }
+        self.matches.len() < MAX_MATCHES
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn terms(ts: &[&str]) -> Vec<(String, u32)> {
+        ts.iter().enumerate().map(|(i, t)| (t.to_string(), i as u32)).collect()
+    }
+
+    /// What analysing the whole text finds (the definition).
+    fn full(h: &Highlight, text: &str) -> (String, Vec<[usize; 2]>) {
+        let mut scan_end = text.len().min(SCAN_BYTES);
+        while !text.is_char_boundary(scan_end) {
+            scan_end -= 1;
+        }
+        let mut found = Found::new(h.groups);
+        analyze_each_where(&text[..scan_end], true, &Keep::All, &mut |t, from, to, _, _| {
+            found.push(h.group(t), from, to)
+        });
+        let mut matches = found.matches;
+        matches.sort_unstable_by_key(|m| (m.from, m.to, m.term));
+        matches.dedup();
+        snippet(text, &matches, SNIPPET_CHARS)
+    }
+
+    #[test]
+    fn runs_are_delimited_like_the_tokenizer() {
+        let text = "see work_mem_x, _a_b and 在PostgreSQL中";
+        let at = text.find("mem").unwrap();
+        assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "work_mem_x");
+        let at = text.find("a_b").unwrap();
+        assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "a_b");
+        let at = text.find("SQL").unwrap();
+        assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "PostgreSQL");
+    }
+
+    #[test]
+    fn finds_what_a_full_analysis_finds() {
+        let text = "Indexes on WORK_MEM: 创建索引 and the indexing of ﬁles; 索 alone, dying Straße";
+        let h = Highlight::new(terms(&["index", "mem", "work_mem", "索引", "索", "die", "strasse"]), 7);
+        assert!(h.starts.is_some());
+        let (s, lit) = h.snippet(text);
+        assert_eq!((s.clone(), lit.clone()), full(&h, text));
+        assert!(lit.len() >= 6, "{s} {lit:?}");
+        // A term of another script: the whole text is analysed.
+        let h = Highlight::new(terms(&["кот"]), 1);
+        assert!(h.starts.is_none());
+        assert_eq!(h.snippet("Кот и кот").1.len(), 2);
+    }
+
+    proptest! {
+        #[test]
+        fn equals_a_full_analysis(
+            words in proptest::collection::vec(
+                prop_oneof![
+                    Just("index"), Just("Indexes"), Just("work_mem"), Just("mem_"), Just("_"), Just("索引"),
+                    Just("创建"), Just("索"), Just(" "), Just(", "), Just("dying"), Just("9.6"), Just("x"),
+                    Just("在"), Just("ǅ"), Just("é"),
+                ],
+                0..60,
+            ),
+            picks in proptest::collection::vec(0usize..8, 1..4),
+        ) {
+            let text: String = words.concat();
+            let pool = ["index", "mem", "work_mem", "索引", "索", "die", "9", "x"];
+            let chosen: Vec<&str> = picks.iter().map(|&i| pool[i]).collect();
+            let h = Highlight::new(terms(&chosen), chosen.len() as u32);
+            prop_assert_eq!(h.snippet(&text), full(&h, &text));
+        }
+    }
+}
