@@ -64,7 +64,8 @@ pub struct Fields {
     pub order: Field,
     pub draft: Field,
     pub section_count: Field,
-    /// Distinct 1-3 grams of `fold(title) + "\n" + fold(text)` (page docs).
+    /// Distinct 1-3 char grams and ASCII 4-char grams of
+    /// `fold(title) + "\n" + fold(text)` (page docs).
     pub grams: Field,
 }
 

@@ -17,13 +17,14 @@ use std::time::Instant;
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
 };
-use tantivy::schema::{IndexRecordOption, TantivyDocument, Value};
+use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
+use tantivy::schema::{IndexRecordOption, OwnedValue};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
 
+use crate::highlight::Highlight;
 use crate::schema::Fields;
 use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
 use crate::text::fold;
-use crate::highlight::Highlight;
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
@@ -241,7 +242,8 @@ fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled
     let mut highlight: Vec<(String, u32)> = Vec::new();
     let mut groups = 0u32;
     let only_stopwords = phrase_units.is_empty() && stop_units.iter().all(|&s| s);
-    let lit = word_units.iter().zip(&stop_units).filter(|(_, stop)| only_stopwords || !**stop).map(|(u, _)| u);
+    let lit =
+        word_units.iter().zip(&stop_units).filter(|(_, stop)| only_stopwords || !**stop).map(|(u, _)| u);
     for unit in lit.chain(&phrase_units) {
         for t in unit.terms() {
             if !highlight.iter().any(|(h, _)| h == t) {
@@ -697,23 +699,60 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
 }
 
 fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
-    let doc: TantivyDocument = snap.searcher.doc(candidate.address).ok()?;
-    let f = &*snap.fields;
-    // Borrow from the document: sections can be large, copy only what a hit shows.
-    let text = |field| doc.get_first(field).and_then(|v| v.as_str());
-    let owned = |field| text(field).unwrap_or_default().to_string();
-    let (snippet, highlights) = compiled.highlight.snippet(text(f.body).unwrap_or_default());
+    let doc: HitDoc = snap.searcher.doc(candidate.address).ok()?;
+    let (snippet, highlights) = compiled.highlight.snippet(&doc.body);
     Some(Hit {
-        section_key: owned(f.section_key),
-        edition: owned(f.edition),
-        path: owned(f.path),
-        anchor: text(f.anchor).map(str::to_string),
-        title: owned(f.title),
-        breadcrumb: doc.get_all(f.breadcrumb).filter_map(|v| v.as_str()).map(str::to_string).collect(),
+        section_key: doc.section_key,
+        edition: doc.edition,
+        path: doc.path,
+        anchor: doc.anchor,
+        title: doc.title,
+        breadcrumb: doc.breadcrumb,
         snippet,
         highlights,
         score: candidate.score,
     })
+}
+
+/// The stored fields of a section that a hit shows. A section document
+/// stores them before its Markdown (see `Writer::add_page`), so reading
+/// stops at the body and the Markdown is never decoded.
+#[derive(Default)]
+struct HitDoc {
+    edition: String,
+    section_key: String,
+    path: String,
+    anchor: Option<String>,
+    title: String,
+    breadcrumb: Vec<String>,
+    body: String,
+}
+
+/// Field ids of the one schema (a deserializer has no other way to them).
+static FIELDS: std::sync::LazyLock<Fields> = std::sync::LazyLock::new(Fields::build);
+
+impl DocumentDeserialize for HitDoc {
+    fn deserialize<'de, D: DocumentDeserializer<'de>>(mut doc: D) -> Result<Self, DeserializeError> {
+        let f = &*FIELDS;
+        let mut out = HitDoc::default();
+        while let Some((field, value)) = doc.next_field::<OwnedValue>()? {
+            let OwnedValue::Str(text) = value else { continue };
+            match field {
+                _ if field == f.body => {
+                    out.body = text;
+                    break;
+                }
+                _ if field == f.edition => out.edition = text,
+                _ if field == f.section_key => out.section_key = text,
+                _ if field == f.path => out.path = text,
+                _ if field == f.anchor => out.anchor = Some(text),
+                _ if field == f.title => out.title = text,
+                _ if field == f.breadcrumb => out.breadcrumb.push(text),
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
 }
 
 #[cfg(test)]

@@ -484,6 +484,8 @@ impl Writer {
                 doc.add_text(f.page_symbol, symbol);
             }
             doc.add_u64(f.weight, if page.listing { LISTING_WEIGHT } else { 100 });
+            // Stored after everything a search hit shows: reading a hit stops
+            // at the body (`search::HitDoc`) and never decodes the Markdown.
             doc.add_text(f.markdown, &section.markdown);
             doc.add_u64(f.ordinal, ordinal as u64);
             self.writer.add_document(doc)?;
