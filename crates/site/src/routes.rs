@@ -51,6 +51,21 @@ fn base_url(view: &View, headers: &HeaderMap) -> String {
     }
 }
 
+/// Percent-encodes a site path for a URL (sitemap, `llms.txt`): every byte
+/// but RFC 3986's unreserved and path characters, so `/zh-Hans/app/索引`
+/// becomes `/zh-Hans/app/%E7%B4%A2%E5%BC%95`.
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for &b in path.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/!$&'*+,;=:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Percent-decodes a URL path; None when it is not UTF-8.
 fn decode_path(path: &str) -> Option<String> {
     let bytes = path.as_bytes();
@@ -289,10 +304,10 @@ fn build_llms(view: &View, base: &str) -> String {
             let title = meta.title.replace(['[', ']'], "");
             match description {
                 Some(d) => {
-                    let _ = writeln!(out, "- [{title}]({base}{}.md): {}", meta.path, d.replace('\n', " "));
+                    let _ = writeln!(out, "- [{title}]({base}{}.md): {}", encode_path(&meta.path), d.replace('\n', " "));
                 }
                 None => {
-                    let _ = writeln!(out, "- [{title}]({base}{}.md)", meta.path);
+                    let _ = writeln!(out, "- [{title}]({base}{}.md)", encode_path(&meta.path));
                 }
             }
         }
@@ -313,7 +328,8 @@ async fn sitemap(State(state): State<SiteState>, headers: HeaderMap) -> Result<R
                 );
                 for edition in editions_in_order(&view) {
                     for meta in view.snapshot.pages(&edition.id).into_iter().filter(|p| !p.draft) {
-                        let _ = writeln!(out, "<url><loc>{}</loc></url>", html::escape(&format!("{base}{}", meta.path)));
+                        let url = format!("{base}{}", encode_path(&meta.path));
+                        let _ = writeln!(out, "<url><loc>{}</loc></url>", html::escape(&url));
                     }
                 }
                 out.push_str("</urlset>\n");
@@ -327,6 +343,16 @@ async fn sitemap(State(state): State<SiteState>, headers: HeaderMap) -> Result<R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_percent_encoded_for_urls_and_decode_back() {
+        assert_eq!(encode_path("/zh-Hans/app/索引"), "/zh-Hans/app/%E7%B4%A2%E5%BC%95");
+        assert_eq!(encode_path("/app/a b(1)?#"), "/app/a%20b%281%29%3F%23");
+        assert_eq!(encode_path("/app/guide_v1.2~x"), "/app/guide_v1.2~x");
+        for path in ["/zh-Hans/app/索引", "/app/a b(1)?#", "/ü/%41"] {
+            assert_eq!(decode_path(&encode_path(path)).as_deref(), Some(path));
+        }
+    }
 
     #[test]
     fn paths_are_percent_decoded() {
