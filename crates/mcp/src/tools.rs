@@ -320,3 +320,21 @@ pub fn error_result(e: ToolError) -> CallToolResult {
     result.structured_content = Some(body);
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names, descriptions, annotations and both schemas of the three tools,
+    /// as `tools/list` sends them: a change to any shows up in review.
+    #[test]
+    fn tools_list_snapshot() {
+        let mut tools = DocsServer::tool_router().list_all();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        assert_eq!(
+            tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
+            ["list_installed_docsets", "load_documentation_page", "search_documentation"]
+        );
+        insta::assert_json_snapshot!(tools);
+    }
+}

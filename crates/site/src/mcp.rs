@@ -244,3 +244,20 @@ pub(crate) async fn parse_errors(
     }
     next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seed 002's four tools as `tools/list` sends them.
+    #[test]
+    fn tools_list_snapshot() {
+        let mut tools = DocsTools::tool_router().list_all();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        assert_eq!(
+            tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
+            ["list_pages", "list_versions", "read_page", "search_docs"]
+        );
+        insta::assert_json_snapshot!(tools);
+    }
+}

@@ -304,7 +304,12 @@ fn build_llms(view: &View, base: &str) -> String {
             let title = meta.title.replace(['[', ']'], "");
             match description {
                 Some(d) => {
-                    let _ = writeln!(out, "- [{title}]({base}{}.md): {}", encode_path(&meta.path), d.replace('\n', " "));
+                    let _ = writeln!(
+                        out,
+                        "- [{title}]({base}{}.md): {}",
+                        encode_path(&meta.path),
+                        d.replace('\n', " ")
+                    );
                 }
                 None => {
                     let _ = writeln!(out, "- [{title}]({base}{}.md)", encode_path(&meta.path));
