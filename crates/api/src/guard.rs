@@ -31,15 +31,22 @@ pub(crate) async fn guard(
         }
     }
     let limit = state.limits().request_timeout;
-    // The deadline is polled first: a request past its limit never slips
-    // through because its answer became ready in the same instant.
-    tokio::select! {
-        biased;
-        () = tokio::time::sleep(limit) => Err(ApiError::Timeout(format!(
+    let started = std::time::Instant::now();
+    let timeout = || {
+        ApiError::Timeout(format!(
             "the request took longer than {} s and was stopped; narrow the search or try again",
             limit.as_secs()
-        ))),
-        response = next.run(request) => Ok(response),
+        ))
+    };
+    // The deadline is polled first, and an answer that comes in after it
+    // (before the timer fired: it ticks in milliseconds, a cached search
+    // takes microseconds) is refused too: no request slips past its limit.
+    tokio::select! {
+        biased;
+        () = tokio::time::sleep(limit) => Err(timeout()),
+        response = next.run(request) => {
+            if started.elapsed() >= limit { Err(timeout()) } else { Ok(response) }
+        }
     }
 }
 

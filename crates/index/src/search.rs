@@ -6,7 +6,9 @@
 //! every word and phrase (and those whose symbol is exactly the query words,
 //! scored above everything); tier 2, computed only when tier 1 holds fewer
 //! than a page (`limit`) of sections, holds the sections with most of the
-//! words. Sections of generated listings (a manual's index) come after both
+//! words (or the rarest one), scored by coverage first: the idf of the words
+//! a section holds over the idf of all of them (see [`Coverage`]), then BM25.
+//! Sections of generated listings (a manual's index) come after both
 //! tiers. The rule does not depend on `offset`, so `total` and the order stay
 //! the same on every page of one query and limit: pages never overlap or skip.
 
