@@ -7,23 +7,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
-
-const bin = process.env.LECTERN_BIN || new URL("../../target/debug/lectern", import.meta.url).pathname;
-const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-let passed = 0, failed = 0;
-
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e && e.message ? e.message.split("\n")[0] : e}`);
-  }
-}
-
-function assert(cond, message) { if (!cond) throw new Error(message); }
+import { assert, bin, check, executablePath, finish } from "./harness.mjs";
 
 async function startServer() {
   if (!existsSync(bin)) throw new Error(`${bin} is missing; run cargo build --bin lectern`);
@@ -154,5 +138,4 @@ try {
   child.kill("SIGTERM");
 }
 
-console.log(`browser: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("browser");

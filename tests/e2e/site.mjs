@@ -11,24 +11,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { assert, bin, check, executablePath, fail, finish } from "./harness.mjs";
 
-const bin = process.env.LECTERN_BIN || new URL("../../target/debug/lectern", import.meta.url).pathname;
 const config = new URL("../../examples/demo/lectern.toml", import.meta.url).pathname;
-const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-let passed = 0, failed = 0;
-
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e && e.message ? e.message.split("\n")[0] : e}`);
-  }
-}
-
-function assert(cond, message) { if (!cond) throw new Error(message); }
 
 const HAN = /[\u4e00-\u9fff]/;
 
@@ -277,8 +262,7 @@ try {
     assert(!/^title: /m.test(body), "the original frontmatter is still there");
   });
 } catch (e) {
-  failed++;
-  console.log(`FAIL setup: ${e && e.message ? e.message.split("\n")[0] : e}`);
+  fail("setup", e);
 } finally {
   if (browser) await browser.close();
   if (child && child.exitCode === null) {
@@ -291,5 +275,4 @@ try {
   rmSync(userData, { recursive: true, force: true });
 }
 
-console.log(`site browser: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("site browser");
