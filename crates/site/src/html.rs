@@ -144,30 +144,44 @@ pub struct SearchResultView {
     pub highlights: Vec<[usize; 2]>,
 }
 
-/// The search page: the form, then ranked results (or a message).
-pub fn search_page(
-    site_name: &str,
-    prefix: &str,
-    query: &str,
-    results: &[SearchResultView],
-    message: Option<&str>,
-) -> String {
+/// What the search page shows.
+#[derive(Debug, Default)]
+pub struct SearchView<'a> {
+    pub site_name: &'a str,
+    /// The language of the searched edition (the site's default without one).
+    pub lang: &'a str,
+    /// The searched edition's prefix ("" for the library's defaults).
+    pub prefix: &'a str,
+    pub query: &'a str,
+    /// The same search in the other versions: (href, label, is current).
+    pub versions: Vec<(String, String, bool)>,
+    /// The same search in the other languages: (href, locale, is current).
+    pub locales: Vec<(String, String, bool)>,
+    pub results: &'a [SearchResultView],
+    pub message: Option<&'a str>,
+}
+
+/// The search page: the form, the version and language switchers, then
+/// ranked results (or a message).
+pub fn search_page(v: &SearchView<'_>) -> String {
     let mut out = String::new();
-    head(&mut out, "en", &format!("Search: {query} — {site_name}"), None);
+    head(&mut out, v.lang, &format!("Search: {} — {}", v.query, v.site_name), None);
     out.push_str("<meta name=\"robots\" content=\"noindex\">\n</head>\n<body>\n");
-    header(&mut out, site_name, prefix, query);
+    header(&mut out, v.site_name, v.prefix, v.query);
+    switcher(&mut out, "Versions", &v.versions);
+    switcher(&mut out, "Languages", &v.locales);
     out.push_str("</header>\n<div class=\"layout\"><main>\n");
     let _ = writeln!(
         out,
         "<h1>Search{}</h1>",
-        if query.is_empty() { String::new() } else { format!(": {}", escape(query)) }
+        if v.query.is_empty() { String::new() } else { format!(": {}", escape(v.query)) }
     );
-    if let Some(m) = message {
+    if let Some(m) = v.message {
         let _ = writeln!(out, "<p>{}</p>", escape(m));
     }
-    if !results.is_empty() {
+    if !v.results.is_empty() {
         out.push_str("<ol class=\"results\">\n");
-        for r in results {
+        for r in v.results {
             let _ = writeln!(
                 out,
                 "<li><a href=\"{}\">{}</a><br><small>{}</small><p>{}</p></li>",

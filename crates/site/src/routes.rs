@@ -214,13 +214,31 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
             let view = s.library().view()?;
             let site_name =
                 view.manifest.site.as_ref().map_or_else(|| "Documentation".to_owned(), |s| s.name.clone());
+            let edition =
+                view.manifest.enabled().find(|e| !query.prefix.is_empty() && e.prefix == query.prefix);
+            let lang = edition
+                .map(|e| e.locale.clone())
+                .or_else(|| pages::site_locale(&view))
+                .unwrap_or_else(|| "en".to_owned());
+            let (versions, locales) =
+                edition.map(|e| search_switchers(&view, e, &query.q)).unwrap_or_default();
+            let page = |results: &[SearchResultView], message: Option<&str>| {
+                html::search_page(&html::SearchView {
+                    site_name: &site_name,
+                    lang: &lang,
+                    prefix: &query.prefix,
+                    query: &query.q,
+                    versions: versions.clone(),
+                    locales: locales.clone(),
+                    results,
+                    message,
+                })
+            };
             if query.q.trim().is_empty() {
-                return Ok((StatusCode::OK, html::search_page(&site_name, &query.prefix, "", &[], None)));
+                return Ok((StatusCode::OK, page(&[], None)));
             }
             let mut params = SearchParams { text: query.q.clone(), ..SearchParams::default() };
-            if let Some(e) =
-                view.manifest.enabled().find(|e| !query.prefix.is_empty() && e.prefix == query.prefix)
-            {
+            if let Some(e) = edition {
                 params.project = Some(e.project.clone());
                 params.version = Some(e.version.clone());
                 params.locale = Some(e.locale.clone());
@@ -243,25 +261,42 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
                             highlights: h.highlights,
                         })
                         .collect();
-                    let message = if results.is_empty() {
-                        Some("Nothing found. Try other words.".to_owned())
-                    } else {
-                        None
-                    };
-                    Ok((
-                        StatusCode::OK,
-                        html::search_page(&site_name, &query.prefix, &query.q, &results, message.as_deref()),
-                    ))
+                    let message = results.is_empty().then_some("Nothing found. Try other words.");
+                    Ok((StatusCode::OK, page(&results, message)))
                 }
-                Err(e) if e.code() == "invalid_argument" => Ok((
-                    StatusCode::BAD_REQUEST,
-                    html::search_page(&site_name, &query.prefix, &query.q, &[], Some(&e.to_string())),
-                )),
+                Err(e) if e.code() == "invalid_argument" => {
+                    Ok((StatusCode::BAD_REQUEST, page(&[], Some(&e.to_string()))))
+                }
                 Err(e) => Err(e.into()),
             }
         })
         .await?;
     Ok((status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response())
+}
+
+/// The same search in the edition's other versions (same project, locale,
+/// domain, collection) and in its other languages (same version).
+type Switchers = (Vec<(String, String, bool)>, Vec<(String, String, bool)>);
+
+fn search_switchers(view: &View, edition: &EditionRecord, q: &str) -> Switchers {
+    let href = |prefix: &str| {
+        format!("/search?{}", serde_urlencoded::to_string([("prefix", prefix), ("q", q)]).unwrap_or_default())
+    };
+    let same_shelf = |e: &&EditionRecord| {
+        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
+    };
+    // Ordered as on the pages: versions by prefix, languages by locale.
+    let mut versions: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(same_shelf).filter(|e| e.locale == edition.locale).collect();
+    versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    let mut translations: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(same_shelf).filter(|e| e.version == edition.version).collect();
+    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
+    let versions =
+        versions.into_iter().map(|e| (href(&e.prefix), e.label.clone(), e.id == edition.id)).collect();
+    let locales =
+        translations.into_iter().map(|e| (href(&e.prefix), e.locale.clone(), e.id == edition.id)).collect();
+    (versions, locales)
 }
 
 /// Enabled editions, the default locale's first, then by prefix.

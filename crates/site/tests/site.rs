@@ -102,6 +102,15 @@ async fn the_search_box_ranks_results() {
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<ol class=\"results\">"), "{html}");
     assert!(html.contains("href=\"/app/guide/install"), "{html}");
+    // The same search in the other version and language, in the page's language.
+    assert!(html.contains("<html lang=\"en\">"), "{html}");
+    assert!(html.contains("<nav aria-label=\"Versions\">"), "{html}");
+    assert!(html.contains("href=\"/search?prefix=%2Fapp%2Fv1&amp;q=install\""), "{html}");
+    assert!(html.contains("href=\"/search?prefix=%2Fzh-Hans%2Fapp&amp;q=install\""), "{html}");
+    let (status, html) = text(&s, "/search?q=%E5%AE%89%E8%A3%85&prefix=%2Fzh-Hans%2Fapp").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<html lang=\"zh-Hans\">"), "{html}");
+    assert!(html.contains("<a href=\"/search?prefix=%2Fzh-Hans%2Fapp&amp;q=%E5%AE%89%E8%A3%85\" aria-current=\"true\">zh-Hans</a>"), "{html}");
     let (status, _) = text(&s, "/search?q=").await;
     assert_eq!(status, StatusCode::OK);
 }
