@@ -34,7 +34,9 @@ pub struct View {
     payload: String,
     /// Page listings of the site's scopes, built once per view (so once per
     /// generation): a listing or substring search then starts at once.
-    pub(crate) scopes: Mutex<std::collections::HashMap<String, Arc<Vec<crate::pages::ScopeEntry>>>>,
+    pub(crate) scopes: Mutex<std::collections::HashMap<String, Arc<crate::pages::Scope>>>,
+    /// Each edition's page table, shared by every scope that lists it.
+    pub(crate) tables: Mutex<std::collections::HashMap<String, Arc<crate::pages::PageTable>>>,
 }
 
 impl std::fmt::Debug for View {
@@ -567,7 +569,7 @@ fn make_view(snapshot: Snapshot) -> Result<View, LibraryError> {
     let payload = snapshot.payload().to_owned();
     let manifest = Manifest::from_payload(&payload)?;
     let generation = manifest.generation();
-    Ok(View { snapshot, manifest, generation, payload, scopes: Mutex::default() })
+    Ok(View { snapshot, manifest, generation, payload, scopes: Mutex::default(), tables: Mutex::default() })
 }
 
 fn read(

@@ -11,7 +11,7 @@
 //! collection, at the path it would have in the scope, flagged `fallback`.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use lectern_index::PageParts;
@@ -256,59 +256,223 @@ fn scope_editions<'v>(view: &'v View, prefix: Option<&str>) -> Result<Vec<&'v Ed
     }
 }
 
-/// Every page of the scope `prefix` selects, sorted by path, each path once.
-/// Built on first use in a view and kept with it (a view is one generation).
-pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Arc<Vec<ScopeEntry>>, LibraryError> {
+/// One edition's published pages (path, title, order), packed into one
+/// string: a view builds it once and every scope listing the edition shares it.
+#[derive(Debug, Default)]
+pub struct PageTable {
+    edition: String,
+    locale: String,
+    prefix: String,
+    /// Each page's path then title, back to back.
+    text: String,
+    /// Per page: where its path ends and where its title ends in `text`.
+    ends: Vec<(u32, u32)>,
+    orders: Vec<Option<i64>>,
+}
+
+impl PageTable {
+    fn build(view: &View, edition: &EditionRecord) -> PageTable {
+        let mut table = PageTable {
+            edition: edition.id.clone(),
+            locale: edition.locale.clone(),
+            prefix: edition.prefix.clone(),
+            ..PageTable::default()
+        };
+        for page in view.snapshot.pages(&edition.id).into_iter().filter(|p| !p.draft) {
+            table.text.push_str(&page.path);
+            let path_end = table.text.len() as u32;
+            table.text.push_str(&page.title);
+            table.ends.push((path_end, table.text.len() as u32));
+            table.orders.push(page.order);
+        }
+        table.text.shrink_to_fit();
+        table.ends.shrink_to_fit();
+        table.orders.shrink_to_fit();
+        table
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn path(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1].1 as usize };
+        &self.text[start..self.ends[i].0 as usize]
+    }
+
+    fn title(&self, i: usize) -> &str {
+        &self.text[self.ends[i].0 as usize..self.ends[i].1 as usize]
+    }
+}
+
+fn page_table(view: &View, edition: &EditionRecord) -> Arc<PageTable> {
+    let mut tables = view.tables.lock().unwrap_or_else(|p| p.into_inner());
+    tables.entry(edition.id.clone()).or_insert_with(|| Arc::new(PageTable::build(view, edition))).clone()
+}
+
+/// A page of a scope: which table row, and for a fallback (a page of the
+/// default locale standing in for a missing translation) the prefix its
+/// path is rewritten into.
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    table: u32,
+    row: u32,
+    /// 0 for the edition's own page, else 1 + index into `Scope::prefixes`.
+    fallback_into: u32,
+}
+
+/// Every page of the scope a prefix selects, sorted by path, each path once:
+/// 12 bytes per page over the shared [`PageTable`]s.
+#[derive(Debug, Default)]
+pub struct Scope {
+    tables: Vec<Arc<PageTable>>,
+    prefixes: Vec<String>,
+    rows: Vec<Row>,
+}
+
+impl Scope {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    fn table(&self, i: usize) -> (&PageTable, usize) {
+        let row = self.rows[i];
+        (&self.tables[row.table as usize], row.row as usize)
+    }
+
+    /// Path in the scope (for a fallback: the path it would have there).
+    pub fn path(&self, i: usize) -> Cow<'_, str> {
+        let (table, row) = self.table(i);
+        match self.rows[i].fallback_into {
+            0 => Cow::Borrowed(table.path(row)),
+            n => Cow::Owned(join(&self.prefixes[n as usize - 1], relative(table.path(row), &table.prefix))),
+        }
+    }
+
+    /// Edition whose document holds the content.
+    pub fn source_edition(&self, i: usize) -> &str {
+        &self.table(i).0.edition
+    }
+
+    /// The document's own path in its edition.
+    pub fn source_path(&self, i: usize) -> &str {
+        let (table, row) = self.table(i);
+        table.path(row)
+    }
+
+    pub fn title(&self, i: usize) -> &str {
+        let (table, row) = self.table(i);
+        table.title(row)
+    }
+
+    pub fn order(&self, i: usize) -> Option<i64> {
+        let (table, row) = self.table(i);
+        table.orders[row]
+    }
+
+    /// Locale of the content (the default locale's for a fallback).
+    pub fn locale(&self, i: usize) -> &str {
+        &self.table(i).0.locale
+    }
+
+    pub fn fallback(&self, i: usize) -> bool {
+        self.rows[i].fallback_into != 0
+    }
+
+    /// Entry `i` as owned values.
+    pub fn entry(&self, i: usize) -> ScopeEntry {
+        ScopeEntry {
+            path: self.path(i).into_owned(),
+            source_edition: self.source_edition(i).to_owned(),
+            source_path: self.source_path(i).to_owned(),
+            title: self.title(i).to_owned(),
+            order: self.order(i),
+            locale: self.locale(i).to_owned(),
+            fallback: self.fallback(i),
+        }
+    }
+
+    /// Every entry in path order, as owned values.
+    pub fn entries(&self) -> impl Iterator<Item = ScopeEntry> + '_ {
+        (0..self.len()).map(|i| self.entry(i))
+    }
+
+    /// Index of the first entry strictly after `cursor`.
+    fn after(&self, cursor: Option<&str>) -> usize {
+        let Some(c) = cursor else { return 0 };
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if *self.path(mid) <= *c {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}
+
+/// The scope `prefix` selects. Built on first use in a view and kept with it
+/// (a view is one generation).
+pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Arc<Scope>, LibraryError> {
     let key = prefix.map(str::trim).unwrap_or_default().to_owned();
     if let Some(hit) = view.scopes.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok(hit.clone());
     }
-    let built = Arc::new(build_scope_entries(view, prefix)?);
+    let built = Arc::new(build_scope(view, prefix)?);
     view.scopes.lock().unwrap_or_else(|p| p.into_inner()).insert(key, built.clone());
     Ok(built)
 }
 
 /// Reads page listings (paths, titles, order) only, never a body.
-fn build_scope_entries(view: &View, prefix: Option<&str>) -> Result<Vec<ScopeEntry>, LibraryError> {
+fn build_scope(view: &View, prefix: Option<&str>) -> Result<Scope, LibraryError> {
     let default_locale = site_locale(view);
-    let mut entries = Vec::new();
+    let mut scope = Scope::default();
     for edition in scope_editions(view, prefix)? {
-        let own = view.snapshot.pages(&edition.id);
-        let mut rels: BTreeSet<String> = BTreeSet::new();
-        for page in own.into_iter().filter(|p| !p.draft) {
-            rels.insert(relative(&page.path, &edition.prefix).to_owned());
-            entries.push(ScopeEntry {
-                source_edition: edition.id.clone(),
-                source_path: page.path.clone(),
-                path: page.path,
-                title: page.title,
-                order: page.order,
-                locale: edition.locale.clone(),
-                fallback: false,
-            });
-        }
+        let own = page_table(view, edition);
+        let own_index = scope.tables.len() as u32;
+        scope.tables.push(own.clone());
+        scope.rows.extend((0..own.len()).map(|row| Row {
+            table: own_index,
+            row: row as u32,
+            fallback_into: 0,
+        }));
         if let Some(twin) = twin(view, edition, default_locale.as_deref()) {
-            for page in view.snapshot.pages(&twin.id).into_iter().filter(|p| !p.draft) {
-                let rel = relative(&page.path, &twin.prefix);
-                if rels.contains(rel) {
-                    continue;
-                }
-                entries.push(ScopeEntry {
-                    path: join(&edition.prefix, rel),
-                    source_edition: twin.id.clone(),
-                    source_path: page.path,
-                    title: page.title,
-                    order: page.order,
-                    locale: twin.locale.clone(),
-                    fallback: true,
-                });
-            }
+            let rels: HashSet<&str> = (0..own.len()).map(|i| relative(own.path(i), &own.prefix)).collect();
+            let table = page_table(view, twin);
+            scope.prefixes.push(edition.prefix.clone());
+            let into = scope.prefixes.len() as u32;
+            let index = scope.tables.len() as u32;
+            let missing: Vec<Row> = (0..table.len())
+                .filter(|&i| !rels.contains(relative(table.path(i), &table.prefix)))
+                .map(|row| Row { table: index, row: row as u32, fallback_into: into })
+                .collect();
+            scope.tables.push(table);
+            scope.rows.extend(missing);
         }
     }
     // Stable: on a (pathological) duplicate path the first edition's page wins.
-    entries.sort_by(|a, b| a.path.cmp(&b.path));
-    entries.dedup_by(|b, a| a.path == b.path);
-    Ok(entries)
+    let mut rows = std::mem::take(&mut scope.rows);
+    let path_of = |r: &Row| {
+        let table = &scope.tables[r.table as usize];
+        match r.fallback_into {
+            0 => Cow::Borrowed(table.path(r.row as usize)),
+            n => Cow::Owned(join(
+                &scope.prefixes[n as usize - 1],
+                relative(table.path(r.row as usize), &table.prefix),
+            )),
+        }
+    };
+    rows.sort_by(|a, b| path_of(a).cmp(&path_of(b)));
+    rows.dedup_by(|b, a| path_of(a) == path_of(b));
+    rows.shrink_to_fit();
+    scope.rows = rows;
+    Ok(scope)
 }
 
 fn check_limit(limit: Option<i64>) -> Result<usize, LibraryError> {
@@ -346,11 +510,6 @@ fn check_term(term: &str) -> Result<(), LibraryError> {
         )));
     }
     Ok(())
-}
-
-/// Index of the first entry strictly after `cursor`.
-fn after(entries: &[ScopeEntry], cursor: Option<&str>) -> usize {
-    cursor.map_or(0, |c| entries.partition_point(|e| e.path.as_str() <= c))
 }
 
 impl Library {
@@ -398,20 +557,19 @@ impl Library {
         let limit = check_limit(request.limit)?;
         let cursor = check_cursor(request.cursor.as_deref())?;
         let view = self.view()?;
-        let entries = scope_entries(&view, request.prefix.as_deref())?;
-        let start = after(&entries, cursor);
-        let end = (start + limit).min(entries.len());
-        let pages = entries[start..end]
-            .iter()
-            .map(|e| PageEntry {
-                path: e.path.clone(),
-                title: e.title.clone(),
-                description: description(&view, e),
-                locale: e.locale.clone(),
-                fallback: e.fallback,
+        let scope = scope_entries(&view, request.prefix.as_deref())?;
+        let start = scope.after(cursor);
+        let end = (start + limit).min(scope.len());
+        let pages = (start..end)
+            .map(|i| PageEntry {
+                path: scope.path(i).into_owned(),
+                title: scope.title(i).to_owned(),
+                description: view.snapshot.page_description(scope.source_edition(i), scope.source_path(i)),
+                locale: scope.locale(i).to_owned(),
+                fallback: scope.fallback(i),
             })
             .collect::<Vec<_>>();
-        let next_cursor = (end < entries.len()).then(|| entries[end - 1].path.clone());
+        let next_cursor = (end < scope.len()).then(|| scope.path(end - 1).into_owned());
         Ok(ListPagesResponse { generation: view.generation.clone(), pages, next_cursor })
     }
 
@@ -424,23 +582,25 @@ impl Library {
         let limit = check_limit(request.limit)?;
         let cursor = check_cursor(request.cursor.as_deref())?;
         let view = self.view()?;
-        let entries = scope_entries(&view, request.prefix.as_deref())?;
+        let scope = scope_entries(&view, request.prefix.as_deref())?;
         let folded = lectern_index::text::fold(&request.term);
         let mut candidates: HashMap<&str, Option<BTreeSet<String>>> = HashMap::new();
         let mut found: Vec<PageMatch> = Vec::new();
         let mut more = false;
-        let mut rest = entries[after(&entries, cursor)..].iter().filter(|e| {
+        let mut rest = (scope.after(cursor)..scope.len()).filter(|&i| {
+            let edition = scope.source_edition(i);
             candidates
-                .entry(e.source_edition.as_str())
-                .or_insert_with(|| view.snapshot.substring_candidates(&e.source_edition, &folded))
+                .entry(edition)
+                .or_insert_with(|| view.snapshot.substring_candidates(edition, &folded))
                 .as_ref()
-                .is_none_or(|set| set.contains(&e.source_path))
+                .is_none_or(|set| set.contains(scope.source_path(i)))
         });
         'walk: loop {
-            let block: Vec<&ScopeEntry> = rest.by_ref().take(BODY_BLOCK).collect();
+            let block: Vec<ScopeEntry> = rest.by_ref().take(BODY_BLOCK).map(|i| scope.entry(i)).collect();
             if block.is_empty() {
                 break;
             }
+            let block: Vec<&ScopeEntry> = block.iter().collect();
             for (entry, PageParts { title, description, text, .. }) in read_block(&view, &block) {
                 let at = folded_find(&text, &folded);
                 if at.is_none() && !lectern_index::text::fold(&title).contains(&folded) {
@@ -572,10 +732,6 @@ pub fn default_edition(view: &View) -> Option<&EditionRecord> {
         .filter(|e| project.as_deref().is_none_or(|p| e.project == p))
         .filter(|e| version.as_deref().is_none_or(|v| e.version == v))
         .min_by_key(|e| (e.domain != crate::edition::MANUAL, e.prefix.len()))
-}
-
-fn description(view: &View, entry: &ScopeEntry) -> Option<String> {
-    view.snapshot.page_description(&entry.source_edition, &entry.source_path)
 }
 
 /// (entry, parts) for a block of entries, in block order; at most one

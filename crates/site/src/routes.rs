@@ -147,7 +147,7 @@ fn page_view(view: &View, path: &str, base: &str) -> Result<PageView, SiteError>
         .edition(&page.edition)
         .ok_or_else(|| SiteError::Internal(format!("edition {} vanished", page.edition)))?;
     let rel = pages::relative(&page.path, &owner.prefix).to_owned();
-    let mut entries = pages::scope_entries(view, Some(&owner.prefix))?.as_ref().clone();
+    let mut entries: Vec<ScopeEntry> = pages::scope_entries(view, Some(&owner.prefix))?.entries().collect();
     entries.sort_by(sidebar_order);
     let sidebar = entries.into_iter().map(|e| (e.path.clone(), e.title, e.path == page.path)).collect();
 

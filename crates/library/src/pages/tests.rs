@@ -304,11 +304,11 @@ fn read_page_is_our_frontmatter_over_the_markdown_as_written() {
 /// The plain reference: fold every title and body of the scope, no prefilter,
 /// no blocks, then cut the page of results.
 fn naive(view: &View, request: &SearchPagesRequest) -> (Vec<(String, String, bool)>, Option<String>) {
-    let entries = scope_entries(view, request.prefix.as_deref()).unwrap();
+    let scope = scope_entries(view, request.prefix.as_deref()).unwrap();
     let term = fold(&request.term);
     let limit = request.limit.unwrap_or(20) as usize;
-    let matches: Vec<(String, String, bool)> = entries
-        .iter()
+    let matches: Vec<(String, String, bool)> = scope
+        .entries()
         .filter(|e| request.cursor.as_deref().is_none_or(|c| e.path.as_str() > c))
         .filter(|e| {
             let p = view.snapshot.page(&e.source_edition, &e.source_path).unwrap();
