@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 
+use tantivy::DocAddress;
 use tantivy::query::Query;
 
 use crate::records::term_query;
@@ -33,6 +34,13 @@ impl Snapshot {
     /// `folded_term` (an n-gram prefilter; a superset of the true matches).
     /// None when the term is too short to prefilter (empty).
     pub fn substring_candidates(&self, edition: &str, folded_term: &str) -> Option<BTreeSet<String>> {
+        let docs = self.substring_candidate_docs(edition, folded_term)?;
+        Some(self.paths_of(&docs).into_iter().collect())
+    }
+
+    /// Like [`Snapshot::substring_candidates`], as the sorted addresses of
+    /// the page documents (what [`Snapshot::page_rows`] reports).
+    pub fn substring_candidate_docs(&self, edition: &str, folded_term: &str) -> Option<Vec<DocAddress>> {
         let grams = term_grams(folded_term);
         if grams.is_empty() {
             return None;
@@ -40,8 +48,9 @@ impl Snapshot {
         let f = &self.inner.fields;
         let clauses: Vec<Box<dyn Query>> = grams.iter().map(|g| term_query(f.grams, g)).collect();
         let query = self.page_query(edition, clauses);
-        let docs = self.matching_docs(&query);
-        Some(self.paths_of(&docs).into_iter().collect())
+        let mut docs = self.matching_docs(&query);
+        docs.sort_unstable();
+        Some(docs)
     }
 }
 

@@ -33,3 +33,5 @@ pub use store::{
     Cancel, Hit, Index, IndexError, PageMeta, PageRecord, SearchOutcome, SearchRequest, SectionRecord,
     Snapshot, Writer, section_key,
 };
+/// Where a document is in the index (a page of [`Snapshot::page_rows`]).
+pub use tantivy::DocAddress;

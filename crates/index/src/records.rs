@@ -114,12 +114,24 @@ impl Snapshot {
     /// Every page of an edition, sorted by path (byte order). Reads fast
     /// fields only, never a stored document.
     pub fn pages(&self, edition: &str) -> Vec<PageMeta> {
+        let mut out = Vec::new();
+        self.page_rows(edition, &mut |_, path, title, order, draft| {
+            out.push(PageMeta { path: path.to_owned(), title: title.to_owned(), order, draft });
+        });
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+
+    /// Calls `each(address, path, title, order, draft)` for every page of an
+    /// edition, in document order, from fast fields only and without an
+    /// allocation per page (listings of large sites are built from it).
+    pub fn page_rows(&self, edition: &str, each: &mut dyn FnMut(DocAddress, &str, &str, Option<i64>, bool)) {
         let query = self.page_query(edition, Vec::new());
         let docs = self.docs(&query);
         let searcher = &self.inner.searcher;
-        let mut out = Vec::with_capacity(docs.len());
         let mut segment = u32::MAX;
         let mut columns = None;
+        let (mut path, mut title) = (String::new(), String::new());
         for address in docs {
             if address.segment_ord != segment {
                 segment = address.segment_ord;
@@ -133,22 +145,40 @@ impl Snapshot {
             }
             let Some((paths, titles, orders, drafts)) = &columns else { continue };
             let doc = address.doc_id;
-            let read = |column: &tantivy::columnar::StrColumn| {
-                let mut s = String::new();
+            let read = |column: &tantivy::columnar::StrColumn, into: &mut String| {
+                into.clear();
                 if let Some(ord) = column.term_ords(doc).next() {
-                    let _ = column.ord_to_str(ord, &mut s);
+                    let _ = column.ord_to_str(ord, into);
                 }
-                s
             };
-            out.push(PageMeta {
-                path: read(paths),
-                title: read(titles),
-                order: orders.as_ref().and_then(|c| c.first(doc)),
-                draft: drafts.as_ref().and_then(|c| c.first(doc)).unwrap_or(false),
-            });
+            read(paths, &mut path);
+            read(titles, &mut title);
+            each(
+                address,
+                &path,
+                &title,
+                orders.as_ref().and_then(|c| c.first(doc)),
+                drafts.as_ref().and_then(|c| c.first(doc)).unwrap_or(false),
+            );
         }
-        out.sort_by(|a, b| a.path.cmp(&b.path));
-        out
+    }
+
+    /// The page documents at these addresses (from [`Snapshot::page_rows`]),
+    /// in the order given: path, title, description and plain text.
+    pub fn page_parts_at(&self, addresses: &[DocAddress]) -> Vec<PageParts> {
+        let f = &self.inner.fields;
+        addresses
+            .iter()
+            .filter_map(|&a| {
+                let doc = self.load(a)?;
+                Some(PageParts {
+                    path: first_str(&doc, f.path).unwrap_or_default(),
+                    title: first_str(&doc, f.page_title).unwrap_or_default(),
+                    description: first_str(&doc, f.description),
+                    text: first_str(&doc, f.page_text).unwrap_or_default(),
+                })
+            })
+            .collect()
     }
 
     /// (pages, sections) of an edition.

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
+use lectern_index::DocAddress;
 use lectern_index::PageParts;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
@@ -268,6 +269,8 @@ pub struct PageTable {
     /// Per page: where its path ends and where its title ends in `text`.
     ends: Vec<(u32, u32)>,
     orders: Vec<Option<i64>>,
+    /// Per page: its document (bodies are read by address, no path lookup).
+    addresses: Vec<DocAddress>,
 }
 
 impl PageTable {
@@ -278,16 +281,21 @@ impl PageTable {
             prefix: edition.prefix.clone(),
             ..PageTable::default()
         };
-        for page in view.snapshot.pages(&edition.id).into_iter().filter(|p| !p.draft) {
-            table.text.push_str(&page.path);
+        view.snapshot.page_rows(&edition.id, &mut |address, path, title, order, draft| {
+            if draft {
+                return;
+            }
+            table.text.push_str(path);
             let path_end = table.text.len() as u32;
-            table.text.push_str(&page.title);
+            table.text.push_str(title);
             table.ends.push((path_end, table.text.len() as u32));
-            table.orders.push(page.order);
-        }
+            table.orders.push(order);
+            table.addresses.push(address);
+        });
         table.text.shrink_to_fit();
         table.ends.shrink_to_fit();
         table.orders.shrink_to_fit();
+        table.addresses.shrink_to_fit();
         table
     }
 
@@ -381,6 +389,11 @@ impl Scope {
 
     pub fn fallback(&self, i: usize) -> bool {
         self.rows[i].fallback_into != 0
+    }
+
+    fn address(&self, i: usize) -> DocAddress {
+        let (table, row) = self.table(i);
+        table.addresses[row]
     }
 
     /// Entry `i` as owned values.
@@ -584,24 +597,25 @@ impl Library {
         let view = self.view()?;
         let scope = scope_entries(&view, request.prefix.as_deref())?;
         let folded = lectern_index::text::fold(&request.term);
-        let mut candidates: HashMap<&str, Option<BTreeSet<String>>> = HashMap::new();
+        let mut candidates: HashMap<&str, Option<Vec<DocAddress>>> = HashMap::new();
         let mut found: Vec<PageMatch> = Vec::new();
         let mut more = false;
         let mut rest = (scope.after(cursor)..scope.len()).filter(|&i| {
             let edition = scope.source_edition(i);
             candidates
                 .entry(edition)
-                .or_insert_with(|| view.snapshot.substring_candidates(edition, &folded))
+                .or_insert_with(|| view.snapshot.substring_candidate_docs(edition, &folded))
                 .as_ref()
-                .is_none_or(|set| set.contains(scope.source_path(i)))
+                .is_none_or(|docs| docs.binary_search(&scope.address(i)).is_ok())
         });
         'walk: loop {
-            let block: Vec<ScopeEntry> = rest.by_ref().take(BODY_BLOCK).map(|i| scope.entry(i)).collect();
+            let block: Vec<usize> = rest.by_ref().take(BODY_BLOCK).collect();
             if block.is_empty() {
                 break;
             }
-            let block: Vec<&ScopeEntry> = block.iter().collect();
-            for (entry, PageParts { title, description, text, .. }) in read_block(&view, &block) {
+            let addresses: Vec<DocAddress> = block.iter().map(|&i| scope.address(i)).collect();
+            let parts = view.snapshot.page_parts_at(&addresses);
+            for (i, PageParts { title, description, text, .. }) in block.into_iter().zip(parts) {
                 let at = folded_find(&text, &folded);
                 if at.is_none() && !lectern_index::text::fold(&title).contains(&folded) {
                     continue;
@@ -615,11 +629,11 @@ impl Library {
                     None => excerpt_at(&text, 0..0),
                 };
                 found.push(PageMatch {
-                    path: entry.path.clone(),
+                    path: scope.path(i).into_owned(),
                     title,
                     description,
-                    locale: entry.locale.clone(),
-                    fallback: entry.fallback,
+                    locale: scope.locale(i).to_owned(),
+                    fallback: scope.fallback(i),
                     excerpt,
                 });
             }
@@ -732,25 +746,6 @@ pub fn default_edition(view: &View) -> Option<&EditionRecord> {
         .filter(|e| project.as_deref().is_none_or(|p| e.project == p))
         .filter(|e| version.as_deref().is_none_or(|v| e.version == v))
         .min_by_key(|e| (e.domain != crate::edition::MANUAL, e.prefix.len()))
-}
-
-/// (entry, parts) for a block of entries, in block order; at most one
-/// `page_parts` call per edition in the block.
-fn read_block<'e>(view: &View, block: &[&'e ScopeEntry]) -> Vec<(&'e ScopeEntry, PageParts)> {
-    let mut by_edition: HashMap<&str, Vec<&str>> = HashMap::new();
-    for e in block {
-        by_edition.entry(e.source_edition.as_str()).or_default().push(e.source_path.as_str());
-    }
-    let mut parts: HashMap<(&str, String), PageParts> = HashMap::new();
-    for (edition, paths) in by_edition {
-        for page in view.snapshot.page_parts(edition, &paths) {
-            parts.insert((edition, page.path.clone()), page);
-        }
-    }
-    block
-        .iter()
-        .filter_map(|e| Some((*e, parts.remove(&(e.source_edition.as_str(), e.source_path.clone()))?)))
-        .collect()
 }
 
 /// Where the folded term first occurs in `text`, as a range of Unicode
