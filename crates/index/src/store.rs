@@ -22,6 +22,8 @@ use tantivy::{IndexReader, ReloadPolicy, Searcher, Term};
 
 /// Uncompressed size of a document-store block.
 const STORE_BLOCK_BYTES: usize = 4096;
+/// Decompressed store blocks cached per segment (tantivy's default: 100).
+const STORE_CACHE_BLOCKS: usize = 8;
 
 use crate::schema::{FORMAT_FILE, FORMAT_VERSION, Fields, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
@@ -351,6 +353,10 @@ impl Index {
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
+            // Each segment keeps this many decompressed store blocks; reads
+            // are scattered (hits, pages by address), so a few suffice, and
+            // memory no longer grows with the number of segments.
+            .doc_store_cache_num_blocks(STORE_CACHE_BLOCKS)
             .try_into()
             .map_err(|e: tantivy::TantivyError| open_err(dir, e))?;
         let placeholder = Snapshot {
