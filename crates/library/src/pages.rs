@@ -268,6 +268,7 @@ pub struct PageTable {
     text: String,
     /// Per page: where its path ends and where its title ends in `text`.
     ends: Vec<(u32, u32)>,
+    /// Per page, its `order`; empty when no page has one (most sites).
     orders: Vec<Option<i64>>,
     /// Per page: its document (bodies are read by address, no path lookup).
     addresses: Vec<DocAddress>,
@@ -289,7 +290,12 @@ impl PageTable {
             let path_end = table.text.len() as u32;
             table.text.push_str(title);
             table.ends.push((path_end, table.text.len() as u32));
-            table.orders.push(order);
+            if order.is_some() && table.orders.is_empty() {
+                table.orders.resize(table.ends.len() - 1, None);
+            }
+            if order.is_some() || !table.orders.is_empty() {
+                table.orders.push(order);
+            }
             table.addresses.push(address);
         });
         table.text.shrink_to_fit();
@@ -379,7 +385,7 @@ impl Scope {
 
     pub fn order(&self, i: usize) -> Option<i64> {
         let (table, row) = self.table(i);
-        table.orders[row]
+        table.orders.get(row).copied().flatten()
     }
 
     /// Locale of the content (the default locale's for a fallback).
@@ -437,8 +443,20 @@ pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Arc<Scope>, Li
     if let Some(hit) = view.scopes.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok(hit.clone());
     }
+    // Two prefixes that select the same editions (a one-version site's
+    // default scope and its version's) share one listing.
+    let editions: Vec<&str> = scope_editions(view, prefix)?.iter().map(|e| e.id.as_str()).collect();
+    let same = format!("editions:{}", editions.join("\n"));
+    let mut scopes = view.scopes.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(hit) = scopes.get(&same).cloned() {
+        scopes.insert(key, hit.clone());
+        return Ok(hit);
+    }
+    drop(scopes);
     let built = Arc::new(build_scope(view, prefix)?);
-    view.scopes.lock().unwrap_or_else(|p| p.into_inner()).insert(key, built.clone());
+    let mut scopes = view.scopes.lock().unwrap_or_else(|p| p.into_inner());
+    scopes.insert(same, built.clone());
+    scopes.insert(key, built.clone());
     Ok(built)
 }
 
