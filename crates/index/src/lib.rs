@@ -27,7 +27,7 @@ pub mod text;
 pub mod tokenizer;
 
 pub use query::{FilterKey, ParsedQuery, QueryError, parse_query};
-pub use records::PageParts;
+pub use records::{PageParts, PageRow};
 pub use schema::FORMAT_VERSION;
 pub use store::{
     Cancel, Hit, Index, IndexError, PageMeta, PageRecord, SearchOutcome, SearchRequest, SectionRecord,

@@ -36,6 +36,16 @@ pub(crate) fn section_record(f: &Fields, doc: &TantivyDocument) -> SectionRecord
     }
 }
 
+/// One page of an edition as [`Snapshot::page_rows`] reports it.
+#[derive(Debug, Clone, Copy)]
+pub struct PageRow<'a> {
+    pub address: DocAddress,
+    pub path: &'a str,
+    pub title: &'a str,
+    pub order: Option<i64>,
+    pub draft: bool,
+}
+
 /// A page's path, title, description and plain text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageParts {
@@ -115,17 +125,22 @@ impl Snapshot {
     /// fields only, never a stored document.
     pub fn pages(&self, edition: &str) -> Vec<PageMeta> {
         let mut out = Vec::new();
-        self.page_rows(edition, &mut |_, path, title, order, draft| {
-            out.push(PageMeta { path: path.to_owned(), title: title.to_owned(), order, draft });
+        self.page_rows(edition, &mut |row| {
+            out.push(PageMeta {
+                path: row.path.to_owned(),
+                title: row.title.to_owned(),
+                order: row.order,
+                draft: row.draft,
+            });
         });
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }
 
-    /// Calls `each(address, path, title, order, draft)` for every page of an
-    /// edition, in document order, from fast fields only and without an
-    /// allocation per page (listings of large sites are built from it).
-    pub fn page_rows(&self, edition: &str, each: &mut dyn FnMut(DocAddress, &str, &str, Option<i64>, bool)) {
+    /// Calls `each` for every page of an edition, in document order, from
+    /// fast fields only and without an allocation per page (listings of
+    /// large sites are built from it).
+    pub fn page_rows(&self, edition: &str, each: &mut dyn FnMut(PageRow<'_>)) {
         let query = self.page_query(edition, Vec::new());
         let docs = self.docs(&query);
         let searcher = &self.inner.searcher;
@@ -153,14 +168,27 @@ impl Snapshot {
             };
             read(paths, &mut path);
             read(titles, &mut title);
-            each(
+            each(PageRow {
                 address,
-                &path,
-                &title,
-                orders.as_ref().and_then(|c| c.first(doc)),
-                drafts.as_ref().and_then(|c| c.first(doc)).unwrap_or(false),
-            );
+                path: &path,
+                title: &title,
+                order: orders.as_ref().and_then(|c| c.first(doc)),
+                draft: drafts.as_ref().and_then(|c| c.first(doc)).unwrap_or(false),
+            });
         }
+    }
+
+    /// A page document's title, from its fast field (no stored document
+    /// is read); "" when the address holds none.
+    pub fn page_title_at(&self, address: DocAddress) -> String {
+        let mut title = String::new();
+        let fast = self.inner.searcher.segment_reader(address.segment_ord).fast_fields();
+        if let Ok(Some(column)) = fast.str("page_title")
+            && let Some(ord) = column.term_ords(address.doc_id).next()
+        {
+            let _ = column.ord_to_str(ord, &mut title);
+        }
+        title
     }
 
     /// The page documents at these addresses (from [`Snapshot::page_rows`]),

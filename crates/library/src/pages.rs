@@ -14,8 +14,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
-use lectern_index::DocAddress;
-use lectern_index::PageParts;
+use lectern_index::{DocAddress, PageParts, PageRow, Snapshot};
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
@@ -257,39 +256,61 @@ fn scope_editions<'v>(view: &'v View, prefix: Option<&str>) -> Result<Vec<&'v Ed
     }
 }
 
-/// One edition's published pages (path, title, order), packed into one
-/// string: a view builds it once and every scope listing the edition shares it.
-#[derive(Debug, Default)]
+/// One edition's published pages (paths packed into one string, orders,
+/// document addresses; titles are read from the index when shown): a view
+/// builds it once and every scope listing the edition shares it.
 pub struct PageTable {
+    snapshot: Snapshot,
     edition: String,
     locale: String,
     prefix: String,
-    /// Each page's path then title, back to back.
+    /// The pages' paths, back to back.
     text: String,
-    /// Per page: where its path ends and where its title ends in `text`.
-    ends: Vec<(u32, u32)>,
+    /// Per page: where its path ends in `text`.
+    ends: Vec<u32>,
     /// Per page, its `order`; empty when no page has one (most sites).
     orders: Vec<Option<i64>>,
     /// Per page: its document (bodies are read by address, no path lookup).
     addresses: Vec<DocAddress>,
 }
 
+impl std::fmt::Debug for PageTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageTable").field("edition", &self.edition).field("pages", &self.ends.len()).finish()
+    }
+}
+
 impl PageTable {
     fn build(view: &View, edition: &EditionRecord) -> PageTable {
         let mut table = PageTable {
+            snapshot: view.snapshot.clone(),
             edition: edition.id.clone(),
             locale: edition.locale.clone(),
             prefix: edition.prefix.clone(),
-            ..PageTable::default()
+            text: String::new(),
+            ends: Vec::new(),
+            orders: Vec::new(),
+            addresses: Vec::new(),
         };
-        view.snapshot.page_rows(&edition.id, &mut |address, path, title, order, draft| {
+        // Sized first, so that building a large site's table never holds a
+        // doubled buffer the allocator then keeps.
+        let (mut pages, mut bytes) = (0usize, 0usize);
+        view.snapshot.page_rows(&edition.id, &mut |row| {
+            if !row.draft {
+                pages += 1;
+                bytes += row.path.len();
+            }
+        });
+        table.text.reserve_exact(bytes);
+        table.ends.reserve_exact(pages);
+        table.addresses.reserve_exact(pages);
+        view.snapshot.page_rows(&edition.id, &mut |row| {
+            let PageRow { address, path, order, draft, .. } = row;
             if draft {
                 return;
             }
             table.text.push_str(path);
-            let path_end = table.text.len() as u32;
-            table.text.push_str(title);
-            table.ends.push((path_end, table.text.len() as u32));
+            table.ends.push(table.text.len() as u32);
             if order.is_some() && table.orders.is_empty() {
                 table.orders.resize(table.ends.len() - 1, None);
             }
@@ -310,12 +331,12 @@ impl PageTable {
     }
 
     fn path(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1].1 as usize };
-        &self.text[start..self.ends[i].0 as usize]
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
     }
 
-    fn title(&self, i: usize) -> &str {
-        &self.text[self.ends[i].0 as usize..self.ends[i].1 as usize]
+    fn title(&self, i: usize) -> String {
+        self.snapshot.page_title_at(self.addresses[i])
     }
 }
 
@@ -378,7 +399,7 @@ impl Scope {
         table.path(row)
     }
 
-    pub fn title(&self, i: usize) -> &str {
+    pub fn title(&self, i: usize) -> String {
         let (table, row) = self.table(i);
         table.title(row)
     }
@@ -408,7 +429,7 @@ impl Scope {
             path: self.path(i).into_owned(),
             source_edition: self.source_edition(i).to_owned(),
             source_path: self.source_path(i).to_owned(),
-            title: self.title(i).to_owned(),
+            title: self.title(i),
             order: self.order(i),
             locale: self.locale(i).to_owned(),
             fallback: self.fallback(i),
@@ -594,7 +615,7 @@ impl Library {
         let pages = (start..end)
             .map(|i| PageEntry {
                 path: scope.path(i).into_owned(),
-                title: scope.title(i).to_owned(),
+                title: scope.title(i),
                 description: view.snapshot.page_description(scope.source_edition(i), scope.source_path(i)),
                 locale: scope.locale(i).to_owned(),
                 fallback: scope.fallback(i),
