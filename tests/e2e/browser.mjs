@@ -6,8 +6,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { existsSync } from "node:fs";
-import { chromium } from "playwright-core";
-import { assert, bin, check, executablePath, finish } from "./harness.mjs";
+import { assert, bin, check, finish, launchBrowser } from "./harness.mjs";
 
 async function startServer() {
   if (!existsSync(bin)) throw new Error(`${bin} is missing; run cargo build --bin lectern`);
@@ -26,11 +25,7 @@ async function startServer() {
 
 const { child, url } = await startServer();
 const origin = new URL(url).origin;
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchBrowser();
 const context = await browser.newContext();
 const page = await context.newPage();
 page.setDefaultTimeout(10000);

@@ -3,8 +3,10 @@
 // summary line `scripts/test` reads ("<label>: N passed, M failed"; exit 1
 // on a failure).
 
+import { chromium } from "playwright-core";
+
 export const bin = process.env.LECTERN_BIN || new URL("../../target/debug/lectern", import.meta.url).pathname;
-export const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
 
 const counts = { passed: 0, failed: 0 };
 
@@ -27,6 +29,15 @@ export async function check(name, fn) {
 export function fail(name, e) {
   counts.failed++;
   console.log(`FAIL ${name}: ${firstLine(e)}`);
+}
+
+/** Debian's Chromium, headless, with nothing reaching the network. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
 }
 
 export function assert(cond, message) {

@@ -10,8 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { assert, bin, check, executablePath, fail, finish } from "./harness.mjs";
+import { assert, bin, check, fail, finish, launchBrowser } from "./harness.mjs";
 
 const config = new URL("../../examples/demo/lectern.toml", import.meta.url).pathname;
 
@@ -74,11 +73,7 @@ try {
   const server = await startServer(userData);
   child = server.child;
   const origin = server.origin;
-  browser = await chromium.launch({
-    executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchBrowser();
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(10000);

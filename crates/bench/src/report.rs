@@ -83,16 +83,22 @@ pub fn mean_ms(v: &[Duration]) -> f64 {
     }
 }
 
-/// Peak resident set size of this process (VmHWM), in bytes.
-pub fn peak_rss() -> u64 {
+/// A `kB` line of `/proc/self/status` (`VmHWM:`, `RssAnon:`...), in bytes;
+/// 0 when absent.
+pub fn proc_status_bytes(key: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
+                .find(|l| l.strip_prefix(key).is_some_and(|rest| rest.starts_with(':')))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
         .map_or(0, |kb| kb * 1024)
+}
+
+/// Peak resident set size of this process (VmHWM), in bytes.
+pub fn peak_rss() -> u64 {
+    proc_status_bytes("VmHWM")
 }
 
 /// Bytes of every file under `dir`.

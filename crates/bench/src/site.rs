@@ -421,14 +421,7 @@ fn p50(runs: usize, mut f: impl FnMut()) -> f64 {
 
 /// Anonymous resident memory of this process (RssAnon), in bytes.
 fn rss_anon() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("RssAnon:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
+    crate::report::proc_status_bytes("RssAnon")
 }
 
 /// The version folders of the extracted npm archive (`npm-cli-8.19.4`...),
