@@ -381,10 +381,15 @@ impl Scope {
 
     /// Path in the scope (for a fallback: the path it would have there).
     pub fn path(&self, i: usize) -> Cow<'_, str> {
-        let (table, row) = self.table(i);
-        match self.rows[i].fallback_into {
-            0 => Cow::Borrowed(table.path(row)),
-            n => Cow::Owned(join(&self.prefixes[n as usize - 1], relative(table.path(row), &table.prefix))),
+        self.row_path(self.rows[i])
+    }
+
+    fn row_path(&self, r: Row) -> Cow<'_, str> {
+        let table = &self.tables[r.table as usize];
+        let path = table.path(r.row as usize);
+        match r.fallback_into {
+            0 => Cow::Borrowed(path),
+            n => Cow::Owned(join(&self.prefixes[n as usize - 1], relative(path, &table.prefix))),
         }
     }
 
@@ -466,15 +471,16 @@ pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Arc<Scope>, Li
     }
     // Two prefixes that select the same editions (a one-version site's
     // default scope and its version's) share one listing.
-    let editions: Vec<&str> = scope_editions(view, prefix)?.iter().map(|e| e.id.as_str()).collect();
-    let same = format!("editions:{}", editions.join("\n"));
+    let editions = scope_editions(view, prefix)?;
+    let ids: Vec<&str> = editions.iter().map(|e| e.id.as_str()).collect();
+    let same = format!("editions:{}", ids.join("\n"));
     let mut scopes = view.scopes.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(hit) = scopes.get(&same).cloned() {
         scopes.insert(key, hit.clone());
         return Ok(hit);
     }
     drop(scopes);
-    let built = Arc::new(build_scope(view, prefix)?);
+    let built = Arc::new(build_scope(view, &editions));
     let mut scopes = view.scopes.lock().unwrap_or_else(|p| p.into_inner());
     scopes.insert(same, built.clone());
     scopes.insert(key, built.clone());
@@ -482,10 +488,10 @@ pub fn scope_entries(view: &View, prefix: Option<&str>) -> Result<Arc<Scope>, Li
 }
 
 /// Reads page listings (paths, titles, order) only, never a body.
-fn build_scope(view: &View, prefix: Option<&str>) -> Result<Scope, LibraryError> {
+fn build_scope(view: &View, editions: &[&EditionRecord]) -> Scope {
     let default_locale = site_locale(view);
     let mut scope = Scope::default();
-    for edition in scope_editions(view, prefix)? {
+    for &edition in editions {
         let own = page_table(view, edition);
         let own_index = scope.tables.len() as u32;
         scope.tables.push(own.clone());
@@ -510,21 +516,11 @@ fn build_scope(view: &View, prefix: Option<&str>) -> Result<Scope, LibraryError>
     }
     // Stable: on a (pathological) duplicate path the first edition's page wins.
     let mut rows = std::mem::take(&mut scope.rows);
-    let path_of = |r: &Row| {
-        let table = &scope.tables[r.table as usize];
-        match r.fallback_into {
-            0 => Cow::Borrowed(table.path(r.row as usize)),
-            n => Cow::Owned(join(
-                &scope.prefixes[n as usize - 1],
-                relative(table.path(r.row as usize), &table.prefix),
-            )),
-        }
-    };
-    rows.sort_by(|a, b| path_of(a).cmp(&path_of(b)));
-    rows.dedup_by(|b, a| path_of(a) == path_of(b));
+    rows.sort_by(|a, b| scope.row_path(*a).cmp(&scope.row_path(*b)));
+    rows.dedup_by(|b, a| scope.row_path(*a) == scope.row_path(*b));
     rows.shrink_to_fit();
     scope.rows = rows;
-    Ok(scope)
+    scope
 }
 
 fn check_limit(limit: Option<i64>) -> Result<usize, LibraryError> {

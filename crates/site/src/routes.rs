@@ -151,19 +151,11 @@ fn page_view(view: &View, path: &str, base: &str) -> Result<PageView, SiteError>
     entries.sort_by(sidebar_order);
     let sidebar = entries.into_iter().map(|e| (e.path.clone(), e.title, e.path == page.path)).collect();
 
-    let same_doc = |e: &&EditionRecord| {
-        e.project == owner.project && e.domain == owner.domain && e.collection == owner.collection
-    };
-    let mut versions: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(same_doc).filter(|e| e.locale == owner.locale).collect();
-    versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    let (versions, translations) = siblings(view, owner);
     let versions = versions
         .into_iter()
         .map(|e| (counterpart(view, &rel, e).0, e.label.clone(), e.id == owner.id))
         .collect();
-    let mut translations: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(same_doc).filter(|e| e.version == owner.version).collect();
-    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
     let default_locale = pages::site_locale(view);
     let mut locales = Vec::new();
     let mut alternates = Vec::new();
@@ -282,21 +274,28 @@ fn search_switchers(view: &View, edition: &EditionRecord, q: &str) -> Switchers 
     let href = |prefix: &str| {
         format!("/search?{}", serde_urlencoded::to_string([("prefix", prefix), ("q", q)]).unwrap_or_default())
     };
-    let same_shelf = |e: &&EditionRecord| {
-        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
-    };
-    // Ordered as on the pages: versions by prefix, languages by locale.
-    let mut versions: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(same_shelf).filter(|e| e.locale == edition.locale).collect();
-    versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
-    let mut translations: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(same_shelf).filter(|e| e.version == edition.version).collect();
-    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
+    let (versions, translations) = siblings(view, edition);
     let versions =
         versions.into_iter().map(|e| (href(&e.prefix), e.label.clone(), e.id == edition.id)).collect();
     let locales =
         translations.into_iter().map(|e| (href(&e.prefix), e.locale.clone(), e.id == edition.id)).collect();
     (versions, locales)
+}
+
+/// The editions a page or search of `edition` can switch to (same project,
+/// domain and collection): its versions in its locale, by prefix, and its
+/// version's languages, by locale. Both include `edition` itself.
+fn siblings<'v>(view: &'v View, edition: &EditionRecord) -> (Vec<&'v EditionRecord>, Vec<&'v EditionRecord>) {
+    let shelf = |e: &&EditionRecord| {
+        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
+    };
+    let mut versions: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(shelf).filter(|e| e.locale == edition.locale).collect();
+    versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    let mut translations: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(shelf).filter(|e| e.version == edition.version).collect();
+    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
+    (versions, translations)
 }
 
 /// Enabled editions, the default locale's first, then by prefix.
