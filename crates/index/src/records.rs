@@ -194,19 +194,7 @@ impl Snapshot {
     /// The page documents at these addresses (from [`Snapshot::page_rows`]),
     /// in the order given: path, title, description and plain text.
     pub fn page_parts_at(&self, addresses: &[DocAddress]) -> Vec<PageParts> {
-        let f = &self.inner.fields;
-        addresses
-            .iter()
-            .filter_map(|&a| {
-                let doc = self.load(a)?;
-                Some(PageParts {
-                    path: first_str(&doc, f.path).unwrap_or_default(),
-                    title: first_str(&doc, f.page_title).unwrap_or_default(),
-                    description: first_str(&doc, f.description),
-                    text: first_str(&doc, f.page_text).unwrap_or_default(),
-                })
-            })
-            .collect()
+        addresses.iter().filter_map(|&a| self.load(a)).map(|doc| self.parts_of(&doc)).collect()
     }
 
     /// (pages, sections) of an edition.
@@ -223,25 +211,22 @@ impl Snapshot {
     /// Path, title and plain text of the given pages of one edition, in the
     /// order asked (missing paths skipped). Callers ask in blocks of at most 64.
     pub fn page_texts(&self, edition: &str, paths: &[&str]) -> Vec<(String, String, String)> {
-        self.page_parts(edition, paths).into_iter().map(|p| (p.path, p.title, p.text)).collect()
-    }
-
-    /// Like [`Snapshot::page_texts`], with each page's description: what a
-    /// page search shows of a match, from one read of each page.
-    pub fn page_parts(&self, edition: &str, paths: &[&str]) -> Vec<PageParts> {
-        let f = &self.inner.fields;
         paths
             .iter()
-            .filter_map(|path| {
-                let doc = self.page_doc(edition, path)?;
-                Some(PageParts {
-                    path: path.to_string(),
-                    title: first_str(&doc, f.page_title).unwrap_or_default(),
-                    description: first_str(&doc, f.description),
-                    text: first_str(&doc, f.page_text).unwrap_or_default(),
-                })
-            })
+            .filter_map(|path| self.page_doc(edition, path))
+            .map(|doc| self.parts_of(&doc))
+            .map(|p| (p.path, p.title, p.text))
             .collect()
+    }
+
+    fn parts_of(&self, doc: &TantivyDocument) -> PageParts {
+        let f = &self.inner.fields;
+        PageParts {
+            path: first_str(doc, f.path).unwrap_or_default(),
+            title: first_str(doc, f.page_title).unwrap_or_default(),
+            description: first_str(doc, f.description),
+            text: first_str(doc, f.page_text).unwrap_or_default(),
+        }
     }
 
     /// A page's description alone (a listing shows it), without copying
