@@ -8,6 +8,9 @@
 //! word whose first letters fold to a term's (the ligature in `ﬁle`, a CJK
 //! compatibility ideograph) is not looked at.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::snippet::{Match, SNIPPET_CHARS, snippet};
@@ -18,6 +21,12 @@ use crate::tokenizer::{Keep, analyze_each_where, lead_mask, stem_lead};
 const SCAN_BYTES: usize = 16 * 1024;
 /// Matches gathered for one snippet, at most.
 const MAX_MATCHES: usize = 4096;
+/// Word runs whose analysis is remembered across the hits of one search.
+const MAX_REMEMBERED: usize = 4096;
+
+/// A run's tokens: highlight group (None: a kept token of no query term)
+/// and byte range within the run.
+type RunTokens = Vec<(Option<u32>, usize, usize)>;
 
 /// Every positive term of a query with its highlight group (a word, a
 /// phrase, a prefix's expansions share one), and what a scan must look at.
@@ -29,6 +38,9 @@ pub(crate) struct Highlight {
     cjk_first: Vec<char>,
     /// Where terms could start; None when some term is neither ASCII nor CJK.
     starts: Option<AhoCorasick>,
+    /// Each word run analysed so far (the same words recur across a
+    /// section and across the hits of one query; stemming is the cost).
+    runs: RefCell<HashMap<String, RunTokens>>,
 }
 
 impl Highlight {
@@ -63,7 +75,15 @@ impl Highlight {
                     .ok()
             })
             .flatten();
-        Highlight { terms, groups: groups as usize, lead_first: lead_mask(&leads), leads, cjk_first, starts }
+        Highlight {
+            terms,
+            groups: groups as usize,
+            lead_first: lead_mask(&leads),
+            leads,
+            cjk_first,
+            starts,
+            runs: RefCell::default(),
+        }
     }
 
     fn group(&self, term: &str) -> Option<u32> {
@@ -116,11 +136,20 @@ impl Highlight {
             } else {
                 run_around(text, at)
             };
-            let mut go_on = true;
-            analyze_each_where(&text[from..to], true, &keep, &mut |t, a, b, _, _| {
-                go_on = found.push(self.group(t), from + a, from + b);
-                go_on
-            });
+            let mut runs = self.runs.borrow_mut();
+            if !runs.contains_key(&text[from..to]) {
+                if runs.len() >= MAX_REMEMBERED {
+                    runs.clear();
+                }
+                let mut tokens = RunTokens::new();
+                analyze_each_where(&text[from..to], true, &keep, &mut |t, a, b, _, _| {
+                    tokens.push((self.group(t), a, b));
+                    true
+                });
+                runs.insert(text[from..to].to_string(), tokens);
+            }
+            let tokens = &runs[&text[from..to]];
+            let go_on = tokens.iter().all(|&(group, a, b)| found.push(group, from + a, from + b));
             if !go_on {
                 return;
             }
@@ -257,12 +286,17 @@ mod tests {
                 0..60,
             ),
             picks in proptest::collection::vec(0usize..8, 1..4),
+            split in 0usize..60,
         ) {
             let text: String = words.concat();
+            // A second text after the first: the runs the first analysed
+            // are remembered, and must not change what the second finds.
+            let other: String = words[split.min(words.len())..].concat();
             let pool = ["index", "mem", "work_mem", "索引", "索", "die", "9", "x"];
             let chosen: Vec<&str> = picks.iter().map(|&i| pool[i]).collect();
             let h = Highlight::new(terms(&chosen), chosen.len() as u32);
             prop_assert_eq!(h.snippet(&text), full(&h, &text));
+            prop_assert_eq!(h.snippet(&other), full(&h, &other));
         }
     }
 }

@@ -34,13 +34,28 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         limit += 1;
     }
     let text = &text[..limit];
-    // Byte offset of each char start, to map bytes to scalars.
-    let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
-    let total = starts.len();
-    let to_char = |byte: usize| starts.partition_point(|&s| s < byte.min(text.len()));
-    let mut spans: Vec<(usize, usize, u32)> = matches
+    // Scalar offsets of the byte offsets the matches name, counted in one
+    // pass (a char starts at every byte that is not a continuation byte):
+    // `to_char(b)` is the number of chars starting before byte `b`.
+    let weighed = &matches[..matches.len().min(MAX_MATCHES)];
+    let mut bytes: Vec<usize> = weighed.iter().flat_map(|m| [m.from, m.to.max(m.from)]).collect();
+    bytes.push(text.len());
+    for b in &mut bytes {
+        *b = (*b).min(text.len());
+    }
+    bytes.sort_unstable();
+    bytes.dedup();
+    let mut chars = Vec::with_capacity(bytes.len());
+    let (mut at, mut count) = (0usize, 0usize);
+    for &b in &bytes {
+        count += char_starts(&text.as_bytes()[at..b]);
+        at = b;
+        chars.push(count);
+    }
+    let to_char = |byte: usize| chars[bytes.partition_point(|&b| b < byte.min(text.len()))];
+    let total = count;
+    let mut spans: Vec<(usize, usize, u32)> = weighed
         .iter()
-        .take(MAX_MATCHES)
         .map(|m| {
             let a = to_char(m.from);
             let b = to_char(m.to.max(m.from));
@@ -58,9 +73,16 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
     let mut out = String::new();
     let mut out_len = 0usize;
     let mut map = Vec::with_capacity(end - start + 1);
-    for &b in &starts[start..end] {
+    // Walk to the window's first char from the nearest counted offset.
+    let known = chars.partition_point(|&c| c <= start).saturating_sub(1);
+    let (mut base, base_char) =
+        if chars.first().is_some_and(|&c| c <= start) { (bytes[known], chars[known]) } else { (0, 0) };
+    while !text.is_char_boundary(base) {
+        base += 1;
+    }
+    let from_byte = text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b);
+    for c in text[from_byte..].chars().take(end - start) {
         map.push(out_len);
-        let c = text[b..].chars().next().unwrap_or(' ');
         if c.is_whitespace() {
             if out_len > 0 && !out.ends_with(' ') {
                 out.push(' ');
@@ -90,6 +112,11 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         }
     }
     (out, highlights)
+}
+
+/// How many chars start in `bytes` (a slice of valid UTF-8 cut anywhere).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// The window start (in scalars) covering the most distinct terms, then the
@@ -165,6 +192,75 @@ mod tests {
         assert_eq!(chars[a..b].iter().collect::<String>(), "needle");
     }
 
+    /// The plain version: every char's byte offset collected, then looked up.
+    fn reference(text: &str, matches: &[Match], window: usize) -> (String, Vec<[usize; 2]>) {
+        let window = window.max(1);
+        // Only the text a window can reach is looked at: up to `window` scalars
+        // (at most 4 bytes each) past the last weighed match.
+        let reach = matches.iter().take(MAX_MATCHES).map(|m| m.to.max(m.from)).max().unwrap_or(0);
+        let mut limit = reach.saturating_add(4 * window).min(text.len());
+        while !text.is_char_boundary(limit) {
+            limit += 1;
+        }
+        let text = &text[..limit];
+        // Byte offset of each char start, to map bytes to scalars.
+        let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
+        let total = starts.len();
+        let to_char = |byte: usize| starts.partition_point(|&s| s < byte.min(text.len()));
+        let mut spans: Vec<(usize, usize, u32)> = matches
+            .iter()
+            .take(MAX_MATCHES)
+            .map(|m| {
+                let a = to_char(m.from);
+                let b = to_char(m.to.max(m.from));
+                (a, b, m.term)
+            })
+            .filter(|(a, b, _)| a < b)
+            .collect();
+        spans.sort_unstable();
+
+        let start = best_start(&spans, window, total);
+        let end = (start + window).min(total);
+
+        // Copy the window, collapsing whitespace runs to one space; `map[k]` is
+        // the output scalar offset of window char k.
+        let mut out = String::new();
+        let mut out_len = 0usize;
+        let mut map = Vec::with_capacity(end - start + 1);
+        for &b in &starts[start..end] {
+            map.push(out_len);
+            let c = text[b..].chars().next().unwrap_or(' ');
+            if c.is_whitespace() {
+                if out_len > 0 && !out.ends_with(' ') {
+                    out.push(' ');
+                    out_len += 1;
+                }
+            } else {
+                out.push(c);
+                out_len += 1;
+            }
+        }
+        map.push(out_len);
+        if out.ends_with(' ') {
+            out.pop();
+            out_len -= 1;
+        }
+
+        let mut highlights: Vec<[usize; 2]> = Vec::new();
+        for &(a, b, _) in &spans {
+            let (a, b) = (a.clamp(start, end), b.clamp(start, end));
+            let (a, b) = (map[a - start].min(out_len), map[b - start].min(out_len));
+            if a >= b {
+                continue;
+            }
+            match highlights.last_mut() {
+                Some(last) if a <= last[1] => last[1] = last[1].max(b),
+                _ => highlights.push([a, b]),
+            }
+        }
+        (out, highlights)
+    }
+
     proptest! {
         #[test]
         fn never_panics_and_highlights_are_valid(
@@ -174,6 +270,7 @@ mod tests {
         ) {
             let matches: Vec<Match> = raw.iter().map(|&(f, l, t)| m(f, f + l, t)).collect();
             let (s, h) = snippet(&text, &matches, window);
+            prop_assert_eq!((s.clone(), h.clone()), reference(&text, &matches, window));
             let len = s.chars().count();
             prop_assert!(len <= window.max(1));
             let mut last_end = 0;
