@@ -73,10 +73,22 @@ pub struct StatusResponse {
     pub generation: String,
     pub editions_enabled: usize,
     pub editions_total: usize,
+    pub result_cache: ResultCacheStatus,
+}
+
+/// The search result cache of the current generation (it starts empty with
+/// each generation; `LECTERN_RESULT_CACHE=0` turns it off).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct ResultCacheStatus {
+    pub enabled: bool,
+    /// Searches answered from the cache.
+    pub hits: u64,
+    /// Searches looked up in the cache and searched.
+    pub misses: u64,
 }
 
 async fn status(State(state): State<AppState>) -> Result<axum::Json<StatusResponse>, ApiError> {
-    let view = blocking(&state, |l| l.view()).await?;
+    let (view, enabled) = blocking(&state, |l| Ok((l.view()?, l.result_cache()))).await?;
     Ok(axum::Json(StatusResponse {
         lectern_version: env!("CARGO_PKG_VERSION").to_owned(),
         api_version: crate::discovery::API_VERSION,
@@ -88,6 +100,11 @@ async fn status(State(state): State<AppState>) -> Result<axum::Json<StatusRespon
         generation: view.generation.clone(),
         editions_enabled: view.manifest.editions.iter().filter(|e| e.enabled).count(),
         editions_total: view.manifest.editions.len(),
+        result_cache: ResultCacheStatus {
+            enabled,
+            hits: view.snapshot.cached_searches(),
+            misses: view.snapshot.searched_after_cache_miss(),
+        },
     }))
 }
 

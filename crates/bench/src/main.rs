@@ -8,7 +8,7 @@
 //! - `setup`: a fresh library in a temporary folder, editions installed into it, its sections.
 //! - `score`: hit@k and MRR against page- or section-level targets.
 //! - `report`: tables, JSON lines, percentiles, peak RSS, folder sizes.
-//! - `ingest`, `eval`, `speed`, `site`: one file per subcommand.
+//! - `ingest`, `eval`, `speed`, `site`, `requests`: one file per subcommand.
 //! - `fts`: the SQLite FTS5 baseline `speed` compares against.
 
 mod bookindex;
@@ -18,6 +18,7 @@ mod fts;
 mod ingest;
 mod questions;
 mod report;
+mod requests;
 mod score;
 mod setup;
 mod site;
@@ -97,6 +98,13 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
         sizes: Vec<usize>,
     },
+    /// The `search` benchmark's 720 queries as local-API request paths, in
+    /// each locale and `*` (2,160 lines, shuffled in a fixed order), for
+    /// `scripts/bench-api`.
+    Requests {
+        #[arg(default_value = "../shared/corpora")]
+        corpora: PathBuf,
+    },
     /// One site of `site` in this process (run by `site` as a child).
     #[command(hide = true)]
     SiteOne {
@@ -137,6 +145,7 @@ fn main() -> anyhow::Result<()> {
             )
         }
         Command::Site { corpora, runs, sizes } => site::run(&corpora, &sizes, runs),
+        Command::Requests { corpora } => requests::run(&corpora),
         Command::SiteOne { corpora, runs, pages, npm } => {
             let site = match (pages, npm) {
                 (Some(n), false) => site::Site::Generated(n),

@@ -16,14 +16,14 @@ use crate::score::{Found, Level, Metrics, Target, first_rank, relative};
 use crate::setup::{Fresh, pg18_15, search, sections};
 
 /// A query as a user would type it, in one language.
-struct Query {
-    text: String,
-    locale: &'static str,
+pub(crate) struct Query {
+    pub(crate) text: String,
+    pub(crate) locale: &'static str,
     targets: Vec<Target>,
     kind: &'static str,
 }
 
-fn query_set(corpora: &Path) -> anyhow::Result<Vec<Query>> {
+pub(crate) fn query_set(corpora: &Path) -> anyhow::Result<Vec<Query>> {
     let mut out = Vec::new();
     for (locale, n_terms) in [("en", 320), ("zh-Hans", 320)] {
         for t in terms(corpora, locale, n_terms)? {

@@ -17,6 +17,7 @@ const MAX_BYTES: usize = 4 * 1024 * 1024;
 pub(crate) struct ResultCache {
     inner: Mutex<Inner>,
     hits: AtomicU64,
+    misses: AtomicU64,
 }
 
 #[derive(Default)]
@@ -71,7 +72,10 @@ impl ResultCache {
         let mut inner = self.lock();
         inner.clock += 1;
         let now = inner.clock;
-        let entry = inner.entries.get_mut(key)?;
+        let Some(entry) = inner.entries.get_mut(key) else {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+            return None;
+        };
         entry.0 = now;
         self.hits.fetch_add(1, Ordering::Relaxed);
         Some(entry.2.clone())
@@ -104,8 +108,9 @@ impl ResultCache {
         inner.bytes += bytes;
     }
 
-    /// Searches answered from the cache so far.
-    pub(crate) fn hits(&self) -> u64 {
-        self.hits.load(Ordering::Relaxed)
+    /// Searches answered from the cache so far, and searches looked up in
+    /// it and not found.
+    pub(crate) fn counts(&self) -> (u64, u64) {
+        (self.hits.load(Ordering::Relaxed), self.misses.load(Ordering::Relaxed))
     }
 }

@@ -114,9 +114,18 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
     (out, highlights)
 }
 
-/// How many chars start in `bytes` (a slice of valid UTF-8 cut anywhere).
+/// How many chars start in `bytes` (a slice of valid UTF-8 cut anywhere):
+/// the bytes that are not continuation bytes (`10xxxxxx`), eight at a time.
 fn char_starts(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut count = 0usize;
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        // Per byte: bit 7 clear, or bit 6 set.
+        count += (((!x >> 7) | (x >> 6)) & LOW).count_ones() as usize;
+    }
+    count + chunks.remainder().iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// The window start (in scalars) covering the most distinct terms, then the
@@ -190,6 +199,15 @@ mod tests {
         let chars: Vec<char> = s.chars().collect();
         let [a, b] = h[0];
         assert_eq!(chars[a..b].iter().collect::<String>(), "needle");
+    }
+
+    proptest! {
+        #[test]
+        fn chars_are_counted_like_char_indices(text in "\\PC{0,64}", cut in 0usize..300) {
+            let cut = cut.min(text.len());
+            let expected = text.char_indices().filter(|&(b, _)| b < cut).count();
+            prop_assert_eq!(char_starts(&text.as_bytes()[..cut]), expected);
+        }
     }
 
     /// The plain version: every char's byte offset collected, then looked up.

@@ -571,6 +571,12 @@ impl Snapshot {
 
     /// Searches of this snapshot answered from its result cache.
     pub fn cached_searches(&self) -> u64 {
-        self.inner.results.hits()
+        self.inner.results.counts().0
+    }
+
+    /// Searches of this snapshot that looked in its result cache and had
+    /// to search (`search_uncached` does not look).
+    pub fn searched_after_cache_miss(&self) -> u64 {
+        self.inner.results.counts().1
     }
 }

@@ -616,16 +616,16 @@ fn repeated_searches_come_from_the_snapshot_cache_and_a_new_generation_starts_em
     let q = parse_query("create index").unwrap();
     let editions = vec![EN.to_string()];
     let first = snap.search(&request(&q, &editions));
-    assert_eq!(snap.cached_searches(), 0);
+    assert_eq!((snap.cached_searches(), snap.searched_after_cache_miss()), (0, 1));
     assert_eq!(snap.search(&request(&q, &editions)), first);
-    assert_eq!(snap.cached_searches(), 1);
+    assert_eq!((snap.cached_searches(), snap.searched_after_cache_miss()), (1, 1));
     // Another page or limit is another answer.
     let mut page2 = request(&q, &editions);
     page2.offset = 1;
     assert_eq!(snap.search(&page2).hits.first(), first.hits.get(1));
     assert_eq!(snap.cached_searches(), 1);
     assert_eq!(snap.search_uncached(&request(&q, &editions)), first);
-    assert_eq!(snap.cached_searches(), 1);
+    assert_eq!((snap.cached_searches(), snap.searched_after_cache_miss()), (1, 2));
     // A result cut short by the deadline is not kept.
     let other = parse_query("vacuum").unwrap();
     let mut late = request(&other, &editions);
