@@ -21,6 +21,8 @@ use crate::tokenizer::{Keep, analyze_each_where, lead_mask, stem_lead};
 const SCAN_BYTES: usize = 16 * 1024;
 /// Matches gathered for one snippet, at most.
 const MAX_MATCHES: usize = 4096;
+/// Case spellings of the leads searched for as such, at most (Teddy's limit).
+const MAX_SPELLINGS: usize = 64;
 /// Word runs whose analysis is remembered across the hits of one search.
 const MAX_REMEMBERED: usize = 4096;
 
@@ -37,7 +39,7 @@ pub(crate) struct Highlight {
     lead_first: u128,
     cjk_first: Vec<char>,
     /// Where terms could start; None when some term is neither ASCII nor CJK.
-    starts: Option<AhoCorasick>,
+    starts: Option<Starts>,
     /// Each word run analysed so far (the same words recur across a
     /// section and across the hits of one query; stemming is the cost).
     runs: RefCell<HashMap<String, RunTokens>>,
@@ -64,17 +66,19 @@ impl Highlight {
                 other_script = true;
             }
         }
-        let patterns: Vec<Vec<u8>> =
-            leads.iter().cloned().chain(cjk_first.iter().map(|c| c.to_string().into_bytes())).collect();
-        let starts = (!other_script && !patterns.is_empty())
-            .then(|| {
-                AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::LeftmostFirst)
-                    .build(&patterns)
-                    .ok()
-            })
-            .flatten();
+        let cjk: Vec<Vec<u8>> = cjk_first.iter().map(|c| c.to_string().into_bytes()).collect();
+        // Every ASCII case spelling of each lead, searched case-sensitively:
+        // up to 64 patterns the SIMD searcher (Teddy) finds them at memchr
+        // speed, where a case-insensitive automaton steps byte by byte.
+        let spellings: Vec<Vec<u8>> =
+            leads.iter().flat_map(|l| case_spellings(l)).chain(cjk.iter().cloned()).collect();
+        let (patterns, fold_case) = if spellings.len() <= MAX_SPELLINGS {
+            (spellings, false)
+        } else {
+            (leads.iter().cloned().chain(cjk).collect(), true)
+        };
+        let starts =
+            (!other_script && !patterns.is_empty()).then(|| Starts::new(&patterns, fold_case)).flatten();
         Highlight {
             terms,
             groups: groups as usize,
@@ -115,11 +119,10 @@ impl Highlight {
     }
 
     /// Analyses only the word runs (and CJK char pairs) where a term could start.
-    fn scan_starts(&self, text: &str, starts: &AhoCorasick, found: &mut Found) {
+    fn scan_starts(&self, text: &str, starts: &Starts, found: &mut Found) {
         let keep = self.keep();
         let mut done_until = 0usize;
-        for m in starts.find_iter(text) {
-            let at = m.start();
+        for at in starts.find_iter(text) {
             if at < done_until {
                 continue;
             }
@@ -156,6 +159,57 @@ impl Highlight {
             done_until = if is_cjk(c) { at + c.len_utf8() } else { to };
         }
     }
+}
+
+/// The searcher of where terms could start.
+enum Starts {
+    /// Teddy alone: cheap to build, SIMD to run.
+    Packed(aho_corasick::packed::Searcher),
+    /// An automaton, for more spellings than Teddy takes.
+    Automaton(AhoCorasick),
+}
+
+impl Starts {
+    fn new(patterns: &[Vec<u8>], fold_case: bool) -> Option<Starts> {
+        if !fold_case
+            && let Some(packed) = aho_corasick::packed::Config::new()
+                .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+                .builder()
+                .extend(patterns)
+                .build()
+        {
+            return Some(Starts::Packed(packed));
+        }
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(fold_case)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(patterns)
+            .ok()
+            .map(Starts::Automaton)
+    }
+
+    fn find_iter<'t>(&'t self, text: &'t str) -> Box<dyn Iterator<Item = usize> + 't> {
+        match self {
+            Starts::Packed(p) => Box::new(p.find_iter(text).map(|m| m.start())),
+            Starts::Automaton(a) => Box::new(a.find_iter(text).map(|m| m.start())),
+        }
+    }
+}
+
+/// Every spelling of `lead` in ASCII upper and lower case (`ab`: `ab`,
+/// `Ab`, `aB`, `AB`).
+fn case_spellings(lead: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = vec![Vec::with_capacity(lead.len())];
+    for &b in lead {
+        let (lower, upper) = (b.to_ascii_lowercase(), b.to_ascii_uppercase());
+        if lower == upper {
+            out.iter_mut().for_each(|s| s.push(b));
+        } else {
+            out =
+                out.into_iter().flat_map(|s| [lower, upper].map(|c| [s.as_slice(), &[c]].concat())).collect();
+        }
+    }
+    out
 }
 
 /// The word run (a word, or an identifier of words joined by single
@@ -250,6 +304,13 @@ mod tests {
     }
 
     #[test]
+    fn leads_are_spelled_in_every_case() {
+        let mut spellings = case_spellings(b"a_1b");
+        spellings.sort();
+        assert_eq!(spellings, [b"A_1B", b"A_1b", b"a_1B", b"a_1b"].map(|s| s.to_vec()));
+    }
+
+    #[test]
     fn runs_are_delimited_like_the_tokenizer() {
         let text = "see work_mem_x, _a_b and 在PostgreSQL中";
         let at = text.find("mem").unwrap();
@@ -281,18 +342,18 @@ mod tests {
                 prop_oneof![
                     Just("index"), Just("Indexes"), Just("work_mem"), Just("mem_"), Just("_"), Just("索引"),
                     Just("创建"), Just("索"), Just(" "), Just(", "), Just("dying"), Just("9.6"), Just("x"),
-                    Just("在"), Just("ǅ"), Just("é"),
+                    Just("在"), Just("ǅ"), Just("é"), Just("CREATE"), Just("Concurrently"), Just("cOnCuRrEnT"),
                 ],
                 0..60,
             ),
-            picks in proptest::collection::vec(0usize..8, 1..4),
+            picks in proptest::collection::vec(0usize..10, 1..6),
             split in 0usize..60,
         ) {
             let text: String = words.concat();
             // A second text after the first: the runs the first analysed
             // are remembered, and must not change what the second finds.
             let other: String = words[split.min(words.len())..].concat();
-            let pool = ["index", "mem", "work_mem", "索引", "索", "die", "9", "x"];
+            let pool = ["index", "mem", "work_mem", "索引", "索", "die", "9", "x", "concurrently", "create"];
             let chosen: Vec<&str> = picks.iter().map(|&i| pool[i]).collect();
             let h = Highlight::new(terms(&chosen), chosen.len() as u32);
             prop_assert_eq!(h.snippet(&text), full(&h, &text));
