@@ -167,6 +167,11 @@ impl Drop for CancelOnDrop {
 }
 
 async fn search(state: AppState, params: SearchParams) -> Result<Response, ApiError> {
+    // A repeated search is answered here, without a blocking thread (handing
+    // over to one and back cost more than the answer itself).
+    if let Some(result) = state.library().search_if_cached(&params)? {
+        return Ok(axum::Json(result).into_response());
+    }
     let slots = state.search_slots();
     let wait = state.limits().busy_wait;
     let permit = match tokio::time::timeout(wait, slots.acquire_owned()).await {

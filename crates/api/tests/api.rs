@@ -258,6 +258,37 @@ async fn enabling_and_disabling_make_new_generations() {
 }
 
 #[tokio::test]
+async fn a_repeated_search_is_answered_from_the_result_cache() {
+    // A library of its own: the counters are per generation.
+    let dir = tempfile::tempdir().unwrap();
+    let library = Arc::new(demo_library(dir.path()));
+    let s = state_with(library.clone(), |_| {});
+    let params: lectern_library::SearchParams =
+        serde_json::from_value(json!({"text": "install", "limit": 2})).unwrap();
+    assert_eq!(library.search_if_cached(&params).unwrap(), None);
+    let counts = |v: &Value| (v["result_cache"]["hits"].clone(), v["result_cache"]["misses"].clone());
+    let (_, _, status) = get("/v1/status").key().send(&s).await;
+    assert_eq!(status["result_cache"]["enabled"], true, "{status}");
+    assert_eq!(counts(&status), (json!(0), json!(0)));
+    let (st, _, first) = get("/v1/search?text=install&limit=2").key().send(&s).await;
+    assert_eq!(st, StatusCode::OK, "{first}");
+    // Answered without searching (the handler asks this first).
+    let cached = library.search_if_cached(&params).unwrap().expect("kept by the first search");
+    // Through JSON text, as the handler sends it (scores are f32).
+    let cached: Value = serde_json::from_slice(&serde_json::to_vec(&cached).unwrap()).unwrap();
+    assert_eq!(cached, first);
+    let (_, _, again) = get("/v1/search?text=install&limit=2").key().send(&s).await;
+    assert_eq!(again, first);
+    let (_, _, status) = get("/v1/status").key().send(&s).await;
+    assert_eq!(counts(&status), (json!(2), json!(1)), "{status}");
+    // Bad input is refused the same way on the cached path.
+    let (st, _, v) = get("/v1/search?text=install&limit=0").key().send(&s).await;
+    assert_eq!((st, code(&v)), (StatusCode::BAD_REQUEST, "invalid_argument"));
+    let (st, _, v) = get("/v1/search?text=install&limit=2&generation=g0").key().send(&s).await;
+    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "generation_changed"), "{v}");
+}
+
+#[tokio::test]
 async fn a_request_over_its_time_limit_gets_a_timeout_body() {
     let s = state_with(shared(), |o| o.limits.request_timeout = Duration::ZERO);
     let (st, _, v) = get("/v1/search?text=install").key().send(&s).await;

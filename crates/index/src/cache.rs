@@ -68,12 +68,16 @@ impl ResultCache {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn get(&self, key: &str) -> Option<Arc<SearchOutcome>> {
+    /// The result kept for `key`; `count_miss`: whether not finding it is
+    /// counted as a miss.
+    pub(crate) fn get(&self, key: &str, count_miss: bool) -> Option<Arc<SearchOutcome>> {
         let mut inner = self.lock();
         inner.clock += 1;
         let now = inner.clock;
         let Some(entry) = inner.entries.get_mut(key) else {
-            self.misses.fetch_add(1, Ordering::Relaxed);
+            if count_miss {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+            }
             return None;
         };
         entry.0 = now;

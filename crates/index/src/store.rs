@@ -556,12 +556,18 @@ impl Snapshot {
     /// Repeated requests are answered from this snapshot's result cache.
     pub fn search(&self, request: &SearchRequest<'_>) -> SearchOutcome {
         let key = crate::cache::key(request);
-        if let Some(cached) = self.inner.results.get(&key) {
+        if let Some(cached) = self.inner.results.get(&key, true) {
             return (*cached).clone();
         }
         let outcome = self.search_uncached(request);
         self.inner.results.put(key, &outcome);
         outcome
+    }
+
+    /// The result cache's answer to `request`, if it holds one (a miss is
+    /// not counted: the search that follows counts it).
+    pub fn search_if_cached(&self, request: &SearchRequest<'_>) -> Option<SearchOutcome> {
+        self.inner.results.get(&crate::cache::key(request), false).map(|cached| (*cached).clone())
     }
 
     /// Ranked search without the result cache (benchmarks of the engine).

@@ -172,6 +172,14 @@ impl Library {
         self.mode
     }
 
+    /// The view of the current generation if it is already built (never
+    /// builds one: for callers that must not block).
+    pub fn current_view(&self) -> Option<Arc<View>> {
+        let snapshot = self.index.snapshot();
+        let cached = self.view.read().ok()?;
+        (cached.payload == snapshot.payload()).then(|| cached.clone())
+    }
+
     /// The current view. Cheap: re-parses the manifest only after a commit.
     pub fn view(&self) -> Result<Arc<View>, LibraryError> {
         let snapshot = self.index.snapshot();

@@ -1,13 +1,14 @@
 //! Ranked search as every face offers it: parameters and their limits
 //! (SPEC §3), scope resolution, and the result envelope.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lectern_index::{Cancel, SearchRequest, parse_query};
+use lectern_index::{Cancel, SearchOutcome, SearchRequest, parse_query};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{LibraryError, invalid};
-use crate::library::Library;
+use crate::library::{Library, View};
 use crate::scope::{ResolvedScope, ScopeParams, resolve};
 
 /// Longest query text, in Unicode scalar values, filters included.
@@ -99,6 +100,34 @@ impl Library {
         deadline: Option<Duration>,
         cancel: Option<Cancel>,
     ) -> Result<SearchResponse, LibraryError> {
+        let cache = self.result_cache();
+        let found = self.search_by(params, deadline, cancel, self.view()?, |snapshot, request| {
+            Some(if cache { snapshot.search(request) } else { snapshot.search_uncached(request) })
+        })?;
+        found.ok_or_else(|| LibraryError::Internal("a search returned no outcome".into()))
+    }
+
+    /// The answer to `params` if the result cache holds it (or an error
+    /// about the input), without searching: cheap enough for a face's async
+    /// thread, which then hands only a miss (`Ok(None)`) to a blocking one.
+    /// Also `Ok(None)` when the cache is off or a new generation's view has
+    /// yet to be built.
+    pub fn search_if_cached(&self, params: &SearchParams) -> Result<Option<SearchResponse>, LibraryError> {
+        if !self.result_cache() {
+            return Ok(None);
+        }
+        let Some(view) = self.current_view() else { return Ok(None) };
+        self.search_by(params, None, None, view, |snapshot, request| snapshot.search_if_cached(request))
+    }
+
+    fn search_by(
+        &self,
+        params: &SearchParams,
+        deadline: Option<Duration>,
+        cancel: Option<Cancel>,
+        view: Arc<View>,
+        run: impl FnOnce(&lectern_index::Snapshot, &SearchRequest<'_>) -> Option<SearchOutcome>,
+    ) -> Result<Option<SearchResponse>, LibraryError> {
         let chars = params.text.chars().count();
         if chars > MAX_TEXT_CHARS {
             return Err(invalid(format!(
@@ -109,7 +138,6 @@ impl Library {
             return Err(invalid("text is empty; give the words to search for (e.g. \"CREATE INDEX\")"));
         }
         let (limit, offset) = check_paging(params.limit, params.offset)?;
-        let view = self.view()?;
         view.check_generation(params.generation.as_deref())?;
         let mut query = parse_query(&params.text).map_err(|e| invalid(e.to_string()))?;
         let scope_params = ScopeParams {
@@ -136,11 +164,7 @@ impl Library {
             deadline: Instant::now() + budget,
             cancel,
         };
-        let outcome = if self.result_cache() {
-            view.snapshot.search(&request)
-        } else {
-            view.snapshot.search_uncached(&request)
-        };
+        let Some(outcome) = run(&view.snapshot, &request) else { return Ok(None) };
         let hits: Vec<SearchHit> = outcome
             .hits
             .into_iter()
@@ -166,7 +190,7 @@ impl Library {
             .collect();
         let end = offset + hits.len();
         let has_more = end < outcome.total;
-        Ok(SearchResponse {
+        Ok(Some(SearchResponse {
             generation: view.generation.clone(),
             total: outcome.total,
             has_more,
@@ -176,6 +200,6 @@ impl Library {
             candidate_truncated: outcome.candidate_truncated,
             scope,
             hits,
-        })
+        }))
     }
 }
