@@ -95,6 +95,8 @@ impl ResultCache {
         if bytes > MAX_BYTES / 8 {
             return;
         }
+        // Copied before the lock: readers on async threads wait for it.
+        let kept = Arc::new(outcome.clone());
         let mut inner = self.lock();
         inner.clock += 1;
         let now = inner.clock;
@@ -106,7 +108,7 @@ impl ResultCache {
                 inner.bytes -= b;
             }
         }
-        if let Some((_, b, _)) = inner.entries.insert(key, (now, bytes, Arc::new(outcome.clone()))) {
+        if let Some((_, b, _)) = inner.entries.insert(key, (now, bytes, kept)) {
             inner.bytes -= b;
         }
         inner.bytes += bytes;
