@@ -68,11 +68,6 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
     let start = best_start(&spans, window, total);
     let end = (start + window).min(total);
 
-    // Copy the window, collapsing whitespace runs to one space; `map[k]` is
-    // the output scalar offset of window char k.
-    let mut out = String::new();
-    let mut out_len = 0usize;
-    let mut map = Vec::with_capacity(end - start + 1);
     // Walk to the window's first char from the nearest counted offset.
     let known = chars.partition_point(|&c| c <= start).saturating_sub(1);
     let (mut base, base_char) =
@@ -81,7 +76,23 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         base += 1;
     }
     let from_byte = text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b);
-    for c in text[from_byte..].chars().take(end - start) {
+    render(text[from_byte..].chars().take(end - start), &spans, start, end)
+}
+
+/// Copies the window's chars (scalars `start..end` of the text), collapsing
+/// whitespace runs to one space, and maps the spans (in scalars of the text)
+/// to merged highlight ranges in scalars of the copy.
+fn render(
+    window: impl Iterator<Item = char>,
+    spans: &[(usize, usize, u32)],
+    start: usize,
+    end: usize,
+) -> (String, Vec<[usize; 2]>) {
+    // `map[k]` is the output scalar offset of window char k.
+    let mut out = String::new();
+    let mut out_len = 0usize;
+    let mut map = Vec::with_capacity(end - start + 1);
+    for c in window {
         map.push(out_len);
         if c.is_whitespace() {
             if out_len > 0 && !out.ends_with(' ') {
@@ -100,7 +111,7 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
     }
 
     let mut highlights: Vec<[usize; 2]> = Vec::new();
-    for &(a, b, _) in &spans {
+    for &(a, b, _) in spans {
         let (a, b) = (a.clamp(start, end), b.clamp(start, end));
         let (a, b) = (map[a - start].min(out_len), map[b - start].min(out_len));
         if a >= b {
@@ -210,7 +221,8 @@ mod tests {
         }
     }
 
-    /// The plain version: every char's byte offset collected, then looked up.
+    /// The plain version of the offsets: every char's byte offset collected,
+    /// then looked up (the window is rendered by the same `render`).
     fn reference(text: &str, matches: &[Match], window: usize) -> (String, Vec<[usize; 2]>) {
         let window = window.max(1);
         // Only the text a window can reach is looked at: up to `window` scalars
@@ -240,43 +252,8 @@ mod tests {
         let start = best_start(&spans, window, total);
         let end = (start + window).min(total);
 
-        // Copy the window, collapsing whitespace runs to one space; `map[k]` is
-        // the output scalar offset of window char k.
-        let mut out = String::new();
-        let mut out_len = 0usize;
-        let mut map = Vec::with_capacity(end - start + 1);
-        for &b in &starts[start..end] {
-            map.push(out_len);
-            let c = text[b..].chars().next().unwrap_or(' ');
-            if c.is_whitespace() {
-                if out_len > 0 && !out.ends_with(' ') {
-                    out.push(' ');
-                    out_len += 1;
-                }
-            } else {
-                out.push(c);
-                out_len += 1;
-            }
-        }
-        map.push(out_len);
-        if out.ends_with(' ') {
-            out.pop();
-            out_len -= 1;
-        }
-
-        let mut highlights: Vec<[usize; 2]> = Vec::new();
-        for &(a, b, _) in &spans {
-            let (a, b) = (a.clamp(start, end), b.clamp(start, end));
-            let (a, b) = (map[a - start].min(out_len), map[b - start].min(out_len));
-            if a >= b {
-                continue;
-            }
-            match highlights.last_mut() {
-                Some(last) if a <= last[1] => last[1] = last[1].max(b),
-                _ => highlights.push([a, b]),
-            }
-        }
-        (out, highlights)
+        let window = starts[start..end].iter().map(|&b| text[b..].chars().next().unwrap_or(' '));
+        render(window, &spans, start, end)
     }
 
     proptest! {
