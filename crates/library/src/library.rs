@@ -175,7 +175,11 @@ impl Library {
     /// The view of the current generation if it is already built (never
     /// builds one: for callers that must not block).
     pub fn current_view(&self) -> Option<Arc<View>> {
-        let snapshot = self.index.snapshot();
+        self.view_of(&self.index.snapshot())
+    }
+
+    /// The view built last, if it reads `snapshot`'s generation.
+    fn view_of(&self, snapshot: &lectern_index::Snapshot) -> Option<Arc<View>> {
         let cached = self.view.read().ok()?;
         (cached.payload == snapshot.payload()).then(|| cached.clone())
     }
@@ -183,11 +187,8 @@ impl Library {
     /// The current view. Cheap: re-parses the manifest only after a commit.
     pub fn view(&self) -> Result<Arc<View>, LibraryError> {
         let snapshot = self.index.snapshot();
-        {
-            let cached = self.view.read().expect("view lock");
-            if cached.payload == snapshot.payload() {
-                return Ok(cached.clone());
-            }
+        if let Some(view) = self.view_of(&snapshot) {
+            return Ok(view);
         }
         let fresh = Arc::new(make_view(snapshot)?);
         *self.view.write().expect("view lock") = fresh.clone();
