@@ -8,7 +8,7 @@
 //! - `setup`: a fresh library in a temporary folder, editions installed into it, its sections.
 //! - `score`: hit@k and MRR against page- or section-level targets.
 //! - `report`: tables, JSON lines, percentiles, peak RSS, folder sizes.
-//! - `ingest`, `eval`, `speed`, `site`, `requests`: one file per subcommand.
+//! - `ingest`, `eval`, `speed`, `site`, `requests`, `load`: one file per subcommand.
 //! - `fts`: the SQLite FTS5 baseline `speed` compares against.
 
 mod bookindex;
@@ -16,6 +16,7 @@ mod corpus;
 mod eval;
 mod fts;
 mod ingest;
+mod load;
 mod questions;
 mod report;
 mod requests;
@@ -105,6 +106,24 @@ enum Command {
         #[arg(default_value = "../shared/corpora")]
         corpora: PathBuf,
     },
+    /// A closed-loop load run on a running `lectern serve`: CONNECTIONS
+    /// keep-alive connections send the request paths of PATHS (one per line,
+    /// as `requests` prints them), drawn with Zipf weights, and every
+    /// request's latency is kept. Prints requests/s and percentiles, as
+    /// measured and with wrk's correction (for `scripts/bench-api`).
+    Load {
+        /// The server's user-data folder (its `api/status.json` and `api/access-key`).
+        user_data: PathBuf,
+        /// Request paths, one per line, most popular first.
+        paths: PathBuf,
+        #[arg(long, default_value_t = 16)]
+        connections: usize,
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+        /// Zipf exponent s of the draw (weights 1/rank^s; 0 draws uniformly).
+        #[arg(long, default_value_t = 1.0)]
+        zipf: f64,
+    },
     /// One site of `site` in this process (run by `site` as a child).
     #[command(hide = true)]
     SiteOne {
@@ -146,6 +165,11 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Site { corpora, runs, sizes } => site::run(&corpora, &sizes, runs),
         Command::Requests { corpora } => requests::run(&corpora),
+        Command::Load { user_data, paths, connections, seconds, zipf } => {
+            anyhow::ensure!(connections > 0 && seconds > 0, "--connections and --seconds must be at least 1");
+            let load = load::Load { connections, duration: std::time::Duration::from_secs(seconds), zipf };
+            load::run(&user_data, &paths, &load)
+        }
         Command::SiteOne { corpora, runs, pages, npm } => {
             let site = match (pages, npm) {
                 (Some(n), false) => site::Site::Generated(n),

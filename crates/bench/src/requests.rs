@@ -44,18 +44,20 @@ fn encode(text: &str) -> String {
     out
 }
 
+/// The next number of splitmix64 from `state`: the same sequence on every machine.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Fisher-Yates with splitmix64: the same order on every machine.
 fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
     for i in (1..items.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
+        let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
         items.swap(i, j);
     }
 }
