@@ -47,7 +47,8 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
         serde_json::from_str(&std::fs::read_to_string(user_data.join("api/status.json")).with_context(
             || format!("reading {}/api/status.json: is `lectern serve` running?", user_data.display()),
         )?)?;
-    let port = status["port"].as_u64().context("status.json has no port")?;
+    let port =
+        status["port"].as_u64().and_then(|p| u16::try_from(p).ok()).context("status.json has no port")?;
     let key = std::fs::read_to_string(user_data.join("api/access-key"))?.trim().to_owned();
     let paths: Vec<String> = std::fs::read_to_string(paths_file)
         .with_context(|| format!("reading {}", paths_file.display()))?
@@ -55,10 +56,17 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
         .filter(|l| !l.is_empty())
         .map(str::to_owned)
         .collect();
+    let (all, elapsed) = measure(port, &key, &paths, load)?;
+    report(&all, elapsed, load);
+    Ok(())
+}
+
+/// Runs the load on 127.0.0.1:`port`; what every connection saw, and for how long.
+fn measure(port: u16, key: &str, paths: &[String], load: &Load) -> anyhow::Result<(Tally, Duration)> {
     if paths.is_empty() {
-        bail!("{} holds no request paths", paths_file.display());
+        bail!("no request paths to send");
     }
-    let weights = zipf_cumulative(paths.len(), load.zipf);
+    let weights = Arc::new(zipf_cumulative(paths.len(), load.zipf));
     let requests: Arc<Vec<Vec<u8>>> = Arc::new(
         paths
             .iter()
@@ -68,7 +76,6 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
             })
             .collect(),
     );
-    let weights = Arc::new(weights);
     let start = Arc::new(Barrier::new(load.connections + 1));
     let mut threads = Vec::new();
     for c in 0..load.connections {
@@ -76,9 +83,11 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
         let duration = load.duration;
         threads.push(std::thread::spawn(move || -> anyhow::Result<Tally> {
             let mut rng = 7919 * (c as u64 + 1);
-            let mut conn = Connection::open(port as u16)?;
-            let mut tally = Tally::default();
+            let opened = Connection::open(port);
+            // Every thread reaches the barrier, or the others would wait forever.
             start.wait();
+            let mut conn = opened?;
+            let mut tally = Tally::default();
             let end = Instant::now() + duration;
             while Instant::now() < end {
                 let request = &requests[draw(&weights, &mut rng)];
@@ -92,7 +101,7 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
                     }
                     Err(_) => {
                         tally.socket_errors += 1;
-                        conn = Connection::open(port as u16)?;
+                        conn = Connection::open(port)?;
                     }
                 }
             }
@@ -108,9 +117,7 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
         all.non_2xx += tally.non_2xx;
         all.socket_errors += tally.socket_errors;
     }
-    let elapsed = began.elapsed();
-    report(&all, elapsed, load);
-    Ok(())
+    Ok((all, began.elapsed()))
 }
 
 fn report(all: &Tally, elapsed: Duration, load: &Load) {
@@ -265,6 +272,69 @@ impl Connection {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::TcpListener;
+
+    /// A loopback HTTP server: `/fast` answers at once, `/slow` after 20 ms,
+    /// anything else is a 404; every answer checks the access key.
+    fn server() -> u16 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let stream = stream.unwrap();
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(stream.try_clone().unwrap());
+                    let mut writer = stream;
+                    loop {
+                        let mut head = Vec::new();
+                        let mut line = String::new();
+                        while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+                            head.push(std::mem::take(&mut line));
+                        }
+                        let Some(first) = head.first() else { return };
+                        let keyed = head.iter().any(|h| h == "Authorization: Bearer k3y\r\n");
+                        let (status, body) = match first.split(' ').nth(1) {
+                            _ if !keyed => ("401 Unauthorized", "no key"),
+                            Some("/slow") => {
+                                std::thread::sleep(Duration::from_millis(20));
+                                ("200 OK", "slow")
+                            }
+                            Some("/fast") => ("200 OK", "fast"),
+                            _ => ("404 Not Found", "none"),
+                        };
+                        let response =
+                            format!("HTTP/1.1 {status}\r\ncontent-length: {}\r\n\r\n{body}", body.len());
+                        if writer.write_all(response.as_bytes()).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        port
+    }
+
+    #[test]
+    fn keeps_every_latency_and_counts_failures() {
+        let port = server();
+        let load = Load { connections: 2, duration: Duration::from_millis(600), zipf: 0.0 };
+        let paths = ["/fast", "/fast", "/fast", "/slow", "/missing"].map(String::from);
+        let (tally, elapsed) = measure(port, "k3y", &paths, &load).unwrap();
+        let mut sorted = tally.latencies.clone();
+        sorted.sort_unstable();
+        // Three fast requests in five: the median is a fast one, the p90 a slow one.
+        assert!(percentile_ms(&sorted, 50.0) < 10.0, "{sorted:?}");
+        assert!(percentile_ms(&sorted, 90.0) >= 20.0, "{sorted:?}");
+        assert!(tally.non_2xx > 0 && tally.non_2xx < sorted.len() as u64 / 2, "{}", tally.non_2xx);
+        assert_eq!(tally.socket_errors, 0);
+        // wrk's correction adds samples under the slow ones only.
+        let corrected = wrk_corrected(&sorted, elapsed, load.connections);
+        assert!(corrected.len() > sorted.len());
+        assert!(percentile_ms(&corrected, 50.0) >= percentile_ms(&sorted, 50.0));
+        // A wrong key: every answer is a 401.
+        let (tally, _) = measure(port, "wrong", &paths, &load).unwrap();
+        assert_eq!(tally.non_2xx, tally.latencies.len() as u64);
+    }
 
     #[test]
     fn wrk_correction_adds_samples_below_each_long_latency() {
