@@ -185,7 +185,7 @@ mod tests {
             title: "t".into(),
             breadcrumb: vec![],
             text: text.into(),
-            markdown: String::new(),
+            markdown: None,
         };
         let (fts, _) =
             Fts::build("porter unicode61", &[("e".into(), vec![s("如何创建索引"), s("other words")])])

@@ -19,6 +19,10 @@ use crate::tokenizer::{Keep, analyze_each_where, lead_mask, stem_lead};
 
 /// Text beyond this many bytes of a section is not scanned for highlights.
 const SCAN_BYTES: usize = 16 * 1024;
+/// [`Highlight::snippet`] reads no text past this many bytes (the scan, a
+/// window of up to 4 bytes per char past it, and a char boundary), so a
+/// text cut here, at a char boundary, gives the same snippet.
+pub(crate) const SNIPPET_SOURCE_BYTES: usize = SCAN_BYTES + 4 * SNIPPET_CHARS + 8;
 /// Matches gathered for one snippet, at most.
 const MAX_MATCHES: usize = 4096;
 /// Case spellings of the leads searched for as such, at most (Teddy's limit).
@@ -358,6 +362,31 @@ mod tests {
             let h = Highlight::new(terms(&chosen), chosen.len() as u32);
             prop_assert_eq!(h.snippet(&text), full(&h, &text));
             prop_assert_eq!(h.snippet(&other), full(&h, &other));
+        }
+
+        #[test]
+        fn a_text_cut_after_the_source_bytes_gives_the_same_snippet(
+            lead in 0usize..2_000,
+            unit in prop_oneof![Just("index "), Just("创建索引，"), Just("x"), Just("é ")],
+            term_at in 0usize..40_000,
+            cut_back in 0usize..4,
+        ) {
+            // Long texts whose only match is anywhere, the scan's end included.
+            let mut text = "a".repeat(lead);
+            while text.len() < 40_000 {
+                text.push_str(unit);
+            }
+            let mut at = term_at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text.insert_str(at, " work_mem 参数 ");
+            let h = Highlight::new(terms(&["work_mem", "参数", "index"]), 3);
+            let mut cut = SNIPPET_SOURCE_BYTES - cut_back;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            prop_assert_eq!(h.snippet(&text[..cut]), h.snippet(&text));
         }
     }
 }

@@ -12,11 +12,13 @@
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
 //! - `search`: ranked search over a set of editions, tiers, deadline, cancellation.
 //! - `snippet`: snippets with highlight ranges in scalar offsets.
+//! - `hitdoc`: a hit's stored fields read from the document's bytes, borrowed.
 //! - `grams`: n-gram candidates for substring search.
 
 mod cache;
 pub mod grams;
 mod highlight;
+mod hitdoc;
 pub mod query;
 mod records;
 pub mod schema;

@@ -32,7 +32,7 @@ pub(crate) fn section_record(f: &Fields, doc: &TantivyDocument) -> SectionRecord
         title: first_str(doc, f.title).unwrap_or_default(),
         breadcrumb: all_str(doc, f.breadcrumb),
         text: first_str(doc, f.body).unwrap_or_default(),
-        markdown: first_str(doc, f.markdown).unwrap_or_default(),
+        markdown: None,
     }
 }
 
@@ -84,15 +84,38 @@ impl Snapshot {
         self.docs(&query).into_iter().find_map(|a| self.load(a))
     }
 
-    /// The section with this key, if this snapshot holds it.
-    pub fn section(&self, key: &str) -> Option<SectionRecord> {
+    fn section_doc(&self, key: &str) -> Option<TantivyDocument> {
         let f = &self.inner.fields;
         let query = BooleanQuery::intersection(vec![
             term_query(f.kind, KIND_SECTION),
             term_query(f.section_key, key),
         ]);
-        let doc = self.docs(&query).into_iter().find_map(|a| self.load(a))?;
-        Some(section_record(f, &doc))
+        self.docs(&query).into_iter().find_map(|a| self.load(a))
+    }
+
+    /// The section with this key, if this snapshot holds it, without its
+    /// Markdown (`markdown` is None).
+    pub fn section(&self, key: &str) -> Option<SectionRecord> {
+        Some(section_record(&self.inner.fields, &self.section_doc(key)?))
+    }
+
+    /// The section with this key and its Markdown, a slice of its page's.
+    pub fn section_with_markdown(&self, key: &str) -> Option<SectionRecord> {
+        let f = &self.inner.fields;
+        let doc = self.section_doc(key)?;
+        let mut record = section_record(f, &doc);
+        let at: Vec<u64> = doc.get_all(f.markdown_at).filter_map(|v| v.as_u64()).collect();
+        record.markdown = Some(match (first_str(&doc, f.markdown), at.as_slice()) {
+            (Some(own), _) => own,
+            (None, &[from, len]) => {
+                let page = self.page_doc(&record.edition, &record.page_path)?;
+                let whole = page.get_first(f.markdown).and_then(|v| v.as_str())?;
+                let (from, to) = (usize::try_from(from).ok()?, usize::try_from(from + len).ok()?);
+                whole.get(from..to)?.to_owned()
+            }
+            (None, _) => String::new(),
+        });
+        Some(record)
     }
 
     /// The page at a full site path within one edition.

@@ -11,7 +11,7 @@ use crate::tokenizer::{GRAMS, LECTERN};
 
 /// Bump when the schema, the tokenizers or what is stored changes; an index
 /// of another format is refused at open (`IndexError::Format`).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The small file beside tantivy's files that records [`FORMAT_VERSION`].
 pub const FORMAT_FILE: &str = "lectern-index.json";
@@ -54,7 +54,13 @@ pub struct Fields {
     pub source_file: Field,
     /// Page docs: each section's anchor in order ("" for none).
     pub anchors: Field,
+    /// Page docs: the page's Markdown. Section docs: only when the section's
+    /// Markdown is not a slice of its page's (it always is, from our parsers).
     pub markdown: Field,
+    /// Section docs: where the section's Markdown is in its page's, two
+    /// values (byte offset, byte length). The Markdown is stored once, so a
+    /// hit's document holds only what a hit shows and decompresses in half the time.
+    pub markdown_at: Field,
     pub ordinal: Field,
     /// Page title (stored, fast: listing pages reads no document).
     pub page_title: Field,
@@ -96,6 +102,7 @@ impl Fields {
         let source_file = b.add_text_field("source_file", STORED);
         let anchors = b.add_text_field("anchors", STORED);
         let markdown = b.add_text_field("markdown", STORED);
+        let markdown_at = b.add_u64_field("markdown_at", STORED);
         let ordinal = b.add_u64_field("ordinal", STORED);
         let page_title = b.add_text_field("page_title", STORED | FAST);
         let page_text = b.add_text_field("page_text", STORED);
@@ -127,6 +134,7 @@ impl Fields {
             source_file,
             anchors,
             markdown,
+            markdown_at,
             ordinal,
             page_title,
             page_text,
@@ -147,9 +155,10 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 24);
+        assert_eq!(f.schema.fields().count(), 25);
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));
+        assert_eq!(f.schema.get_field("markdown_at").ok(), Some(f.markdown_at));
     }
 }

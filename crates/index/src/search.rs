@@ -23,7 +23,8 @@ use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentD
 use tantivy::schema::{IndexRecordOption, OwnedValue};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
 
-use crate::highlight::Highlight;
+use crate::highlight::{Highlight, SNIPPET_SOURCE_BYTES};
+use crate::hitdoc::{self, HitFields};
 use crate::schema::Fields;
 use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
 use crate::text::fold;
@@ -701,24 +702,43 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
 }
 
 fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
-    let doc: HitDoc = snap.searcher.doc(candidate.address).ok()?;
-    let (snippet, highlights) = compiled.highlight.snippet(&doc.body);
-    Some(Hit {
-        section_key: doc.section_key,
-        edition: doc.edition,
-        path: doc.path,
-        anchor: doc.anchor,
-        title: doc.title,
-        breadcrumb: doc.breadcrumb,
-        snippet,
-        highlights,
-        score: candidate.score,
-    })
+    let address = candidate.address;
+    let bytes = snap.stores.get(address.segment_ord as usize)?.get_document_bytes(address.doc_id).ok()?;
+    if let Some(fields) = hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) {
+        return Some(to_hit(fields, compiled, candidate.score));
+    }
+    // Not laid out as expected: tantivy's own deserializer decides.
+    let doc: HitDoc = snap.searcher.doc(address).ok()?;
+    let fields = HitFields {
+        edition: &doc.edition,
+        section_key: &doc.section_key,
+        path: &doc.path,
+        anchor: doc.anchor.as_deref(),
+        title: &doc.title,
+        breadcrumb: doc.breadcrumb.iter().map(String::as_str).collect(),
+        body: &doc.body,
+    };
+    Some(to_hit(fields, compiled, candidate.score))
 }
 
-/// The stored fields of a section that a hit shows. A section document
-/// stores them before its Markdown (see `Writer::add_page`), so reading
-/// stops at the body and the Markdown is never decoded.
+fn to_hit(fields: HitFields<'_>, compiled: &Compiled, score: Score) -> Hit {
+    let (snippet, highlights) = compiled.highlight.snippet(fields.body);
+    Hit {
+        section_key: fields.section_key.to_owned(),
+        edition: fields.edition.to_owned(),
+        path: fields.path.to_owned(),
+        anchor: fields.anchor.map(str::to_owned),
+        title: fields.title.to_owned(),
+        breadcrumb: fields.breadcrumb.into_iter().map(str::to_owned).collect(),
+        snippet,
+        highlights,
+        score,
+    }
+}
+
+/// The stored fields of a section that a hit shows, as tantivy's
+/// deserializer reads them (`hitdoc` reads them faster; this is its fallback
+/// and, in tests, its reference). Reading stops at the body.
 #[derive(Default)]
 struct HitDoc {
     edition: String,
@@ -760,6 +780,73 @@ impl DocumentDeserialize for HitDoc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lectern_corpus::{Page, Section};
+
+    fn section(anchor: Option<&str>, title: &str, breadcrumb: &[&str], text: &str) -> Section {
+        Section {
+            anchor: anchor.map(str::to_owned),
+            title: title.to_owned(),
+            level: 2,
+            breadcrumb: breadcrumb.iter().map(|b| b.to_string()).collect(),
+            markdown: format!("## {title}\n\n{text}\n"),
+            text: text.to_owned(),
+        }
+    }
+
+    #[test]
+    fn hit_fields_read_from_bytes_equal_tantivys_reading() {
+        // A body longer than a snippet reads, with a 3-byte char across the
+        // cut: the head stops before it, one byte short.
+        let mut long = "x".repeat(SNIPPET_SOURCE_BYTES - 1);
+        long.push_str("创建索引 and more");
+        let sections = vec![
+            section(None, "Lead", &[], "lead text"),
+            section(Some("a-1"), "创建索引", &["Page", "Chapter 创"], &long),
+            section(Some(""), "", &[], ""),
+        ];
+        let page = Page {
+            path: "/p/one".into(),
+            source_file: "one.html".into(),
+            title: "Page".into(),
+            description: Some("d".into()),
+            order: Some(3),
+            draft: false,
+            frontmatter: None,
+            markdown: sections.iter().map(|s| s.markdown.as_str()).collect(),
+            text: sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"),
+            sections,
+            symbols: Vec::new(),
+            listing: false,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let index = crate::Index::open(dir.path()).unwrap();
+        let mut writer = index.writer().unwrap();
+        writer.add_page("p@1/en", &page).unwrap();
+        writer.commit("").unwrap();
+        let snap = index.snapshot().inner;
+        let mut sections_read = 0;
+        for (ord, segment) in snap.searcher.segment_readers().iter().enumerate() {
+            for doc_id in 0..segment.max_doc() {
+                let bytes = snap.stores[ord].get_document_bytes(doc_id).unwrap();
+                let doc: HitDoc = snap.searcher.doc(DocAddress::new(ord as u32, doc_id)).unwrap();
+                let Some(fast) = hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) else {
+                    assert!(doc.section_key.is_empty(), "a section document was not read: {}", doc.title);
+                    continue;
+                };
+                sections_read += 1;
+                assert_eq!(fast.edition, doc.edition);
+                assert_eq!(fast.section_key, doc.section_key);
+                assert_eq!(fast.path, doc.path);
+                assert_eq!(fast.anchor, doc.anchor.as_deref());
+                assert_eq!(fast.title, doc.title);
+                assert_eq!(fast.breadcrumb, doc.breadcrumb.iter().map(String::as_str).collect::<Vec<_>>());
+                assert!(doc.body.starts_with(fast.body));
+                let expected = if doc.body.len() <= SNIPPET_SOURCE_BYTES { doc.body.len() } else { SNIPPET_SOURCE_BYTES - 1 };
+                assert_eq!(fast.body.len(), expected, "{}", doc.title);
+            }
+        }
+        assert_eq!(sections_read, 3);
+    }
 
     #[test]
     fn phrase_terms_of_cjk_runs() {

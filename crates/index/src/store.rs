@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tantivy::directory::MmapDirectory;
 use tantivy::schema::TantivyDocument;
+use tantivy::store::StoreReader;
 use tantivy::{IndexReader, ReloadPolicy, Searcher, Term};
 
 /// Uncompressed size of a document-store block, at least: a block closes
@@ -80,7 +81,8 @@ pub struct SectionRecord {
     pub title: String,
     pub breadcrumb: Vec<String>,
     pub text: String,
-    pub markdown: String,
+    /// Read only when asked for ([`Snapshot::section_with_markdown`]).
+    pub markdown: Option<String>,
 }
 
 /// A page as stored.
@@ -171,10 +173,24 @@ struct Shared {
 
 pub(crate) struct SnapshotInner {
     pub(crate) searcher: Searcher,
+    /// Each segment's document store, for reading hits as bytes (the
+    /// searcher's own stores only hand out deserialized documents).
+    pub(crate) stores: Vec<StoreReader>,
     pub(crate) payload: String,
     pub(crate) opstamp: u64,
     pub(crate) fields: Arc<Fields>,
     pub(crate) results: crate::cache::ResultCache,
+}
+
+impl SnapshotInner {
+    fn new(searcher: Searcher, payload: String, opstamp: u64, fields: Arc<Fields>) -> std::io::Result<Self> {
+        let stores = searcher
+            .segment_readers()
+            .iter()
+            .map(|s| s.get_store_reader(STORE_CACHE_BLOCKS))
+            .collect::<std::io::Result<_>>()?;
+        Ok(SnapshotInner { searcher, stores, payload, opstamp, fields, results: Default::default() })
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -278,15 +294,14 @@ impl Shared {
             let searcher = self.reader.searcher();
             let want: BTreeMap<_, _> = metas.segments.iter().map(|m| (m.id(), m.delete_opstamp())).collect();
             if searcher.generation().segments() == &want {
-                return Ok(Snapshot {
-                    inner: Arc::new(SnapshotInner {
-                        searcher,
-                        payload: metas.payload.unwrap_or_default(),
-                        opstamp: metas.opstamp,
-                        fields: self.fields.clone(),
-                        results: Default::default(),
-                    }),
-                });
+                let inner = SnapshotInner::new(
+                    searcher,
+                    metas.payload.unwrap_or_default(),
+                    metas.opstamp,
+                    self.fields.clone(),
+                )
+                .map_err(|e| open_err(&self.dir, e))?;
+                return Ok(Snapshot { inner: Arc::new(inner) });
             }
             std::thread::yield_now();
         }
@@ -363,13 +378,10 @@ impl Index {
             .try_into()
             .map_err(|e: tantivy::TantivyError| open_err(dir, e))?;
         let placeholder = Snapshot {
-            inner: Arc::new(SnapshotInner {
-                searcher: IndexReader::searcher(&reader),
-                payload: String::new(),
-                opstamp: u64::MAX,
-                fields: fields.clone(),
-                results: Default::default(),
-            }),
+            inner: Arc::new(
+                SnapshotInner::new(IndexReader::searcher(&reader), String::new(), u64::MAX, fields.clone())
+                    .map_err(|e| open_err(dir, e))?,
+            ),
         };
         let shared = Shared {
             dir: dir.to_path_buf(),
@@ -438,6 +450,21 @@ impl Index {
     }
 }
 
+/// Where each of `parts` is in `whole`, in order and without overlap, as
+/// (byte offset, byte length); None for a part not found after the previous one.
+fn slices<'a>(whole: &str, parts: impl Iterator<Item = &'a str>) -> Vec<Option<(usize, usize)>> {
+    let mut at = 0;
+    parts
+        .map(|part| {
+            let found = if whole[at..].starts_with(part) { Some(at) } else { whole[at..].find(part).map(|i| at + i) };
+            found.map(|from| {
+                at = from + part.len();
+                (from, part.len())
+            })
+        })
+        .collect()
+}
+
 impl Writer {
     /// Deletes every document of an edition (applied at commit).
     pub fn delete_edition(&mut self, edition: &str) {
@@ -468,6 +495,7 @@ impl Writer {
         if title_is_symbol(&page.title) {
             attach(&page.title, None);
         }
+        let markdown_at = slices(&page.markdown, page.sections.iter().map(|s| s.markdown.as_str()));
         let mut page_symbols: Vec<&String> = symbols.iter().flatten().collect();
         page_symbols.sort();
         page_symbols.dedup();
@@ -493,9 +521,15 @@ impl Writer {
                 doc.add_text(f.page_symbol, symbol);
             }
             doc.add_u64(f.weight, if page.listing { LISTING_WEIGHT } else { 100 });
-            // Stored after everything a search hit shows: reading a hit stops
-            // at the body (`search::HitDoc`) and never decodes the Markdown.
-            doc.add_text(f.markdown, &section.markdown);
+            // After everything a search hit shows: reading a hit stops at
+            // the body (`search::HitDoc`).
+            match markdown_at[ordinal] {
+                Some((from, len)) => {
+                    doc.add_u64(f.markdown_at, from as u64);
+                    doc.add_u64(f.markdown_at, len as u64);
+                }
+                None => doc.add_text(f.markdown, &section.markdown),
+            }
             doc.add_u64(f.ordinal, ordinal as u64);
             self.writer.add_document(doc)?;
         }

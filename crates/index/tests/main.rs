@@ -338,6 +338,13 @@ fn records_pages_sections_texts() {
     assert_eq!(record.section_keys.len(), 2);
     assert!(record.text.contains("CONCURRENTLY"));
     let section = snap.section(&record.section_keys[1]).unwrap();
+    assert_eq!(section.markdown, None, "Markdown is read only when asked for");
+    let fixture = fixture_pages().into_iter().find(|(_, p)| p.path == record.path).unwrap().1;
+    for (i, key) in record.section_keys.iter().enumerate() {
+        let with = snap.section_with_markdown(key).unwrap();
+        assert_eq!(with.markdown.as_deref(), Some(fixture.sections[i].markdown.as_str()));
+        assert_eq!(with.text, fixture.sections[i].text);
+    }
     assert_eq!(section.anchor.as_deref(), Some("sql-createindex-concurrently"));
     assert_eq!(section.breadcrumb, vec!["CREATE INDEX".to_string()]);
     assert_eq!(section.page_path, record.path);
@@ -352,6 +359,30 @@ fn records_pages_sections_texts() {
 }
 
 // ---- ranking ---------------------------------------------------------------
+
+#[test]
+fn section_markdown_is_read_from_its_page_or_kept_when_it_is_not_a_slice() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let sliced = page("/a", "A", &[(None, "A", "alpha 创建索引"), (Some("b"), "B", "beta"), (Some("c"), "C", "")], &[]);
+    // Sections whose Markdown the page's does not hold in order.
+    let mut own = page("/o", "O", &[(None, "O", "one"), (Some("t"), "T", "two")], &[]);
+    own.markdown = format!("{}\n\n{}", own.sections[1].markdown, "# O\n\nchanged\n");
+    for p in [&sliced, &own] {
+        writer.add_page(EN, p).unwrap();
+    }
+    writer.commit("g").unwrap();
+    let snap = index.snapshot();
+    for p in [&sliced, &own] {
+        let record = snap.page(EN, &p.path).unwrap();
+        assert_eq!(record.markdown, p.markdown);
+        for (i, key) in record.section_keys.iter().enumerate() {
+            let got = snap.section_with_markdown(key).unwrap().markdown;
+            assert_eq!(got.as_deref(), Some(p.sections[i].markdown.as_str()), "{} section {i}", p.path);
+        }
+    }
+}
 
 #[test]
 fn editions_filter_results() {

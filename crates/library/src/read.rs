@@ -177,11 +177,15 @@ impl Library {
                 view.generation
             ))
         };
-        let section = view.snapshot.section(key).ok_or_else(not_found)?;
+        let section = match request.format {
+            ReadFormat::Text => view.snapshot.section(key),
+            ReadFormat::Markdown => view.snapshot.section_with_markdown(key),
+        }
+        .ok_or_else(not_found)?;
         let edition = view.manifest.edition(&section.edition).filter(|e| e.enabled).ok_or_else(not_found)?;
         let text = match request.format {
             ReadFormat::Text => &section.text,
-            ReadFormat::Markdown => &section.markdown,
+            ReadFormat::Markdown => section.markdown.as_deref().unwrap_or_default(),
         };
         let window = window(text, request.format, request.offset, request.limit)?;
         Ok(SectionResponse {

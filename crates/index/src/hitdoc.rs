@@ -1,0 +1,131 @@
+//! Reading what a search hit shows straight from a section document's stored
+//! bytes, borrowed, without copying or validating more of the body than its
+//! snippet can reach. tantivy's own deserializer copies every string and
+//! checks the whole body as UTF-8, which cost about a tenth of a search.
+//!
+//! The layout read is tantivy 0.27's (pinned in the workspace): a VInt count
+//! of values, then per value a `u32` field id (little-endian), a type byte
+//! and, for text, a VInt byte length and the bytes. VInts are 7 bits per
+//! byte, the last byte marked by its high bit. A section document stores
+//! its text fields up to the body first (`Writer::add_page`), so reading
+//! stops at the body. Anything unexpected gives None, and the caller falls
+//! back to tantivy's deserializer; a test compares both on every document.
+
+use tantivy::schema::Field;
+
+use crate::schema::Fields;
+
+/// tantivy's type byte of a text value (`type_codes::TEXT_CODE`).
+const TEXT_CODE: u8 = 0;
+
+/// The stored fields of a section that a hit shows, borrowed from the
+/// document's bytes; `body` is at most its first `body_bytes` bytes (cut at
+/// a char boundary).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct HitFields<'a> {
+    pub edition: &'a str,
+    pub section_key: &'a str,
+    pub path: &'a str,
+    pub anchor: Option<&'a str>,
+    pub title: &'a str,
+    pub breadcrumb: Vec<&'a str>,
+    pub body: &'a str,
+}
+
+/// Reads `bytes`, one stored document; None when it is not laid out as a
+/// section document's should be or is not valid UTF-8 where read.
+pub(crate) fn read<'a>(bytes: &'a [u8], f: &Fields, body_bytes: usize) -> Option<HitFields<'a>> {
+    let mut at = 0usize;
+    let count = vint(bytes, &mut at)?;
+    let mut out = HitFields::default();
+    for _ in 0..count {
+        let field = Field::from_field_id(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+        at += 4;
+        if *bytes.get(at)? != TEXT_CODE {
+            return None;
+        }
+        at += 1;
+        let len = usize::try_from(vint(bytes, &mut at)?).ok()?;
+        let value = bytes.get(at..at.checked_add(len)?)?;
+        at += len;
+        if field == f.body {
+            out.body = utf8_head(value, body_bytes)?;
+            return Some(out);
+        }
+        let text = std::str::from_utf8(value).ok()?;
+        match field {
+            _ if field == f.edition => out.edition = text,
+            _ if field == f.section_key => out.section_key = text,
+            _ if field == f.path => out.path = text,
+            _ if field == f.anchor => out.anchor = Some(text),
+            _ if field == f.title => out.title = text,
+            _ if field == f.breadcrumb => out.breadcrumb.push(text),
+            _ => {}
+        }
+    }
+    // A section document always has a body.
+    None
+}
+
+/// The longest valid UTF-8 prefix of `value` of at most `max` bytes that
+/// ends where a char does; None when `value` is not UTF-8 within it.
+fn utf8_head(value: &[u8], max: usize) -> Option<&str> {
+    let head = &value[..value.len().min(max)];
+    match std::str::from_utf8(head) {
+        Ok(text) => Some(text),
+        // Only a char cut by the limit is forgiven (`error_len` None).
+        Err(e) if e.error_len().is_none() && head.len() < value.len() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+/// A tantivy VInt at `*at`, moving `*at` past it.
+fn vint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        value |= u64::from(b & 0x7f).checked_shl(shift)?;
+        if b & 0x80 != 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn heads_end_at_char_boundaries_and_bad_utf8_is_refused() {
+        let text = "ab创建";
+        assert_eq!(utf8_head(text.as_bytes(), 100), Some(text));
+        assert_eq!(utf8_head(text.as_bytes(), 3), Some("ab"), "创 is cut: left out");
+        assert_eq!(utf8_head(text.as_bytes(), 5), Some("ab创"));
+        assert_eq!(utf8_head(b"ab\xff", 100), None);
+        assert_eq!(utf8_head(b"ab\xe5\x88", 100), None, "a cut char at the real end is bad");
+    }
+
+    #[test]
+    fn vints_are_read_as_tantivy_writes_them() {
+        let mut at = 0;
+        assert_eq!(vint(&[0x85], &mut at), Some(5));
+        assert_eq!(at, 1);
+        // 300 = 0b10_0101100: low 7 bits first, the last byte marked.
+        let mut at = 0;
+        assert_eq!(vint(&[0x2c, 0x82], &mut at), Some(300));
+        assert_eq!(vint(&[0x2c], &mut 0), None, "unterminated");
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_on_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64), max in 0usize..80) {
+            let f = Fields::build();
+            let _ = read(&bytes, &f, max);
+        }
+    }
+}
