@@ -9,9 +9,9 @@
 //! compatibility ideograph) is not looked at.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use rustc_hash::FxHashMap;
 
 use crate::snippet::{Match, SNIPPET_CHARS, snippet};
 use crate::text::{is_cjk, is_word_char};
@@ -46,7 +46,7 @@ pub(crate) struct Highlight {
     starts: Option<Starts>,
     /// Each word run analysed so far (the same words recur across a
     /// section and across the hits of one query; stemming is the cost).
-    runs: RefCell<HashMap<String, RunTokens>>,
+    runs: RefCell<FxHashMap<String, RunTokens>>,
 }
 
 impl Highlight {

@@ -67,18 +67,15 @@ pub(crate) fn read<'a>(bytes: &'a [u8], f: &Fields, body_bytes: usize) -> Option
     None
 }
 
-/// The longest valid UTF-8 prefix of `value` of at most `max` bytes that
-/// ends where a char does; None when `value` is not UTF-8 within it.
+/// The longest prefix of `value` of at most `max` bytes that ends where a
+/// char starts (or at the end); None when that prefix is not UTF-8.
 fn utf8_head(value: &[u8], max: usize) -> Option<&str> {
-    let head = &value[..value.len().min(max)];
-    match std::str::from_utf8(head) {
-        Ok(text) => Some(text),
-        // Only a char cut by the limit is forgiven (`error_len` None).
-        Err(e) if e.error_len().is_none() && head.len() < value.len() => {
-            std::str::from_utf8(&head[..e.valid_up_to()]).ok()
-        }
-        Err(_) => None,
+    let mut end = value.len().min(max);
+    // Back off over continuation bytes (`10xxxxxx`) to where a char starts.
+    while end < value.len() && end > 0 && value[end] & 0xC0 == 0x80 {
+        end -= 1;
     }
+    simdutf8::basic::from_utf8(&value[..end]).ok()
 }
 
 /// A tantivy VInt at `*at`, moving `*at` past it.

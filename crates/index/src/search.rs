@@ -841,7 +841,11 @@ mod tests {
                 assert_eq!(fast.title, doc.title);
                 assert_eq!(fast.breadcrumb, doc.breadcrumb.iter().map(String::as_str).collect::<Vec<_>>());
                 assert!(doc.body.starts_with(fast.body));
-                let expected = if doc.body.len() <= SNIPPET_SOURCE_BYTES { doc.body.len() } else { SNIPPET_SOURCE_BYTES - 1 };
+                let expected = if doc.body.len() <= SNIPPET_SOURCE_BYTES {
+                    doc.body.len()
+                } else {
+                    SNIPPET_SOURCE_BYTES - 1
+                };
                 assert_eq!(fast.body.len(), expected, "{}", doc.title);
             }
         }

@@ -2,8 +2,6 @@
 //! best cluster of matched terms (or its beginning), whitespace collapsed,
 //! with highlight ranges in Unicode scalar offsets of the snippet.
 
-use std::collections::HashMap;
-
 /// Snippet length in Unicode scalars.
 pub const SNIPPET_CHARS: usize = 200;
 
@@ -145,41 +143,80 @@ fn best_start(spans: &[(usize, usize, u32)], window: usize, total: usize) -> usi
     if spans.is_empty() {
         return 0;
     }
-    let mut best = (0usize, 0usize, 0usize); // (distinct, count, index)
-    let mut counts: HashMap<u32, usize> = HashMap::new();
-    let mut j = 0;
-    for i in 0..spans.len() {
-        if i > 0 {
-            let t = spans[i - 1].2;
-            if let Some(c) = counts.get_mut(&t) {
-                *c -= 1;
-                if *c == 0 {
-                    counts.remove(&t);
-                }
-            }
-        }
-        j = j.max(i);
-        while j < spans.len() && spans[j].1 <= spans[i].0 + window {
-            *counts.entry(spans[j].2).or_default() += 1;
-            j += 1;
-        }
-        let score = (counts.len(), j - i);
-        if score > (best.0, best.1) {
-            best = (score.0, score.1, i);
-        }
-    }
-    let first = spans[best.2].0;
-    let last = spans[best.2..].iter().take(best.1.max(1)).map(|s| s.1).max().unwrap_or(first);
+    let (count, index) = best_cluster(spans, window);
+    let first = spans[index].0;
+    let last = spans[index..].iter().take(count.max(1)).map(|s| s.1).max().unwrap_or(first);
     let slack = window.saturating_sub(last.saturating_sub(first));
     let start = first.saturating_sub(LEAD_CHARS.min(slack));
     // Do not waste the window past the end of the text.
     start.min(total.saturating_sub(window))
 }
 
+/// The first span of the cluster with the most distinct terms, then the
+/// most spans, and how many spans it has. A cluster is span `i` and those
+/// after it that end within `window` of its start, up to the first that
+/// does not (spans are sorted by start). One sliding pass.
+fn best_cluster(spans: &[(usize, usize, u32)], window: usize) -> (usize, usize) {
+    let mut best = (0usize, 0usize, 0usize); // (distinct, count, index)
+    // Spans per term, each term's slot found in the sorted term ids.
+    let mut ids: Vec<u32> = spans.iter().map(|s| s.2).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let slot = |term: u32| ids.binary_search(&term).unwrap_or(0);
+    let mut counts = vec![0usize; ids.len()];
+    let mut distinct = 0usize;
+    let mut j = 0;
+    for i in 0..spans.len() {
+        if i > 0 && j >= i {
+            let c = &mut counts[slot(spans[i - 1].2)];
+            *c -= 1;
+            if *c == 0 {
+                distinct -= 1;
+            }
+        }
+        j = j.max(i);
+        while j < spans.len() && spans[j].1 <= spans[i].0 + window {
+            let c = &mut counts[slot(spans[j].2)];
+            if *c == 0 {
+                distinct += 1;
+            }
+            *c += 1;
+            j += 1;
+        }
+        let score = (distinct, j - i);
+        if score > (best.0, best.1) {
+            best = (score.0, score.1, i);
+        }
+    }
+    (best.1, best.2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn best_cluster_equals_counting_every_cluster(
+            raw in proptest::collection::vec((0usize..400, 1usize..30, 0u32..5), 1..60),
+            window in 1usize..120,
+        ) {
+            let mut spans: Vec<(usize, usize, u32)> = raw.iter().map(|&(a, len, t)| (a, a + len, t * 7)).collect();
+            spans.sort_unstable();
+            let mut best = (0usize, 0usize, 0usize);
+            for i in 0..spans.len() {
+                let end = (i..spans.len()).find(|&k| spans[k].1 > spans[i].0 + window).unwrap_or(spans.len());
+                let mut terms: Vec<u32> = spans[i..end].iter().map(|s| s.2).collect();
+                terms.sort_unstable();
+                terms.dedup();
+                if (terms.len(), end - i) > (best.0, best.1) {
+                    best = (terms.len(), end - i, i);
+                }
+            }
+            prop_assert_eq!(best_cluster(&spans, window), (best.1, best.2));
+        }
+    }
 
     fn m(from: usize, to: usize, term: u32) -> Match {
         Match { from, to, term }

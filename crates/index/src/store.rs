@@ -456,7 +456,8 @@ fn slices<'a>(whole: &str, parts: impl Iterator<Item = &'a str>) -> Vec<Option<(
     let mut at = 0;
     parts
         .map(|part| {
-            let found = if whole[at..].starts_with(part) { Some(at) } else { whole[at..].find(part).map(|i| at + i) };
+            let found =
+                if whole[at..].starts_with(part) { Some(at) } else { whole[at..].find(part).map(|i| at + i) };
             found.map(|from| {
                 at = from + part.len();
                 (from, part.len())

@@ -365,7 +365,12 @@ fn section_markdown_is_read_from_its_page_or_kept_when_it_is_not_a_slice() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
     let mut writer = index.writer().unwrap();
-    let sliced = page("/a", "A", &[(None, "A", "alpha 创建索引"), (Some("b"), "B", "beta"), (Some("c"), "C", "")], &[]);
+    let sliced = page(
+        "/a",
+        "A",
+        &[(None, "A", "alpha 创建索引"), (Some("b"), "B", "beta"), (Some("c"), "C", "")],
+        &[],
+    );
     // Sections whose Markdown the page's does not hold in order.
     let mut own = page("/o", "O", &[(None, "O", "one"), (Some("t"), "T", "two")], &[]);
     own.markdown = format!("{}\n\n{}", own.sections[1].markdown, "# O\n\nchanged\n");
