@@ -159,6 +159,18 @@ fn pages_read_back_exactly_as_written() {
     let page = lib.json(&["read", "/app/guide/install", "--markdown"]);
     assert_eq!(page["content"].as_str().unwrap(), body);
     assert!(page["frontmatter"].as_str().unwrap().contains("title:"));
+    // Its sections, read as Markdown, are the page, in order.
+    let sections = page["sections"].as_array().unwrap();
+    assert!(sections.len() >= 2, "{page}");
+    let parts: String = sections
+        .iter()
+        .map(|s| {
+            let key = s["section_key"].as_str().unwrap();
+            let part = lib.json(&["read", "--section", key, "--markdown", "--limit", "50000"]);
+            part["content"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(parts, body);
     // The same page by edition + relative path, and the zh-Hans translation by full path.
     let same = lib.json(&["read", "app@2/en", "/guide/install", "--markdown"]);
     assert_eq!(same["content"], page["content"]);
