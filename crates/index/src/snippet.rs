@@ -66,14 +66,25 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
     let start = best_start(&spans, window, total);
     let end = (start + window).min(total);
 
-    // Walk to the window's first char from the nearest counted offset.
+    // Walk to the window's first char from the nearest counted offset: back
+    // from the first at or after it (usually its first match, a few chars
+    // on), or on from the last before it (perhaps a match far back).
     let known = chars.partition_point(|&c| c <= start).saturating_sub(1);
     let (mut base, base_char) =
         if chars.first().is_some_and(|&c| c <= start) { (bytes[known], chars[known]) } else { (0, 0) };
     while !text.is_char_boundary(base) {
         base += 1;
     }
-    let from_byte = text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b);
+    let after = chars.partition_point(|&c| c < start);
+    let from_byte = match (bytes.get(after), chars.get(after)) {
+        (Some(&b), Some(&c)) if text.is_char_boundary(b) && c - start < start - base_char => {
+            match c - start {
+                0 => b,
+                back => text[..b].char_indices().rev().nth(back - 1).map_or(0, |(i, _)| i),
+            }
+        }
+        _ => text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b),
+    };
     render(text[from_byte..].chars().take(end - start), &spans, start, end)
 }
 
