@@ -18,23 +18,59 @@ use crate::schema::Fields;
 /// tantivy's type byte of a text value (`type_codes::TEXT_CODE`).
 const TEXT_CODE: u8 = 0;
 
-/// The stored fields of a section that a hit shows, borrowed from the
-/// document's bytes; `body` is at most its first `body_bytes` bytes (cut at
-/// a char boundary).
+/// The stored fields of a section that a hit shows: borrowed from the
+/// document's bytes (`S` = `&str`, by [`read`]) or owned (`String`, by
+/// tantivy's deserializer).
 #[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct HitFields<'a> {
-    pub edition: &'a str,
-    pub section_key: &'a str,
-    pub path: &'a str,
-    pub anchor: Option<&'a str>,
-    pub title: &'a str,
-    pub breadcrumb: Vec<&'a str>,
-    pub body: &'a str,
+pub(crate) struct HitFields<S> {
+    pub edition: S,
+    pub section_key: S,
+    pub path: S,
+    pub anchor: Option<S>,
+    pub title: S,
+    pub breadcrumb: Vec<S>,
+    pub body: S,
+}
+
+impl<S> HitFields<S> {
+    /// Keeps `text` if `field` is one a hit shows; true for the body, which
+    /// a section document stores after the others (reading stops there).
+    pub(crate) fn set(&mut self, f: &Fields, field: Field, text: S) -> bool {
+        match field {
+            _ if field == f.body => {
+                self.body = text;
+                return true;
+            }
+            _ if field == f.edition => self.edition = text,
+            _ if field == f.section_key => self.section_key = text,
+            _ if field == f.path => self.path = text,
+            _ if field == f.anchor => self.anchor = Some(text),
+            _ if field == f.title => self.title = text,
+            _ if field == f.breadcrumb => self.breadcrumb.push(text),
+            _ => {}
+        }
+        false
+    }
+}
+
+impl HitFields<String> {
+    pub(crate) fn borrowed(&self) -> HitFields<&str> {
+        HitFields {
+            edition: &self.edition,
+            section_key: &self.section_key,
+            path: &self.path,
+            anchor: self.anchor.as_deref(),
+            title: &self.title,
+            breadcrumb: self.breadcrumb.iter().map(String::as_str).collect(),
+            body: &self.body,
+        }
+    }
 }
 
 /// Reads `bytes`, one stored document; None when it is not laid out as a
-/// section document's should be or is not valid UTF-8 where read.
-pub(crate) fn read<'a>(bytes: &'a [u8], f: &Fields, body_bytes: usize) -> Option<HitFields<'a>> {
+/// section document's should be or is not valid UTF-8 where read. `body`
+/// is at most its first `body_bytes` bytes (cut at a char boundary).
+pub(crate) fn read<'a>(bytes: &'a [u8], f: &Fields, body_bytes: usize) -> Option<HitFields<&'a str>> {
     let mut at = 0usize;
     let count = vint(bytes, &mut at)?;
     let mut out = HitFields::default();
@@ -48,19 +84,10 @@ pub(crate) fn read<'a>(bytes: &'a [u8], f: &Fields, body_bytes: usize) -> Option
         let len = usize::try_from(vint(bytes, &mut at)?).ok()?;
         let value = bytes.get(at..at.checked_add(len)?)?;
         at += len;
-        if field == f.body {
-            out.body = utf8_head(value, body_bytes)?;
+        let text =
+            if field == f.body { utf8_head(value, body_bytes)? } else { std::str::from_utf8(value).ok()? };
+        if out.set(f, field, text) {
             return Some(out);
-        }
-        let text = std::str::from_utf8(value).ok()?;
-        match field {
-            _ if field == f.edition => out.edition = text,
-            _ if field == f.section_key => out.section_key = text,
-            _ if field == f.path => out.path = text,
-            _ if field == f.anchor => out.anchor = Some(text),
-            _ if field == f.title => out.title = text,
-            _ if field == f.breadcrumb => out.breadcrumb.push(text),
-            _ => {}
         }
     }
     // A section document always has a body.

@@ -709,19 +709,10 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
     }
     // Not laid out as expected: tantivy's own deserializer decides.
     let doc: HitDoc = snap.searcher.doc(address).ok()?;
-    let fields = HitFields {
-        edition: &doc.edition,
-        section_key: &doc.section_key,
-        path: &doc.path,
-        anchor: doc.anchor.as_deref(),
-        title: &doc.title,
-        breadcrumb: doc.breadcrumb.iter().map(String::as_str).collect(),
-        body: &doc.body,
-    };
-    Some(to_hit(fields, compiled, candidate.score))
+    Some(to_hit(doc.0.borrowed(), compiled, candidate.score))
 }
 
-fn to_hit(fields: HitFields<'_>, compiled: &Compiled, score: Score) -> Hit {
+fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
     let (snippet, highlights) = compiled.highlight.snippet(fields.body);
     Hit {
         section_key: fields.section_key.to_owned(),
@@ -740,37 +731,19 @@ fn to_hit(fields: HitFields<'_>, compiled: &Compiled, score: Score) -> Hit {
 /// deserializer reads them (`hitdoc` reads them faster; this is its fallback
 /// and, in tests, its reference). Reading stops at the body.
 #[derive(Default)]
-struct HitDoc {
-    edition: String,
-    section_key: String,
-    path: String,
-    anchor: Option<String>,
-    title: String,
-    breadcrumb: Vec<String>,
-    body: String,
-}
+struct HitDoc(HitFields<String>);
 
 /// Field ids of the one schema (a deserializer has no other way to them).
 static FIELDS: std::sync::LazyLock<Fields> = std::sync::LazyLock::new(Fields::build);
 
 impl DocumentDeserialize for HitDoc {
     fn deserialize<'de, D: DocumentDeserializer<'de>>(mut doc: D) -> Result<Self, DeserializeError> {
-        let f = &*FIELDS;
         let mut out = HitDoc::default();
         while let Some((field, value)) = doc.next_field::<OwnedValue>()? {
-            let OwnedValue::Str(text) = value else { continue };
-            match field {
-                _ if field == f.body => {
-                    out.body = text;
-                    break;
-                }
-                _ if field == f.edition => out.edition = text,
-                _ if field == f.section_key => out.section_key = text,
-                _ if field == f.path => out.path = text,
-                _ if field == f.anchor => out.anchor = Some(text),
-                _ if field == f.title => out.title = text,
-                _ if field == f.breadcrumb => out.breadcrumb.push(text),
-                _ => {}
+            if let OwnedValue::Str(text) = value
+                && out.0.set(&FIELDS, field, text)
+            {
+                break;
             }
         }
         Ok(out)
@@ -828,7 +801,7 @@ mod tests {
         for (ord, segment) in snap.searcher.segment_readers().iter().enumerate() {
             for doc_id in 0..segment.max_doc() {
                 let bytes = snap.stores[ord].get_document_bytes(doc_id).unwrap();
-                let doc: HitDoc = snap.searcher.doc(DocAddress::new(ord as u32, doc_id)).unwrap();
+                let HitDoc(doc) = snap.searcher.doc(DocAddress::new(ord as u32, doc_id)).unwrap();
                 let Some(fast) = hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) else {
                     assert!(doc.section_key.is_empty(), "a section document was not read: {}", doc.title);
                     continue;
