@@ -87,7 +87,7 @@ impl ResultCache {
 
     /// Keeps a complete result (one cut short by a deadline or a cancel is
     /// not the answer to the next caller).
-    pub(crate) fn put(&self, key: String, outcome: &SearchOutcome) {
+    pub(crate) fn put(&self, key: String, outcome: &Arc<SearchOutcome>) {
         if outcome.timed_out || outcome.cancelled {
             return;
         }
@@ -95,8 +95,7 @@ impl ResultCache {
         if bytes > MAX_BYTES / 8 {
             return;
         }
-        // Copied before the lock: readers on async threads wait for it.
-        let kept = Arc::new(outcome.clone());
+        let kept = outcome.clone();
         let mut inner = self.lock();
         inner.clock += 1;
         let now = inner.clock;

@@ -593,19 +593,25 @@ impl Snapshot {
     /// more than a few ms; sets flags instead of failing.
     /// Repeated requests are answered from this snapshot's result cache.
     pub fn search(&self, request: &SearchRequest<'_>) -> SearchOutcome {
+        Arc::unwrap_or_clone(self.search_shared(request))
+    }
+
+    /// [`Snapshot::search`], answered with the result the cache shares
+    /// (no copy of it is made).
+    pub fn search_shared(&self, request: &SearchRequest<'_>) -> Arc<SearchOutcome> {
         let key = crate::cache::key(request);
         if let Some(cached) = self.inner.results.get(&key, true) {
-            return (*cached).clone();
+            return cached;
         }
-        let outcome = self.search_uncached(request);
+        let outcome = Arc::new(self.search_uncached(request));
         self.inner.results.put(key, &outcome);
         outcome
     }
 
     /// The result cache's answer to `request`, if it holds one (a miss is
     /// not counted: the search that follows counts it).
-    pub fn search_if_cached(&self, request: &SearchRequest<'_>) -> Option<SearchOutcome> {
-        self.inner.results.get(&crate::cache::key(request), false).map(|cached| (*cached).clone())
+    pub fn search_if_cached(&self, request: &SearchRequest<'_>) -> Option<Arc<SearchOutcome>> {
+        self.inner.results.get(&crate::cache::key(request), false)
     }
 
     /// Ranked search without the result cache (benchmarks of the engine).

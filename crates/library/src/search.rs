@@ -102,7 +102,11 @@ impl Library {
     ) -> Result<SearchResponse, LibraryError> {
         let cache = self.result_cache();
         let found = self.search_by(params, deadline, cancel, self.view()?, |snapshot, request| {
-            Some(if cache { snapshot.search(request) } else { snapshot.search_uncached(request) })
+            Some(if cache {
+                snapshot.search_shared(request)
+            } else {
+                Arc::new(snapshot.search_uncached(request))
+            })
         })?;
         found.ok_or_else(|| LibraryError::Internal("a search returned no outcome".into()))
     }
@@ -126,7 +130,7 @@ impl Library {
         deadline: Option<Duration>,
         cancel: Option<Cancel>,
         view: Arc<View>,
-        run: impl FnOnce(&lectern_index::Snapshot, &SearchRequest<'_>) -> Option<SearchOutcome>,
+        run: impl FnOnce(&lectern_index::Snapshot, &SearchRequest<'_>) -> Option<Arc<SearchOutcome>>,
     ) -> Result<Option<SearchResponse>, LibraryError> {
         let chars = params.text.chars().count();
         if chars > MAX_TEXT_CHARS {
@@ -165,25 +169,26 @@ impl Library {
             cancel,
         };
         let Some(outcome) = run(&view.snapshot, &request) else { return Ok(None) };
+        // Copied once, from the result the cache may share.
         let hits: Vec<SearchHit> = outcome
             .hits
-            .into_iter()
+            .iter()
             .filter_map(|h| {
                 let e = view.manifest.edition(&h.edition)?;
                 Some(SearchHit {
-                    section_key: h.section_key,
-                    title: h.title,
-                    breadcrumb: h.breadcrumb,
-                    path: h.path,
-                    anchor: h.anchor,
+                    section_key: h.section_key.clone(),
+                    title: h.title.clone(),
+                    breadcrumb: h.breadcrumb.clone(),
+                    path: h.path.clone(),
+                    anchor: h.anchor.clone(),
                     edition: e.id.clone(),
                     project: e.project.clone(),
                     version: e.version.clone(),
                     locale: e.locale.clone(),
                     domain: e.domain.clone(),
                     collection: e.collection.clone(),
-                    snippet: h.snippet,
-                    highlights: h.highlights,
+                    snippet: h.snippet.clone(),
+                    highlights: h.highlights.clone(),
                     score: h.score,
                 })
             })
