@@ -99,22 +99,23 @@ impl Snapshot {
         Some(section_record(&self.inner.fields, &self.section_doc(key)?))
     }
 
-    /// The section with this key and its Markdown, a slice of its page's.
+    /// The section with this key and its Markdown, a slice of its page's
+    /// (`markdown` is None only when the page no longer holds that slice:
+    /// a damaged index).
     pub fn section_with_markdown(&self, key: &str) -> Option<SectionRecord> {
         let f = &self.inner.fields;
         let doc = self.section_doc(key)?;
         let mut record = section_record(f, &doc);
         let at: Vec<u64> = doc.get_all(f.markdown_at).filter_map(|v| v.as_u64()).collect();
-        record.markdown = Some(match (first_str(&doc, f.markdown), at.as_slice()) {
-            (Some(own), _) => own,
-            (None, &[from, len]) => {
-                let page = self.page_doc(&record.edition, &record.page_path)?;
-                let whole = page.get_first(f.markdown).and_then(|v| v.as_str())?;
-                let (from, to) = (usize::try_from(from).ok()?, usize::try_from(from + len).ok()?);
-                whole.get(from..to)?.to_owned()
-            }
-            (None, _) => String::new(),
-        });
+        record.markdown = match (first_str(&doc, f.markdown), at.as_slice()) {
+            (Some(own), _) => Some(own),
+            (None, &[from, len]) => self.page_doc(&record.edition, &record.page_path).and_then(|page| {
+                let whole = page.get_first(f.markdown)?.as_str()?;
+                let from = usize::try_from(from).ok()?;
+                Some(whole.get(from..from.checked_add(usize::try_from(len).ok()?)?)?.to_owned())
+            }),
+            (None, _) => None,
+        };
         Some(record)
     }
 

@@ -523,7 +523,7 @@ impl Writer {
             }
             doc.add_u64(f.weight, if page.listing { LISTING_WEIGHT } else { 100 });
             // After everything a search hit shows: reading a hit stops at
-            // the body (`search::HitDoc`).
+            // the body (`hitdoc::read`).
             match markdown_at[ordinal] {
                 Some((from, len)) => {
                     doc.add_u64(f.markdown_at, from as u64);

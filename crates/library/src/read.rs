@@ -185,7 +185,13 @@ impl Library {
         let edition = view.manifest.edition(&section.edition).filter(|e| e.enabled).ok_or_else(not_found)?;
         let text = match request.format {
             ReadFormat::Text => &section.text,
-            ReadFormat::Markdown => section.markdown.as_deref().unwrap_or_default(),
+            ReadFormat::Markdown => section.markdown.as_deref().ok_or_else(|| {
+                LibraryError::Internal(format!(
+                    "the Markdown of section {key} could not be read from its page {}; \
+                     `lectern repair` rebuilds the index",
+                    section.page_path
+                ))
+            })?,
         };
         let window = window(text, request.format, request.offset, request.limit)?;
         Ok(SectionResponse {
