@@ -52,16 +52,7 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
     }
     let to_char = |byte: usize| chars[bytes.partition_point(|&b| b < byte.min(text.len()))];
     let total = count;
-    let mut spans: Vec<(usize, usize, u32)> = weighed
-        .iter()
-        .map(|m| {
-            let a = to_char(m.from);
-            let b = to_char(m.to.max(m.from));
-            (a, b, m.term)
-        })
-        .filter(|(a, b, _)| a < b)
-        .collect();
-    spans.sort_unstable();
+    let spans = spans(weighed, to_char);
 
     let start = best_start(&spans, window, total);
     let end = (start + window).min(total);
@@ -86,6 +77,18 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         _ => text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b),
     };
     render(text[from_byte..].chars().take(end - start), &spans, start, end)
+}
+
+/// The matches as (first scalar, scalar past the end, term), sorted;
+/// `to_char` maps a byte offset to the scalars before it. Empty ones are dropped.
+fn spans(matches: &[Match], to_char: impl Fn(usize) -> usize) -> Vec<(usize, usize, u32)> {
+    let mut spans: Vec<(usize, usize, u32)> = matches
+        .iter()
+        .map(|m| (to_char(m.from), to_char(m.to.max(m.from)), m.term))
+        .filter(|(a, b, _)| a < b)
+        .collect();
+    spans.sort_unstable();
+    spans
 }
 
 /// Copies the window's chars (scalars `start..end` of the text), collapsing
@@ -285,17 +288,7 @@ mod tests {
         let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).collect();
         let total = starts.len();
         let to_char = |byte: usize| starts.partition_point(|&s| s < byte.min(text.len()));
-        let mut spans: Vec<(usize, usize, u32)> = matches
-            .iter()
-            .take(MAX_MATCHES)
-            .map(|m| {
-                let a = to_char(m.from);
-                let b = to_char(m.to.max(m.from));
-                (a, b, m.term)
-            })
-            .filter(|(a, b, _)| a < b)
-            .collect();
-        spans.sort_unstable();
+        let spans = spans(&matches[..matches.len().min(MAX_MATCHES)], to_char);
 
         let start = best_start(&spans, window, total);
         let end = (start + window).min(total);
