@@ -57,7 +57,7 @@ pub fn run(user_data: &Path, paths_file: &Path, load: &Load) -> anyhow::Result<(
         .map(str::to_owned)
         .collect();
     let (all, elapsed) = measure(port, &key, &paths, load)?;
-    report(&all, elapsed, load);
+    report(all, elapsed, load);
     Ok(())
 }
 
@@ -120,9 +120,9 @@ fn measure(port: u16, key: &str, paths: &[String], load: &Load) -> anyhow::Resul
     Ok((all, began.elapsed()))
 }
 
-fn report(all: &Tally, elapsed: Duration, load: &Load) {
-    let mut sorted = all.latencies.clone();
-    sorted.sort_unstable();
+fn report(mut all: Tally, elapsed: Duration, load: &Load) {
+    all.latencies.sort_unstable();
+    let sorted = all.latencies;
     let n = sorted.len();
     let rate = n as f64 / elapsed.as_secs_f64();
     let corrected = wrk_corrected(&sorted, elapsed, load.connections);
