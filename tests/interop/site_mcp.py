@@ -1,4 +1,4 @@
-"""Seed 002's /mcp through a real client: the Python SDK (mcp==2.3.0) over
+"""The docs site's /mcp (four tools) through a real client: the Python SDK (mcp==2.3.0) over
 Streamable HTTP against `lectern serve --site` on a temporary copy of the
 demo site, in every connect mode (auto, 2026-07-28, legacy initialize).
 

@@ -36,7 +36,7 @@ impl Pg {
     }
 }
 
-/// PostgreSQL 18 en (current) and zh-Hans (current, the library default, as seed 000).
+/// PostgreSQL 18 en (current) and zh-Hans (current, the library's default locale, as Lectern's documented defaults say).
 pub fn pg18() -> Vec<Pg> {
     vec![
         Pg { version: "18", locale: "en", status: Status::Current, default: false },
