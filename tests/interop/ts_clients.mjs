@@ -16,7 +16,7 @@
 //
 // Run: node tests/interop/ts_clients.mjs  (LECTERN_BIN, LECTERN_INTEROP_TS
 // override target/debug/lectern and target/interop-ts). Prints `ok` / `FAIL`
-// lines and "ts clients: N passed, M failed"; exits 1 on a failure.
+// lines and "ts-clients: N passed, M failed"; exits 1 on a failure.
 
 import {
   check, compileOutputSchemas, finish, firstLine, newAjv, report, requireTs, resultProblems, startServers, bin,
@@ -209,9 +209,9 @@ async function main() {
       }
     }
   } finally {
-    servers.stop();
+    await servers.stop();
   }
-  finish("ts clients");
+  finish("ts-clients");
 }
 
 await main();
