@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 #[path = "common/http.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod http;
 
 fn bin() -> Command {
