@@ -8,64 +8,21 @@
 //! - shutdown: SIGTERM removes status.json
 //! - open/doctor: `open --print` mints a login URL, `doctor` says all is well
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use lectern_api::client::{Client, query};
 use serde_json::json;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
-    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
-    c
-}
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
+#[path = "common/server.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod server;
 
-fn demo_library() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/lectern.toml");
-    let out = bin().args(["add", "--site"]).arg(config).arg("--user-data").arg(dir.path()).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    dir
-}
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(user_data: &Path) -> Server {
-    let mut child = bin()
-        .arg("serve")
-        .arg("--user-data")
-        .arg(user_data)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut url = String::new();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        if let Some(i) = line.find("http://127.0.0.1:")
-            && line.contains("/login?token=")
-        {
-            url = line[i..].trim().to_owned();
-            break;
-        }
-    }
-    assert!(url.contains("/login?token="), "serve printed no login URL");
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, url }
-}
+use bin::{demo_library, lectern};
+use server::Server;
 
 fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) -> Duration {
     let start = Instant::now();
@@ -83,11 +40,13 @@ fn status_path(user_data: &Path) -> PathBuf {
 #[test]
 fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
     let lib = demo_library();
-    let server = serve(lib.path());
+    let server = Server::local_api(lib.path());
+    let login = server.line_with("/login?token=");
+    let login = &login[login.find("http://").unwrap()..];
     let client = Client::connect(lib.path()).expect("discovery + challenge");
-    assert!(server.url.starts_with(&format!("http://127.0.0.1:{}/login?token=", client.port())));
-    assert!(!server.url.contains(&client.discovery().access_key));
-    assert_eq!(client.discovery().status.pid, server.child.id());
+    assert!(login.starts_with(&format!("http://127.0.0.1:{}/login?token=", client.port())), "{login}");
+    assert!(!login.contains(&client.discovery().access_key));
+    assert_eq!(client.discovery().status.pid, server.pid());
 
     let status = client.get("/v1/status").unwrap();
     assert_eq!(status["editions_enabled"], 5);
@@ -118,7 +77,7 @@ fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
 
     // A generation made by another process is served within a second.
     let before = client.get("/v1/status").unwrap()["generation"].clone();
-    let out = bin().args(["disable", "app@2/zh-Hans", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["disable", "app@2/zh-Hans", "--user-data"]).arg(lib.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let took = wait_until("new generation served", Duration::from_secs(1), || {
         client.get("/v1/status").unwrap()["generation"] != before
@@ -127,28 +86,25 @@ fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
     assert_eq!(client.get("/v1/status").unwrap()["editions_enabled"], 4);
 
     // `lectern open --print` and `doctor` go through the same discovery + challenge.
-    let out = bin().args(["open", "--print", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["open", "--print", "--user-data"]).arg(lib.path()).output().unwrap();
     let url = String::from_utf8(out.stdout).unwrap();
     assert!(url.starts_with(&format!("http://127.0.0.1:{}/login?token=", client.port())), "{url}");
-    let out = bin().args(["doctor", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["doctor", "--user-data"]).arg(lib.path()).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("challenge") && !text.contains("PROBLEM"), "{text}");
 
     // A second server for the same folder is refused, clearly.
-    let out = bin().args(["serve", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["serve", "--user-data"]).arg(lib.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("already serving"), "{err}");
 
     // SIGTERM: graceful stop, status.json removed.
-    let pid = server.child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let mut server = server;
-    let code = server.child.wait().unwrap();
+    let code = server.terminate();
     assert!(code.success(), "{code:?}");
     assert!(!status_path(lib.path()).exists());
-    let out = bin().args(["doctor", "--json", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["doctor", "--json", "--user-data"]).arg(lib.path()).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ok"], true, "{v}");
 }
@@ -159,10 +115,10 @@ fn serve_refuses_an_unsafe_discovery_folder() {
     let api = lib.path().join("api");
     std::fs::create_dir(&api).unwrap();
     std::fs::set_permissions(&api, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = bin().args(["serve", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["serve", "--user-data"]).arg(lib.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unsafe") && err.contains("chmod 700"), "{err}");
-    let out = bin().args(["doctor", "--user-data"]).arg(lib.path()).output().unwrap();
+    let out = lectern().args(["doctor", "--user-data"]).arg(lib.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
 }

@@ -11,20 +11,16 @@
 //! - crashes: SIGKILL during an ingest leaves the previous generation
 //! - interop: Debian's postgresql-doc-15 HTML manual
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
-    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
-    c
-}
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
 
-fn demo_config() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/lectern.toml")
-}
+use bin::{demo_config, lectern};
 
 struct Lib {
     dir: tempfile::TempDir,
@@ -42,7 +38,7 @@ impl Lib {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        bin().arg("--user-data").arg(self.dir.path()).args(args).output().unwrap()
+        lectern().arg("--user-data").arg(self.dir.path()).args(args).output().unwrap()
     }
 
     fn ok(&self, args: &[&str]) -> String {
@@ -151,10 +147,7 @@ fn disable_and_enable_switch_generations_without_reindexing() {
 #[test]
 fn pages_read_back_exactly_as_written() {
     let lib = Lib::demo();
-    let file = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/app/v2/en/guide/install.md"),
-    )
-    .unwrap();
+    let file = std::fs::read_to_string(bin::root().join("examples/demo/app/v2/en/guide/install.md")).unwrap();
     let body = file.splitn(3, "---\n").nth(2).unwrap();
     let page = lib.json(&["read", "/app/guide/install", "--markdown"]);
     assert_eq!(page["content"].as_str().unwrap(), body);
@@ -365,7 +358,7 @@ fn sigkill_during_an_ingest_leaves_the_previous_generation() {
     let before = lib.generation();
     let mut seen_old = false;
     for delay_ms in [30u64, 120, 300, 600, 1200] {
-        let mut child = bin()
+        let mut child = lectern()
             .arg("--user-data")
             .arg(lib.dir.path())
             .args([
@@ -448,7 +441,7 @@ fn debian_postgresql_doc_15_installs_cleanly() {
 
 #[test]
 fn version_names_the_on_disk_formats() {
-    let out = bin().arg("--version").output().unwrap();
+    let out = lectern().arg("--version").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("library format 1") && text.contains("index format 3"), "{text}");
 }

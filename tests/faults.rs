@@ -2,7 +2,8 @@
 //!
 //! Contents:
 //! - SIGKILL at 20 random points of an ingest → the previous or the new
-//!   generation, never one between (seed printed; `LECTERN_FAULT_SEED` replays)
+//!   generation, never one between (the random points are printed with the
+//!   number that drew them; `LECTERN_FAULT_SEED=<number>` draws them again)
 //! - a full disk (8 MiB tmpfs) during an ingest → a clear error, the previous
 //!   generation intact (skipped, with the reason, where mount is not permitted)
 //! - a corrupted index file → `lectern doctor` and search say so and name
@@ -11,38 +12,28 @@
 //!   `local_api_unavailable`, then a restart on a new port is found without
 //!   restarting the client
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
-    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
-    c
-}
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
+#[path = "common/mcp.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod mcp;
+#[path = "common/server.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod server;
 
-fn run(lib: &Path, args: &[&str]) -> Output {
-    bin().args(args).arg("--user-data").arg(lib).output().unwrap()
-}
-
-fn ok(lib: &Path, args: &[&str]) -> String {
-    let out = run(lib, args);
-    assert!(out.status.success(), "lectern {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
+use bin::{add_demo, lectern, ok, run};
+use mcp::Mcp;
+use server::Server;
 
 fn listing(lib: &Path) -> Value {
     serde_json::from_str(&ok(lib, &["list", "--all", "--json"])).unwrap()
-}
-
-fn demo_library(dir: &Path) {
-    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/lectern.toml");
-    let out = bin().args(["add", "--site"]).arg(config).arg("--user-data").arg(dir).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 fn big_source(dir: &Path, pages: usize, words: usize) {
@@ -72,7 +63,7 @@ fn sigkill_at_twenty_random_points_of_an_ingest_leaves_old_or_new_never_between(
     let tmp = tempfile::tempdir().unwrap();
     let lib = tmp.path().join("lib");
     let src = tmp.path().join("big");
-    demo_library(&lib);
+    add_demo(&lib);
     big_source(&src, 400, 60);
     let before = listing(&lib);
     let add = ["add", src.to_str().unwrap(), "--project", "big", "--version", "1", "--locale", "en"];
@@ -93,7 +84,7 @@ fn sigkill_at_twenty_random_points_of_an_ingest_leaves_old_or_new_never_between(
     let (mut old_seen, mut new_seen) = (0, 0);
     for trial in 0..20 {
         let at = Duration::from_millis(rng.next(full.as_millis() as u64 * 11 / 10 + 1));
-        let mut child = bin()
+        let mut child = lectern()
             .args(add)
             .arg("--user-data")
             .arg(&lib)
@@ -158,7 +149,7 @@ fn a_full_disk_during_an_ingest_is_a_clear_error_and_keeps_the_old_generation() 
     }
     let _unmount = Unmount(mount.clone());
     let lib = mount.join("lib");
-    demo_library(&lib);
+    add_demo(&lib);
     let before = listing(&lib);
     let src = tmp.path().join("big");
     big_source(&src, 1500, 300);
@@ -196,7 +187,7 @@ fn a_full_disk_during_an_ingest_is_a_clear_error_and_keeps_the_old_generation() 
 fn a_corrupted_index_file_is_detected_and_lectern_repair_rebuilds_it() {
     let tmp = tempfile::tempdir().unwrap();
     let lib = tmp.path().join("lib");
-    demo_library(&lib);
+    add_demo(&lib);
     let before = listing(&lib);
     let hits_before: Value = serde_json::from_str(&ok(&lib, &["search", "install", "--json"])).unwrap();
 
@@ -264,97 +255,34 @@ fn repair_reports_an_edition_whose_source_is_gone() {
     assert!(stderr.contains("not rebuilt: gone@1/en") && stderr.contains("lectern add"), "{stderr}");
 }
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(lib: &Path) -> (Server, u16) {
-    let child = bin()
-        .arg("serve")
-        .arg("--user-data")
-        .arg(lib)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = u64::from(child.id());
-    let server = Server(child);
-    let start = Instant::now();
-    loop {
-        if let Ok(text) = std::fs::read_to_string(lib.join("api/status.json"))
-            && let Ok(v) = serde_json::from_str::<Value>(&text)
-            && v["pid"].as_u64() == Some(pid)
-        {
-            return (server, v["port"].as_u64().unwrap() as u16);
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "serve did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn a_killed_server_is_local_api_unavailable_and_a_restart_on_a_new_port_is_found() {
     let tmp = tempfile::tempdir().unwrap();
     let lib = tmp.path().join("lib");
-    demo_library(&lib);
-    let (server, port1) = serve(&lib);
+    add_demo(&lib);
+    let server = Server::local_api(&lib);
+    let port1 = server.port();
 
-    let mut mcp = bin()
-        .arg("mcp")
-        .arg("--user-data")
-        .arg(&lib)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = mcp.stdin.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    let stdout = mcp.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut send = |v: &Value| {
-        stdin.write_all(format!("{v}\n").as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    };
-    send(
-        &json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"faults","version":"1"}}}),
-    );
-    rx.recv_timeout(Duration::from_secs(20)).unwrap();
-    send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-    let mut call = |id: u64| -> Value {
-        send(
-            &json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"list_installed_docsets","arguments":{}}}),
-        );
-        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(20)).unwrap()).unwrap()
-    };
+    let mut mcp = Mcp::initialized(&lib, "2025-06-18");
+    let mut call = |id: u64| mcp.tool(id, "list_installed_docsets", json!({}));
     let first = call(1);
-    assert_eq!(first["result"]["isError"], false, "{first}");
+    assert_eq!(first["isError"], false, "{first}");
 
     drop(server); // SIGKILL: status.json stays behind, naming a dead pid
     let down = call(2);
-    assert_eq!(down["result"]["isError"], true, "{down}");
-    assert_eq!(down["result"]["structuredContent"]["error"]["code"], "local_api_unavailable", "{down}");
-    println!("server killed: {}", down["result"]["structuredContent"]["error"]["message"]);
+    assert_eq!(down["isError"], true, "{down}");
+    assert_eq!(down["structuredContent"]["error"]["code"], "local_api_unavailable", "{down}");
+    println!("server killed: {}", down["structuredContent"]["error"]["message"]);
 
     // A restart on a new port: the same client finds it (discovery files are
     // re-read on every call).
     let (_server, port2) = loop {
-        let (s, p) = serve(&lib);
+        let s = Server::local_api(&lib);
+        let p = s.port();
         if p != port1 {
             break (s, p);
         }
     };
     let again = call(3);
-    assert_eq!(again["result"]["isError"], false, "restarted on {port2} (was {port1}): {again}");
-    let _ = mcp.kill();
-    let _ = mcp.wait();
+    assert_eq!(again["isError"], false, "restarted on {port2} (was {port1}): {again}");
 }

@@ -1,9 +1,9 @@
 //! Replays every committed fuzz corpus file (`fuzz/corpus/<target>/*`)
 //! through the same entry functions the libFuzzer targets call, without
-//! libFuzzer, so `cargo test` holds every finding and seed.
+//! libFuzzer, so `cargo test` holds every finding and every corpus input.
 //!
-//! Regression seeds for bugs the fuzzers found live in the corpora too, named
-//! after the bug (see docs/robustness.md § Fuzzing).
+//! The inputs that found bugs live in the corpora too, named after the bug
+//! (see the Fuzzing section of docs/robustness.md).
 
 #[path = "../fuzz/src/entries.rs"]
 #[allow(dead_code, reason = "the fuzz crate uses items this test does not")]

@@ -23,29 +23,25 @@
 //! or files the reader has (`shell`, `text`, `json`, ...) are shown, not run.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
 #[path = "common/http.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod http;
+#[path = "common/server.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod server;
+
+use bin::{lectern, root};
+use server::Server;
 
 const LOCALES: [(&str, &str); 2] = [("en", "/lectern"), ("zh-Hans", "/zh-Hans/lectern")];
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
-    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
-    c
-}
 
 /// One page of the guide.
 #[derive(Debug)]
@@ -282,7 +278,7 @@ impl World {
     }
 
     fn lectern(&self, args: &[&str]) -> Output {
-        bin()
+        lectern()
             .current_dir(self.dir.path().join("work"))
             .arg("--user-data")
             .arg(self.library())
@@ -305,70 +301,6 @@ impl World {
             .stdin(Stdio::null());
         c
     }
-}
-
-/// A server started from a command line, stopped (SIGTERM) on drop.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    /// Runs `command` (with `exec`, so the pid is lectern's) until it prints a
-    /// URL. Its stdout keeps being drained (a closed pipe would fail the
-    /// server's next write); stderr goes to a file for the failure message.
-    fn start(mut command: Command, what: &str) -> Server {
-        let log = tempfile::NamedTempFile::new().unwrap();
-        let mut child = command.stdout(Stdio::piped()).stderr(log.reopen().unwrap()).spawn().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(i) = line.find("http://") {
-                    let url: String = line[i..].chars().take_while(|c| !c.is_whitespace()).collect();
-                    let _ = tx.send(url);
-                }
-            }
-        });
-        match rx.recv_timeout(Duration::from_secs(120)) {
-            Ok(url) => Server { child, url },
-            Err(_) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{what} printed no URL:\n{}", std::fs::read_to_string(log.path()).unwrap_or_default());
-            }
-        }
-    }
-
-    /// The listener's `host:port`.
-    fn authority(&self) -> String {
-        let rest = self.url.strip_prefix("http://").unwrap();
-        rest.split('/').next().unwrap().to_owned()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
-        for _ in 0..100 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A plain HTTP/1.1 GET: (status, body).
-fn get(authority: &str, path: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(authority).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    http::parse_answer(&raw)
 }
 
 /// Replaces `--listen ADDR` with a free loopback port, and makes `sh` exec
@@ -466,15 +398,15 @@ fn every_runnable_command_in_the_guide_works() {
         if command.split_whitespace().nth(1) == Some("serve") {
             let server = Server::start(world.shell(&serve_command(&command)), &command);
             // One answered request also means the server is past installing its
-            // SIGTERM handler (it prints the URL before), so it stops cleanly.
+            // SIGTERM handler (it prints the URL after), so it stops cleanly.
             if command.contains("--site") {
-                let (status, body) = get(&server.authority(), "/healthz");
+                let (status, body) = http::get(&server.authority(), "/healthz");
                 assert_eq!(status, 200, "{}: {command}: {body}", page.file);
             } else {
-                let (status, body) = get(&server.authority(), "/v1/status");
+                let (status, body) = http::get(&server.authority(), "/v1/status");
                 assert_eq!(status, 401, "{}: {command}: the local API wants its key: {body}", page.file);
             }
-            drop(server);
+            server.terminate();
         } else {
             let out = world.shell(&command).output().unwrap();
             assert_eq!(
@@ -503,21 +435,21 @@ fn serve_site_serves_every_page_of_the_guide() {
     command.env("LECTERN_USER_DATA", world.library());
     let server = Server::start(command, "serve --site docs/lectern.toml");
     for page in &pages {
-        let (status, body) = get(&server.authority(), &page.path);
+        let (status, body) = http::get(&server.authority(), &page.path);
         assert_eq!(status, 200, "GET {}", page.path);
         let title = page.frontmatter["title"].replace('&', "&amp;");
         assert!(body.contains(&title), "GET {}: the title {title:?} is not on the page", page.path);
-        let (status, _) = get(&server.authority(), &format!("{}.md", page.path));
+        let (status, _) = http::get(&server.authority(), &format!("{}.md", page.path));
         assert_eq!(status, 200, "GET {}.md", page.path);
     }
-    let (status, llms) = get(&server.authority(), "/llms.txt");
+    let (status, llms) = http::get(&server.authority(), "/llms.txt");
     assert_eq!(status, 200);
     assert!(llms.contains("Lectern Guide"), "{llms}");
 }
 
 /// The commands `lectern --help` lists (without `help`).
 fn subcommands(args: &[&str]) -> Vec<String> {
-    let out = bin().args(args).arg("--help").output().unwrap();
+    let out = lectern().args(args).arg("--help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     help.lines()
         .skip_while(|l| *l != "Commands:")
@@ -543,7 +475,7 @@ fn every_command_help_shows_an_example() {
         }
     }
     for args in &all {
-        let out = bin().args(args).arg("--help").output().unwrap();
+        let out = lectern().args(args).arg("--help").output().unwrap();
         assert!(out.status.success(), "lectern {args:?} --help");
         let help = String::from_utf8(out.stdout).unwrap();
         let example = help.lines().skip_while(|l| !l.starts_with("Example")).nth(1).unwrap_or("");
@@ -558,7 +490,7 @@ fn every_command_help_shows_an_example() {
 #[test]
 fn completions_for_bash_zsh_and_fish() {
     for shell in ["bash", "zsh", "fish"] {
-        let out = bin().args(["completions", shell]).output().unwrap();
+        let out = lectern().args(["completions", shell]).output().unwrap();
         assert!(out.status.success(), "{shell}");
         let script = String::from_utf8(out.stdout).unwrap();
         for word in ["lectern", "search", "serve", "--user-data", "completions"] {
@@ -576,14 +508,14 @@ fn completions_for_bash_zsh_and_fish() {
             assert!(status.success(), "{shell} rejects its completion script");
         }
     }
-    let out = bin().args(["completions", "powershell"]).output().unwrap();
+    let out = lectern().args(["completions", "powershell"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "an unknown shell is a usage error");
     assert!(String::from_utf8_lossy(&out.stderr).contains("bash, zsh, fish"));
 }
 
 #[test]
 fn man_page_is_roff_with_every_command() {
-    let out = bin().arg("man").output().unwrap();
+    let out = lectern().arg("man").output().unwrap();
     assert!(out.status.success());
     let page = String::from_utf8(out.stdout).unwrap();
     assert!(page.contains(".TH lectern 1"), "{}", &page[..page.len().min(300)]);
@@ -592,7 +524,8 @@ fn man_page_is_roff_with_every_command() {
     }
     assert!(page.contains(".SH EXAMPLES") && page.contains("LECTERN_USER_DATA"));
     // Without a home folder or library: generated from the CLI alone.
-    let out = bin().arg("man").env_remove("HOME").env("LECTERN_USER_DATA", "/nonexistent").output().unwrap();
+    let out =
+        lectern().arg("man").env_remove("HOME").env("LECTERN_USER_DATA", "/nonexistent").output().unwrap();
     assert!(out.status.success());
 }
 

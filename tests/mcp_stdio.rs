@@ -15,178 +15,30 @@
 //!   server on another port is found without restarting the client
 //! - `lectern mcp config`
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_lectern");
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
+#[path = "common/mcp.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod mcp;
+#[path = "common/server.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod server;
+
+use bin::{demo_library, lectern};
+use mcp::Mcp;
+use server::Server;
+
 const MODERN: &str = "2026-07-28";
-
-fn demo_config() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/lectern.toml")
-}
-
-/// A running `lectern serve` over a demo library.
-struct Server {
-    child: Child,
-    dir: PathBuf,
-}
-
-impl Server {
-    fn start(dir: &Path) -> Server {
-        let child = Command::new(BIN)
-            .args(["serve", "--user-data"])
-            .arg(dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let status = dir.join("api/status.json");
-        let start = Instant::now();
-        while !status.exists() {
-            assert!(start.elapsed() < Duration::from_secs(20), "serve did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Server { child, dir: dir.to_path_buf() }
-    }
-
-    fn port(&self) -> u16 {
-        let s: Value =
-            serde_json::from_str(&std::fs::read_to_string(self.dir.join("api/status.json")).unwrap())
-                .unwrap();
-        s["port"].as_u64().unwrap() as u16
-    }
-
-    fn stop(mut self) {
-        let _ = Command::new("kill").arg(self.child.id().to_string()).status();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn demo_library() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN)
-        .arg("--user-data")
-        .arg(dir.path())
-        .args(["add", "--site"])
-        .arg(demo_config())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    dir
-}
-
-/// `lectern mcp` with piped stdio; replies arrive on a channel.
-struct Mcp {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    replies: mpsc::Receiver<Value>,
-}
-
-impl Mcp {
-    fn start(user_data: &Path) -> Mcp {
-        let mut child = Command::new(BIN)
-            .args(["mcp", "--user-data"])
-            .arg(user_data)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .env("http_proxy", "http://127.0.0.1:9")
-            .env("HTTP_PROXY", "http://127.0.0.1:9")
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, replies) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let v: Value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        Mcp { stdin: child.stdin.take(), child, replies }
-    }
-
-    fn raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, v: &Value) {
-        let mut line = serde_json::to_vec(v).unwrap();
-        line.push(b'\n');
-        self.raw(&line);
-    }
-
-    fn recv(&self) -> Value {
-        self.replies.recv_timeout(Duration::from_secs(15)).expect("a reply within 15 s")
-    }
-
-    /// Sends a request and waits for the reply with its id (others are kept in order).
-    fn call(&mut self, v: &Value) -> Value {
-        self.send(v);
-        let id = v["id"].clone();
-        loop {
-            let r = self.recv();
-            if r["id"] == id {
-                return r;
-            }
-        }
-    }
-
-    fn legacy(user_data: &Path, version: &str) -> Mcp {
-        let mut m = Mcp::start(user_data);
-        let init = m.call(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion": version, "capabilities": {}, "clientInfo": {"name":"raw-test","version":"1"}}}));
-        assert_eq!(init["result"]["protocolVersion"], version, "{init}");
-        m.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-        m
-    }
-
-    fn tool(&mut self, id: u64, name: &str, args: Value) -> Value {
-        let r = self.call(
-            &json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}}),
-        );
-        r["result"].clone()
-    }
-
-    fn close_and_wait(mut self) -> Duration {
-        let start = Instant::now();
-        drop(self.stdin.take());
-        loop {
-            if let Some(_status) = self.child.try_wait().unwrap() {
-                return start.elapsed();
-            }
-            assert!(start.elapsed() < Duration::from_secs(5), "did not exit after EOF");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn modern_meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}})
@@ -199,7 +51,7 @@ fn modern_call(id: u64, name: &str, args: Value) -> Value {
 #[test]
 fn legacy_handshake_lists_exactly_three_tools_with_schemas() {
     let lib = tempfile::tempdir().unwrap();
-    let mut m = Mcp::legacy(lib.path(), "2025-06-18");
+    let mut m = Mcp::initialized(lib.path(), "2025-06-18");
     let list = m.call(&json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -253,10 +105,10 @@ fn modern_requests_discover_and_unknown_versions_get_32022() {
 #[test]
 fn old_revisions_ping_and_batches() {
     let lib = tempfile::tempdir().unwrap();
-    let mut m = Mcp::legacy(lib.path(), "2024-11-05");
+    let mut m = Mcp::initialized(lib.path(), "2024-11-05");
     assert_eq!(m.call(&json!({"jsonrpc":"2.0","id":9,"method":"ping"}))["result"], json!({}));
     drop(m);
-    let mut m = Mcp::legacy(lib.path(), "2025-03-26");
+    let mut m = Mcp::initialized(lib.path(), "2025-03-26");
     m.send(&json!([
         {"jsonrpc":"2.0","id":"a","method":"tools/list"},
         {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}},
@@ -464,7 +316,7 @@ fn the_ninth_concurrent_document_request_waits_for_a_slot() {
 fn cancellation_closes_the_local_api_call() {
     let lib = tempfile::tempdir().unwrap();
     let api = FakeApi::start(lib.path(), true, Duration::from_secs(5));
-    let mut m = Mcp::legacy(lib.path(), "2025-11-25");
+    let mut m = Mcp::initialized(lib.path(), "2025-11-25");
     m.send(&json!({"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"search_documentation","arguments":{"text":"slow"}}}));
     let start = Instant::now();
     while api.concurrent.load(Ordering::SeqCst) == 0 {
@@ -479,7 +331,7 @@ fn cancellation_closes_the_local_api_call() {
     // Still serving; the cancelled request got no reply.
     let pong = m.call(&json!({"jsonrpc":"2.0","id":42,"method":"ping"}));
     assert_eq!(pong["id"], 42);
-    assert!(m.replies.try_recv().is_err());
+    assert!(m.nothing_pending());
     // EOF with a request in flight still exits promptly.
     m.send(&json!({"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"search_documentation","arguments":{"text":"slow"}}}));
     std::thread::sleep(Duration::from_millis(100));
@@ -536,8 +388,8 @@ fn unsafe_discovery_files_and_dead_pids_are_refused() {
 #[test]
 fn search_then_load_to_the_end_and_generation_changes() {
     let lib = demo_library();
-    let server = Server::start(lib.path());
-    let mut m = Mcp::legacy(lib.path(), "2025-06-18");
+    let server = Server::local_api(lib.path());
+    let mut m = Mcp::initialized(lib.path(), "2025-06-18");
     let list = m.tool(1, "list_installed_docsets", json!({}));
     assert_eq!(list["isError"], false, "{list}");
     let docsets = list["structuredContent"]["docsets"].as_array().unwrap();
@@ -581,8 +433,7 @@ fn search_then_load_to_the_end_and_generation_changes() {
     let dash = m.tool(51, "load_documentation_page", json!({"load_url": "dash://x"}));
     assert_eq!(dash["isError"], true, "{dash}");
     // A generation change between search and read.
-    let out =
-        Command::new(BIN).arg("--user-data").arg(lib.path()).args(["disable", "app@1/en"]).output().unwrap();
+    let out = lectern().arg("--user-data").arg(lib.path()).args(["disable", "app@1/en"]).output().unwrap();
     assert!(out.status.success());
     std::thread::sleep(Duration::from_millis(1200));
     let stale = m.tool(60, "load_documentation_page", json!({"section_key": key, "generation": generation}));
@@ -590,10 +441,10 @@ fn search_then_load_to_the_end_and_generation_changes() {
     assert!(stale["content"][0]["text"].as_str().unwrap().contains("search_documentation again"));
     // The server restarted on another port is found without restarting the client.
     let old_port = server.port();
-    server.stop();
+    server.terminate();
     let down = m.tool(61, "list_installed_docsets", json!({}));
     assert_eq!(down["structuredContent"]["error"]["code"], "local_api_unavailable", "{down}");
-    let server = Server::start(lib.path());
+    let server = Server::local_api(lib.path());
     assert_ne!(server.port(), old_port);
     let up = m.tool(62, "list_installed_docsets", json!({}));
     assert_eq!(up["isError"], false, "{up}");
@@ -602,14 +453,10 @@ fn search_then_load_to_the_end_and_generation_changes() {
 #[test]
 fn mcp_config_prints_absolute_paths_and_no_key() {
     let lib = demo_library();
-    let server = Server::start(lib.path());
+    let server = Server::local_api(lib.path());
     for (client, top) in [("generic", "mcpServers"), ("vscode", "servers")] {
-        let out = Command::new(BIN)
-            .arg("--user-data")
-            .arg(lib.path())
-            .args(["mcp", "config", client])
-            .output()
-            .unwrap();
+        let out =
+            lectern().arg("--user-data").arg(lib.path()).args(["mcp", "config", client]).output().unwrap();
         assert!(out.status.success());
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         let entry = &v[top]["lectern"];

@@ -1,94 +1,456 @@
-//! The bad-input matrix (SPEC §7): every face gets malformed, hostile or
-//! out-of-range input and must answer with its documented error (a clear
-//! message, the right code or exit status) and leave the library unchanged:
-//! after every case `lectern list --all --json` is byte-identical to before.
+//! The bad-input matrix: every face gets malformed, hostile or out-of-range
+//! input and must answer with its documented error (the exit status, HTTP
+//! status or JSON-RPC code, the error code, and a distinctive part of the
+//! message) and leave the library unchanged: after every case
+//! `lectern list --all --json` is byte-identical to before.
 //!
-//! Faces: CLI arguments, local API requests (raw HTTP), stdio MCP raw lines
-//! and tool arguments, the site's `/mcp`, site config files, documents and
-//! archives (path traversal, zip bomb), with invalid UTF-8, NUL bytes, RTL
-//! and combining characters, and offsets past the end.
+//! Faces (one module each): CLI arguments, local API requests (raw HTTP),
+//! stdio MCP raw lines and tool arguments, the site's `/mcp`, site config
+//! files, documents and archives (path traversal, zip bomb), with invalid
+//! UTF-8, NUL bytes, RTL and combining characters, and offsets past the end.
 //!
-//! Every run rewrites the matrix part of `docs/robustness.md` (below its
-//! marker) with each input and the response observed (temporary paths, ports
-//! and the generation normalised), so the document is always what the code
-//! does today; review it with `git diff`.
+//! Each row of the tables below is its own test (`cases!` makes one `#[test]`
+//! per row, so a failure names its case). Every case runs in a fresh copy of
+//! one demo library, built once per binary under `CARGO_TARGET_TMPDIR` (the
+//! test runner gives each test its own process, so nothing else can be
+//! shared; copying is far cheaper than installing). A case that needs a
+//! server starts its own.
+//!
+//! Besides its assertion, every case compares its normalised input and
+//! response (temporary paths, ports and the generation replaced) with a
+//! reviewed snapshot in `tests/snapshots/robustness__<face>__<case>.snap`,
+//! so any change in what the product answers fails until it is reviewed
+//! (`cargo insta review`).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
 #[path = "common/http.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod http;
+#[path = "common/mcp.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod mcp;
+#[path = "common/server.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod server;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_lectern"));
-    c.env_remove("LECTERN_USER_DATA").env("NO_COLOR", "1");
-    c
+use bin::lectern;
+use mcp::Mcp;
+use server::Server;
+
+// --- inputs ------------------------------------------------------------------
+
+/// Extra request headers. Values may hold `{access_key}` and `{port}`.
+type Headers<'a> = &'a [(&'static str, &'static str)];
+
+const AUTH: (&str, &str) = ("Authorization", "Bearer {access_key}");
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+const MCP_HEADERS: [(&str, &str); 3] =
+    [JSON, ("Accept", "application/json, text/event-stream"), ("MCP-Protocol-Version", "2025-11-25")];
+
+/// A raw HTTP request. The target and a UTF-8 body may hold `{section}`.
+struct Request {
+    /// How the snapshot shows it, where the raw request would say less.
+    label: Option<String>,
+    method: &'static str,
+    target: &'static str,
+    headers: Vec<(&'static str, &'static str)>,
+    body: Vec<u8>,
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// What one case sends, and to which face. Text may hold placeholders
+/// (`{section}`: a real section key; `{generation}`: the library's
+/// generation; `{access_key}`, `{port}`: the local server's), filled in when
+/// the case runs and shown as they are in the snapshot.
+enum Input {
+    /// `lectern ARGS --user-data LIB`.
+    Cli(Vec<OsString>),
+    /// One request to a fresh `lectern serve`.
+    Api(Request),
+    /// One request to a fresh `lectern serve --site --read-only`.
+    Site(Request),
+    /// Raw bytes to `lectern mcp` after its handshake, with `lectern serve`
+    /// running; shown by their label.
+    StdioLine(&'static str, Vec<u8>),
+    /// One `tools/call` to `lectern mcp`, with `lectern serve` running.
+    StdioTool(&'static str, Value),
+    /// `lectern add --site FILE` with these bytes as the file.
+    SiteConfig(Vec<u8>),
+    /// `lectern add FOLDER` where the folder holds only this file.
+    Document(&'static str, Vec<u8>),
+    /// A good page beside an invalid UTF-8 one and one with a NUL byte,
+    /// added to a scratch library (the good page is installed there).
+    MixedDocument,
+    /// `lectern add ARCHIVE` for an archive the script below makes; shown
+    /// with its description.
+    Archive(&'static str, &'static str),
+    /// The same archive's entries beside a good `index.md`, added to a
+    /// scratch library.
+    MixedArchive(&'static str, &'static str),
 }
 
-/// Extra request headers.
-type Headers = Vec<(&'static str, String)>;
-
-/// A local API case: method, target, headers, body, required fragments.
-type ApiCase = (&'static str, String, Headers, Vec<u8>, &'static [&'static str]);
-
-/// One row of the matrix.
-struct Row {
-    face: &'static str,
-    input: String,
-    expected: String,
-    observed: String,
+fn cli(args: &[&str]) -> Input {
+    Input::Cli(args.iter().map(OsString::from).collect())
 }
 
-struct Matrix {
+fn cli_bytes(args: &[&[u8]]) -> Input {
+    Input::Cli(args.iter().map(|a| OsString::from_vec(a.to_vec())).collect())
+}
+
+fn request(
+    method: &'static str,
+    target: &'static str,
+    headers: Headers,
+    body: impl Into<Vec<u8>>,
+) -> Request {
+    Request { label: None, method, target, headers: headers.to_vec(), body: body.into() }
+}
+
+fn api(method: &'static str, target: &'static str, headers: Headers, body: impl Into<Vec<u8>>) -> Input {
+    Input::Api(request(method, target, headers, body))
+}
+
+fn site(method: &'static str, target: &'static str, headers: Headers, body: impl Into<Vec<u8>>) -> Input {
+    Input::Site(request(method, target, headers, body))
+}
+
+/// A `tools/call` POSTed to the site's `/mcp`, shown by tool and arguments.
+fn site_tool_request(name: &str, args: Value) -> Request {
+    let label = format!("POST /mcp tools/call {name} {}", cut(args.to_string().as_bytes()));
+    Request {
+        label: Some(label),
+        ..request("POST", "/mcp", &MCP_HEADERS, mcp::tool_call(1, name, args).to_string())
+    }
+}
+
+fn site_tool(name: &str, args: Value) -> Input {
+    Input::Site(site_tool_request(name, args))
+}
+
+fn line(label: &'static str, bytes: impl Into<Vec<u8>>) -> Input {
+    Input::StdioLine(label, bytes.into())
+}
+
+fn tool(name: &'static str, args: Value) -> Input {
+    Input::StdioTool(name, args)
+}
+
+fn config(bytes: impl Into<Vec<u8>>) -> Input {
+    Input::SiteConfig(bytes.into())
+}
+
+/// A `lectern.toml` with one edition whose last line is `extra`.
+fn edition_config(extra: &str) -> Input {
+    config(format!(
+        "[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"en\"\nsource = \"d\"\n{extra}\n"
+    ))
+}
+
+// --- expectations ------------------------------------------------------------
+
+/// How a face reports the outcome before any message.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Status {
+    Exit(i32),
+    Http(u16),
+    /// A stdio reply: JSON-RPC has no status of its own.
+    Stdio,
+}
+
+/// The machine-readable outcome.
+#[derive(Debug, Clone, PartialEq)]
+enum Code {
+    /// No code: a CLI message, or a page that is not JSON.
+    None,
+    /// An API or tool error code (`error.code`, or a tool result's
+    /// `structuredContent.error.code`).
+    Error(String),
+    /// A JSON-RPC error code.
+    Rpc(i64),
+    /// A result that is not an error.
+    Result,
+}
+
+/// What a case must answer: exactly this status and code, and a message
+/// containing `words`.
+struct Expect {
+    status: Status,
+    code: Code,
+    words: &'static str,
+}
+
+fn exit(code: i32, words: &'static str) -> Expect {
+    Expect { status: Status::Exit(code), code: Code::None, words }
+}
+
+fn http(status: u16, code: &str, words: &'static str) -> Expect {
+    Expect { status: Status::Http(status), code: Code::Error(code.to_owned()), words }
+}
+
+/// An HTTP answer that is a page, not JSON.
+fn page(status: u16, words: &'static str) -> Expect {
+    Expect { status: Status::Http(status), code: Code::None, words }
+}
+
+fn http_rpc(status: u16, code: i64, words: &'static str) -> Expect {
+    Expect { status: Status::Http(status), code: Code::Rpc(code), words }
+}
+
+fn http_result(words: &'static str) -> Expect {
+    Expect { status: Status::Http(200), code: Code::Result, words }
+}
+
+fn rpc(code: i64, words: &'static str) -> Expect {
+    Expect { status: Status::Stdio, code: Code::Rpc(code), words }
+}
+
+fn tool_error(code: &str, words: &'static str) -> Expect {
+    Expect { status: Status::Stdio, code: Code::Error(code.to_owned()), words }
+}
+
+/// A tool error in an HTTP 200 answer (the site's `/mcp`).
+fn site_error(code: &str, words: &'static str) -> Expect {
+    Expect { status: Status::Http(200), code: Code::Error(code.to_owned()), words }
+}
+
+fn tool_result(words: &'static str) -> Expect {
+    Expect { status: Status::Stdio, code: Code::Result, words }
+}
+
+// --- observations ------------------------------------------------------------
+
+/// What a face answered.
+#[derive(Debug)]
+struct Observed {
+    status: Status,
+    code: Code,
+    message: String,
+}
+
+impl Observed {
+    /// A command's exit status and the first lines of its stderr (then of
+    /// its stdout, where a success printed nothing on stderr).
+    fn output(out: &Output) -> Observed {
+        let first = |bytes: &[u8]| {
+            let text = String::from_utf8_lossy(bytes);
+            text.lines().filter(|l| !l.trim().is_empty()).take(6).collect::<Vec<_>>().join(" / ")
+        };
+        let mut message = first(&out.stderr);
+        if message.is_empty() {
+            message = first(&out.stdout);
+        }
+        Observed { status: Status::Exit(out.status.code().unwrap_or(-1)), code: Code::None, message }
+    }
+
+    fn http((status, body): (u16, String)) -> Observed {
+        let (code, message) = match serde_json::from_str::<Value>(&body) {
+            Ok(v) => describe_json(&v),
+            Err(_) => (Code::None, body.chars().take(200).collect()),
+        };
+        Observed { status: Status::Http(status), code, message }
+    }
+
+    fn stdio(reply: &Value) -> Observed {
+        let (code, message) = describe_json(reply);
+        Observed { status: Status::Stdio, code, message }
+    }
+}
+
+/// The code and message of a JSON answer: an API error, a JSON-RPC error
+/// (of a batch's first reply too), a tool error, or a result.
+fn describe_json(v: &Value) -> (Code, String) {
+    let v = if let Value::Array(items) = v { items.first().unwrap_or(&Value::Null) } else { v };
+    let text = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_owned();
+    if let Some(code) = v.pointer("/error/code").and_then(Value::as_i64) {
+        return (Code::Rpc(code), text("/error/message"));
+    }
+    if let Some(code) = v.pointer("/error/code").and_then(Value::as_str) {
+        return (Code::Error(code.to_owned()), text("/error/message"));
+    }
+    if v.pointer("/result/isError") == Some(&json!(true)) {
+        let code = text("/result/structuredContent/error/code");
+        let mut message = text("/result/structuredContent/error/message");
+        if message.is_empty() {
+            message = text("/result/content/0/text");
+        }
+        return (Code::Error(if code.is_empty() { "(no structuredContent)".into() } else { code }), message);
+    }
+    if let Some(result) = v.get("result") {
+        // The structured content, where there is one: the text content
+        // repeats it as an escaped string.
+        let shown = result.get("structuredContent").unwrap_or(result);
+        return (Code::Result, shown.to_string().chars().take(200).collect());
+    }
+    (Code::None, v.to_string())
+}
+
+// --- the fixture -------------------------------------------------------------
+
+/// One case's world: a copy of the demo library, a scratch folder, and the
+/// listing the case must leave as it found.
+struct Fixture {
+    tmp: tempfile::TempDir,
     lib: PathBuf,
     scratch: PathBuf,
     before: String,
     generation: String,
-    rows: Vec<Row>,
-    failures: Vec<String>,
+    section: OnceLock<String>,
 }
 
-impl Matrix {
-    fn list(&self) -> String {
-        let out = bin().args(["list", "--all", "--json", "--user-data"]).arg(&self.lib).output().unwrap();
-        assert!(out.status.success(), "list failed: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
+impl Fixture {
+    fn new() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let lib = tmp.path().join("lib");
+        let scratch = tmp.path().join("scratch");
+        std::fs::create_dir_all(&scratch).unwrap();
+        copy_dir(&template(), &lib);
+        let before = listing(&lib);
+        let generation =
+            serde_json::from_str::<Value>(&before).unwrap()["generation"].as_str().unwrap().to_owned();
+        Fixture { tmp, lib, scratch, before, generation, section: OnceLock::new() }
     }
 
-    /// Records a case: `observed` must contain every `expected` fragment
-    /// (code and words of the message), and the library must be unchanged.
-    fn case(&mut self, face: &'static str, input: impl Into<String>, expected: &[&str], observed: String) {
-        let input = input.into();
-        let missing: Vec<&&str> = expected.iter().filter(|e| !observed.contains(**e)).collect();
-        if !missing.is_empty() {
-            self.failures.push(format!("[{face}] {input}: expected {missing:?} in {observed:?}"));
-        }
-        let after = self.list();
-        if after != self.before {
-            self.failures
-                .push(format!("[{face}] {input}: the library changed:\n{}\n---\n{after}", self.before));
-            self.before = after;
-        }
-        self.rows.push(Row { face, input, expected: expected.join(" … "), observed });
+    /// A real section key, for the past-the-end cases.
+    fn section(&self) -> &str {
+        self.section.get_or_init(|| {
+            let found: Value =
+                serde_json::from_str(&bin::ok(&self.lib, &["search", "install", "--json", "--limit", "1"]))
+                    .unwrap();
+            found["hits"][0]["section_key"].as_str().unwrap().to_owned()
+        })
     }
 
+    /// `text` with its placeholders filled in.
+    fn fill(&self, text: &str, server: Option<&Server>) -> String {
+        let mut t = text.replace("{generation}", &self.generation);
+        if t.contains("{section}") {
+            t = t.replace("{section}", self.section());
+        }
+        if let Some(s) = server {
+            t = t.replace("{port}", &s.port().to_string());
+            if t.contains("{access_key}") {
+                let key = std::fs::read_to_string(self.lib.join("api/access-key")).unwrap();
+                t = t.replace("{access_key}", key.trim());
+            }
+        }
+        t
+    }
+
+    fn fill_bytes(&self, bytes: &[u8], server: Option<&Server>) -> Vec<u8> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.fill(text, server).into_bytes(),
+            Err(_) => bytes.to_vec(),
+        }
+    }
+
+    /// `lectern add SOURCE --project P --version 1 --locale en` into `lib`.
+    fn add(&self, source: &Path, project: &str, lib: &Path) -> Observed {
+        let out = lectern()
+            .arg("add")
+            .arg(source)
+            .args(["--project", project, "--version", "1", "--locale", "en", "--user-data"])
+            .arg(lib)
+            .output()
+            .unwrap();
+        Observed::output(&out)
+    }
+
+    fn send(&self, server: &Server, r: &Request) -> Observed {
+        let headers: Vec<(&str, String)> =
+            r.headers.iter().map(|(k, v)| (*k, self.fill(v, Some(server)))).collect();
+        let target = self.fill(r.target, Some(server));
+        let body = self.fill_bytes(&r.body, Some(server));
+        let authority = server.authority();
+        Observed::http(http::send(&authority, &http::request(r.method, &authority, &target, &headers, &body)))
+    }
+
+    fn run(&self, input: &Input) -> Observed {
+        match input {
+            Input::Cli(args) => {
+                let args: Vec<OsString> = args
+                    .iter()
+                    .map(|a| match a.to_str() {
+                        Some(s) => OsString::from(self.fill(s, None)),
+                        None => a.clone(),
+                    })
+                    .collect();
+                Observed::output(&lectern().args(args).arg("--user-data").arg(&self.lib).output().unwrap())
+            }
+            Input::Api(r) => self.send(&Server::local_api(&self.lib), r),
+            Input::Site(r) => self.send(&Server::site(&self.lib), r),
+            Input::StdioLine(_, bytes) => {
+                let _server = Server::local_api(&self.lib);
+                let mut m = Mcp::initialized(&self.lib, "2025-06-18");
+                m.raw(bytes);
+                Observed::stdio(&m.recv())
+            }
+            Input::StdioTool(name, args) => {
+                let _server = Server::local_api(&self.lib);
+                let mut m = Mcp::initialized(&self.lib, "2025-06-18");
+                let args = serde_json::from_str(&self.fill(&args.to_string(), None)).unwrap();
+                Observed::stdio(&m.call(&mcp::tool_call(1, name, args)))
+            }
+            Input::SiteConfig(bytes) => {
+                let path = self.scratch.join("lectern.toml");
+                std::fs::write(&path, bytes).unwrap();
+                Observed::output(
+                    &lectern()
+                        .args(["add", "--site"])
+                        .arg(&path)
+                        .arg("--user-data")
+                        .arg(&self.lib)
+                        .output()
+                        .unwrap(),
+                )
+            }
+            Input::Document(file, bytes) => {
+                let src = self.scratch.join(format!("doc-{file}"));
+                std::fs::create_dir_all(&src).unwrap();
+                std::fs::write(src.join(file), bytes).unwrap();
+                self.add(&src, "bad", &self.lib)
+            }
+            Input::MixedDocument => {
+                let mixed = self.scratch.join("mixed");
+                std::fs::create_dir_all(&mixed).unwrap();
+                std::fs::write(mixed.join("good.md"), "# Good\n\nfine\n").unwrap();
+                std::fs::write(mixed.join("bad.md"), b"\x00\xff\xfe").unwrap();
+                std::fs::write(mixed.join("nul.md"), "# a\0b\n").unwrap();
+                self.add(&mixed, "mixed", &self.scratch.join("lib2"))
+            }
+            Input::Archive(file, _) => self.add(&self.archive(file), "arc", &self.lib),
+            Input::MixedArchive(file, _) => {
+                self.add(&self.archive(&format!("mixed-{file}")), "mixed", &self.scratch.join("lib2"))
+            }
+        }
+    }
+
+    /// Makes archive `name` (see `ARCHIVES`) in the scratch folder.
+    fn archive(&self, name: &str) -> PathBuf {
+        let dir = self.scratch.join("archives");
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = Command::new("python3").arg("-c").arg(ARCHIVES).arg(&dir).arg(name).output().unwrap();
+        assert!(out.status.success(), "python: {}", String::from_utf8_lossy(&out.stderr));
+        dir.join(name)
+    }
+
+    /// Temporary paths, the generation and ephemeral ports replaced, so the
+    /// snapshot is the same on every run.
     fn normalise(&self, text: &str) -> String {
-        let mut t = text.replace(&self.lib.display().to_string(), "$LIB");
-        t = t.replace(&self.scratch.display().to_string(), "$TMP");
-        t = t.replace(&self.generation, "$GEN");
-        t = t.replace(&std::env::temp_dir().display().to_string(), "$TMPDIR");
-        // Ephemeral ports after any host (`127.0.0.1:NNNNN`, `localhost:NNNNN`,
-        // `attacker.example:NNNNN`) → `$PORT`, so the document is stable.
+        let t = text
+            .replace(&self.lib.display().to_string(), "$LIB")
+            .replace(&self.scratch.display().to_string(), "$TMP")
+            .replace(&self.generation, "$GEN");
+        // Ports after any host (`127.0.0.1:NNNNN`, `localhost:NNNNN`,
+        // `attacker.example:NNNNN`) → `$PORT`.
         let mut out = String::new();
         let mut rest = t.as_str();
         while let Some(i) = rest.find(':') {
@@ -102,967 +464,335 @@ impl Matrix {
             }
         }
         out.push_str(rest);
-        out
+        // Control characters (a NUL in a message) escaped, so the snapshot is text.
+        out.chars()
+            .map(|c| if c.is_control() && c != '\n' { c.escape_debug().to_string() } else { c.to_string() })
+            .collect()
     }
+}
 
-    fn write_doc(&self) {
-        // Everything above the marker is written by hand (fuzzing, faults,
-        // load); everything below is this test's output.
-        const MARKER: &str =
-            "<!-- matrix: generated by tests/robustness.rs on every run; do not edit below -->";
-        let path = root().join("docs/robustness.md");
-        let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let head = existing.split(MARKER).next().unwrap_or("").trim_end();
-        let mut doc = if head.is_empty() { String::from("# Robustness") } else { head.to_owned() };
-        doc.push_str(&format!("\n\n{MARKER}\n\n## Bad-input matrix\n\n"));
-        doc.push_str(
-            "Each row is a bad input sent to one face, the response the test requires (every fragment must \
-             appear), and the response observed. After every row the test checks that `lectern list --all --json` \
-             is byte-identical to before (same generation, same editions). `$LIB` is the library folder, `$TMP` a \
-             scratch folder, `$GEN` the library's generation, `$PORT` an ephemeral port.\n\n",
-        );
-        doc.push_str(&format!(
-            "{} cases.\n\n| # | face | input | required | observed |\n|---|---|---|---|---|\n",
-            self.rows.len()
-        ));
-        let cell = |s: &str| {
-            let s: String = self.normalise(s).chars().take(400).collect();
-            s.replace('|', "\\|").replace('\n', "⏎").replace('\r', "␍").replace('\0', "␀")
-        };
-        for (i, r) in self.rows.iter().enumerate() {
-            doc.push_str(&format!(
-                "| {} | {} | {} | {} | {} |\n",
-                i + 1,
-                r.face,
-                cell(&r.input),
-                cell(&r.expected),
-                cell(&r.observed)
-            ));
+/// At most 120 characters of `bytes` on one line (control characters
+/// escaped), with the full length where they were cut.
+fn cut(bytes: &[u8]) -> String {
+    let text: String = String::from_utf8_lossy(bytes)
+        .chars()
+        .take(120)
+        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
+        .collect();
+    if bytes.len() > 120 { format!("{text} … ({} bytes)", bytes.len()) } else { text }
+}
+
+/// How a case's input reads in its snapshot (placeholders unfilled, long
+/// values cut).
+fn shown(input: &Input) -> String {
+    let request = |r: &Request| {
+        if let Some(label) = &r.label {
+            return label.clone();
         }
-        std::fs::write(path, doc).unwrap();
-    }
-}
-
-// --- CLI ---------------------------------------------------------------------
-
-fn cli(lib: &Path, args: &[&std::ffi::OsStr]) -> String {
-    let out = bin().args(args).arg("--user-data").arg(lib).output().unwrap();
-    describe_output(&out)
-}
-
-fn describe_output(out: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let first: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).take(6).collect();
-    format!("exit {}: {}", out.status.code().unwrap_or(-1), first.join(" / "))
-}
-
-fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
-    args.iter().map(std::ffi::OsString::from).collect()
-}
-
-// --- local API ---------------------------------------------------------------
-
-struct Server {
-    child: Child,
-    port: u16,
-    key: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(lib: &Path) -> Server {
-    let mut child = bin()
-        .arg("serve")
-        .arg("--user-data")
-        .arg(lib)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let status = lib.join("api/status.json");
-    let start = Instant::now();
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status)
-            && let Ok(v) = serde_json::from_str::<Value>(&text)
-            && v["pid"].as_u64() == Some(u64::from(child.id()))
-        {
-            let port = v["port"].as_u64().unwrap() as u16;
-            let key = std::fs::read_to_string(lib.join("api/access-key")).unwrap().trim().to_owned();
-            return Server { child, port, key };
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "serve did not start");
-        if let Ok(Some(s)) = child.try_wait() {
-            panic!("serve exited: {s}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// Sends raw bytes as one HTTP/1.1 request; returns (status, body).
-fn http_raw(port: u16, request: &[u8]) -> (u16, String) {
-    let Ok(mut stream) = TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], port))) else {
-        return (0, "connection refused".to_owned());
+        let headers: Vec<String> = r.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        format!("{} {} [{}] {}", r.method, r.target, headers.join("; "), cut(&r.body))
     };
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let _ = stream.write_all(request);
-    let mut bytes = Vec::new();
-    let _ = stream.read_to_end(&mut bytes);
-    http::parse_answer(&bytes)
-}
-
-fn request(method: &str, port: u16, target: &str, headers: &[(&str, String)], body: &[u8]) -> Vec<u8> {
-    let mut r =
-        format!("{method} {target} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
-    for (k, v) in headers {
-        r.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        r.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
-    }
-    r.push_str("\r\n");
-    let mut bytes = r.into_bytes();
-    bytes.extend_from_slice(body);
-    bytes
-}
-
-/// `HTTP <status> <error.code>: <message>` for a JSON error body.
-fn describe_http((status, body): (u16, String)) -> String {
-    match serde_json::from_str::<Value>(&body) {
-        // JSON-RPC errors carry a number, the API's and tools' a string.
-        Ok(v) if v.pointer("/error/code").is_some_and(Value::is_i64) => format!(
-            "HTTP {status} JSON-RPC {}: {}",
-            v["error"]["code"],
-            v["error"]["message"].as_str().unwrap_or("")
-        ),
-        Ok(v) if v.pointer("/error/code").is_some() => format!(
-            "HTTP {status} {}: {}",
-            v["error"]["code"].as_str().unwrap_or("?"),
-            v["error"]["message"].as_str().unwrap_or("")
-        ),
-        Ok(v) if v.get("error").is_some() => format!("HTTP {status} JSON-RPC {}", v["error"]),
-        Ok(v) if v.pointer("/result/isError") == Some(&json!(true)) => format!(
-            "HTTP {status} isError {}: {}",
-            v.pointer("/result/structuredContent/error/code").and_then(Value::as_str).unwrap_or("?"),
-            v.pointer("/result/structuredContent/error/message").and_then(Value::as_str).unwrap_or("")
-        ),
-        _ => format!("HTTP {status}: {}", body.chars().take(200).collect::<String>()),
+    match input {
+        Input::Cli(args) => {
+            let args: Vec<String> = args.iter().map(|a| format!("{:?}", cut(a.as_encoded_bytes()))).collect();
+            format!("lectern {}", args.join(" "))
+        }
+        Input::Api(r) | Input::Site(r) => request(r),
+        Input::StdioLine(label, _) => (*label).to_owned(),
+        Input::StdioTool(name, args) => format!("{name} {}", cut(args.to_string().as_bytes())),
+        Input::SiteConfig(bytes) => format!("lectern.toml: {}", cut(bytes)),
+        Input::Document(file, bytes) => format!("{file}: {}", cut(bytes)),
+        Input::MixedDocument => "good.md beside bad.md (invalid UTF-8) and nul.md (a NUL byte)".to_owned(),
+        Input::Archive(file, what) => format!("{file}: {what}"),
+        Input::MixedArchive(file, what) => format!("mixed-{file}: {what} beside index.md"),
     }
 }
 
-// --- stdio MCP ---------------------------------------------------------------
-
-struct Mcp {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
+/// Runs one case: its answer must be `expect`, match its snapshot, and
+/// leave the library unchanged.
+fn check(name: &str, input: Input, expect: Expect) {
+    let f = Fixture::new();
+    let observed = f.run(&input);
+    let message = f.normalise(&observed.message);
+    assert_eq!(
+        (observed.status, &observed.code),
+        (expect.status, &expect.code),
+        "{}: answered {message:?}",
+        shown(&input)
+    );
+    assert!(
+        message.contains(expect.words),
+        "{}: {:?} is not in the answer {message:?}",
+        shown(&input),
+        expect.words
+    );
+    let code = match &observed.code {
+        Code::None => String::new(),
+        Code::Error(c) => format!(" {c}"),
+        Code::Rpc(c) => format!(" JSON-RPC {c}"),
+        Code::Result => " result".to_owned(),
+    };
+    let status = match observed.status {
+        Status::Exit(c) => format!("exit {c}"),
+        Status::Http(s) => format!("HTTP {s}"),
+        Status::Stdio => "reply".to_owned(),
+    };
+    let snapshot = format!("{}\n→ {status}{code}: {message}", f.normalise(&shown(&input)));
+    insta::assert_snapshot!(name, snapshot);
+    assert_eq!(listing(&f.lib), f.before, "{}: the library changed", shown(&input));
+    assert!(!f.tmp.path().join("escaped.md").exists(), "an archive entry escaped");
+    assert!(!f.scratch.join("escaped.md").exists(), "an archive entry escaped");
+    assert!(!Path::new("/tmp/lectern-absolute.md").exists(), "an absolute archive entry was written");
 }
 
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn listing(lib: &Path) -> String {
+    bin::ok(lib, &["list", "--all", "--json"])
 }
 
-impl Mcp {
-    fn start(lib: &Path) -> Mcp {
-        let mut child = bin()
-            .arg("mcp")
-            .arg("--user-data")
-            .arg(lib)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
+/// The demo library every case copies, installed once per build of the
+/// binary (keyed by its size and modification time) under a file lock, since
+/// the cases run as separate processes at once.
+fn template() -> PathBuf {
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    TEMPLATE
+        .get_or_init(|| {
+            let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("robustness");
+            std::fs::create_dir_all(&base).unwrap();
+            let exe = std::fs::metadata(env!("CARGO_BIN_EXE_lectern")).unwrap();
+            let built = exe.modified().unwrap().duration_since(std::time::UNIX_EPOCH).unwrap();
+            let key = format!("demo-{}-{}", exe.len(), built.as_nanos());
+            let lock = std::fs::File::create(base.join("lock")).unwrap();
+            lock.lock().unwrap();
+            let lib = base.join(&key);
+            if !lib.exists() {
+                // Templates of older builds are of no more use.
+                for old in std::fs::read_dir(&base).unwrap() {
+                    let old = old.unwrap().path();
+                    if old.is_dir() {
+                        std::fs::remove_dir_all(old).unwrap();
+                    }
                 }
+                let partial = base.join(format!("{key}.partial"));
+                bin::add_demo(&partial);
+                std::fs::rename(&partial, &lib).unwrap();
             }
-        });
-        let mut mcp = Mcp { child, stdin, lines };
-        let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"robustness","version":"1"}}});
-        mcp.raw(format!("{init}\n").as_bytes());
-        mcp.recv();
-        mcp.raw(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
-        mcp
-    }
+            lock.unlock().unwrap();
+            lib
+        })
+        .clone()
+}
 
-    fn raw(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn recv(&self) -> String {
-        self.lines.recv_timeout(Duration::from_secs(20)).expect("a reply within 20 s")
-    }
-
-    fn tool(&mut self, id: u64, name: &str, args: &Value) -> String {
-        let call =
-            json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}});
-        self.raw(format!("{call}\n").as_bytes());
-        describe_rpc(&self.recv())
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    std::fs::set_permissions(to, std::fs::metadata(from).unwrap().permissions()).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
     }
 }
 
-/// `isError <code>: <message>`, `JSON-RPC <code>: <message>` or the result.
-fn describe_rpc(line: &str) -> String {
-    let Ok(v) = serde_json::from_str::<Value>(line) else { return format!("not JSON: {line}") };
-    let v = if let Value::Array(items) = &v { items.first().cloned().unwrap_or(Value::Null) } else { v };
-    if let Some(e) = v.get("error") {
-        return format!("JSON-RPC {}: {}", e["code"], e["message"].as_str().unwrap_or(""));
-    }
-    if v.pointer("/result/isError") == Some(&json!(true)) {
-        return format!(
-            "isError {}: {}",
-            v.pointer("/result/structuredContent/error/code")
-                .and_then(Value::as_str)
-                .unwrap_or("(no structuredContent)"),
-            v.pointer("/result/structuredContent/error/message")
-                .and_then(Value::as_str)
-                .or_else(|| v.pointer("/result/content/0/text").and_then(Value::as_str))
-                .unwrap_or("")
-        );
-    }
-    let s = v["result"].to_string();
-    format!("result: {}", s.chars().take(200).collect::<String>())
-}
-
-// --- fixtures ----------------------------------------------------------------
-
-fn python(script: &str, args: &[&Path]) {
-    let out = Command::new("python3").arg("-c").arg(script).args(args).output().unwrap();
-    assert!(out.status.success(), "python: {}", String::from_utf8_lossy(&out.stderr));
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-#[test]
-#[allow(clippy::too_many_lines, reason = "one table of cases, read top to bottom")]
-fn bad_inputs_get_documented_errors_and_leave_the_library_unchanged() {
-    let tmp = tempfile::tempdir().unwrap();
-    let lib = tmp.path().join("lib");
-    let scratch = tmp.path().join("scratch");
-    std::fs::create_dir_all(&scratch).unwrap();
-    let config = root().join("examples/demo/lectern.toml");
-    let out = bin().args(["add", "--site"]).arg(&config).arg("--user-data").arg(&lib).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let listing: Value = serde_json::from_slice(
-        &bin().args(["list", "--all", "--json", "--user-data"]).arg(&lib).output().unwrap().stdout,
-    )
-    .unwrap();
-    let generation = listing["generation"].as_str().unwrap().to_owned();
-    let mut m = Matrix {
-        lib: lib.clone(),
-        scratch: scratch.clone(),
-        before: String::new(),
-        generation: generation.clone(),
-        rows: Vec::new(),
-        failures: Vec::new(),
-    };
-    m.before = m.list();
-
-    // A real section key and its length, for the past-the-end cases.
-    let found: Value = serde_json::from_slice(
-        &bin()
-            .args(["search", "install", "--json", "--limit", "1", "--user-data"])
-            .arg(&lib)
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let key = found["hits"][0]["section_key"].as_str().unwrap().to_owned();
-
-    // --- CLI arguments ---
-    let long = "x".repeat(300);
-    let cli_cases: Vec<(Vec<std::ffi::OsString>, &[&str])> = vec![
-        (os(&["search", ""]), &["exit 1", "empty"]),
-        (os(&["search", "   "]), &["exit 1", "empty"]),
-        (os(&["search", &long]), &["exit 1", "300 characters", "256"]),
-        (os(&["search", "x", "--limit", "0"]), &["exit 1", "limit", "1"]),
-        (os(&["search", "x", "--limit", "51"]), &["exit 1", "limit", "50"]),
-        (os(&["search", "x", "--offset", "10001"]), &["exit 1", "offset", "10000"]),
-        (os(&["search", "x", "--limit", "abc"]), &["exit 2", "abc"]),
-        (os(&["search", "x", "--project", "nope"]), &["exit 1", "nope"]),
-        (os(&["search", "acme99: install"]), &["exit 1", "99"]),
-        (os(&["search", "locale:xx-!! x"]), &["exit 1", "xx-!!"]),
-        (os(&["read", "/no/such/page"]), &["exit 1", "/no/such/page"]),
-        (os(&["read", "--section", "ffffffffffffffff"]), &["exit 1", "ffffffffffffffff"]),
-        (
-            os(&["read", "--section", &key, "--offset", "99999999"]),
-            &["exit 1", "offset 99999999 is past the end"],
-        ),
-        (os(&["read", "--section", &key, "--limit", "0"]), &["exit 1", "limit 0"]),
-        (os(&["enable", "nope@1/en"]), &["exit 1", "nope@1/en"]),
-        (os(&["disable", "app@2"]), &["exit 1", "app@2"]),
-        (os(&["remove", "../../etc"]), &["exit 1", "../../etc"]),
-        (os(&["config", "set", "default.locale", "??"]), &["exit 1", "??"]),
-        (os(&["config", "set", "no.such.key", "1"]), &["exit 1", "no.such.key"]),
-        (os(&["list", "--bogus"]), &["exit 2", "--bogus"]),
-        (os(&["frobnicate"]), &["exit 2", "frobnicate"]),
-        (
-            os(&["add", "/no/such/source", "--project", "p", "--version", "1", "--locale", "en"]),
-            &["exit 1", "/no/such/source"],
-        ),
-        (os(&["search", "x", "--generation", "stale-generation"]), &["exit 1", "generation"]),
-    ];
-    for (args, expected) in cli_cases {
-        let refs: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsString::as_os_str).collect();
-        let shown = args
-            .iter()
-            .map(|a| a.to_string_lossy().chars().take(60).collect::<String>())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let observed = cli(&lib, &refs);
-        m.case("CLI", format!("lectern {shown}"), expected, observed);
-    }
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let bad = std::ffi::OsStr::from_bytes(b"caf\xff");
-        let observed = cli(&lib, &[std::ffi::OsStr::new("search"), bad]);
-        m.case("CLI", "lectern search <invalid UTF-8 bytes caf\\xff>", &["exit 2", "UTF-8"], observed);
-        let rtl = "\u{202e}\u{0645}\u{0631}\u{062d}e\u{0301}\u{0301}\u{0301}";
-        let observed = cli(&lib, &[std::ffi::OsStr::new("search"), std::ffi::OsStr::new(rtl)]);
-        m.case(
-            "CLI",
-            format!("lectern search {rtl:?} (RTL override + combining marks)"),
-            &["exit 0"],
-            observed,
-        );
-    }
-
-    // --- local API ---
-    let server = serve(&lib);
-    let port = server.port;
-    let auth = ("Authorization", format!("Bearer {}", server.key));
-    let api = |method: &str, target: &str, headers: &[(&str, String)], body: &[u8]| {
-        describe_http(http_raw(port, &request(method, port, target, headers, body)))
-    };
-    let json_ct = ("Content-Type", "application/json".to_owned());
-    let cases: Vec<ApiCase> = vec![
-        ("GET", "/v1/editions".into(), vec![], vec![], &["HTTP 401", "unauthorized"]),
-        (
-            "GET",
-            "/v1/editions".into(),
-            vec![("Authorization", "Bearer wrong".into())],
-            vec![],
-            &["HTTP 401", "unauthorized"],
-        ),
-        (
-            "GET",
-            "/v1/editions".into(),
-            vec![auth.clone(), ("Host", "evil.example".into())],
-            vec![],
-            &["HTTP 403", "forbidden"],
-        ),
-        (
-            "GET",
-            "/v1/editions".into(),
-            vec![auth.clone(), ("Host", format!("attacker.example:{port}"))],
-            vec![],
-            &["HTTP 403", "forbidden"],
-        ),
-        (
-            "GET",
-            "/v1/editions".into(),
-            vec![auth.clone(), ("Origin", "https://evil.example".into())],
-            vec![],
-            &["HTTP 403", "forbidden"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{not json".to_vec(),
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"text\": 5}".to_vec(),
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            format!("{{\"text\":\"{}\"}}", "y".repeat(3 * 1024 * 1024)).into_bytes(),
-            &["HTTP 413", "too_large"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"text\":\"install\",\"limit\":0}".to_vec(),
-            &["HTTP 400", "invalid_argument", "limit"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"text\":\"install\",\"offset\":10001}".to_vec(),
-            &["HTTP 400", "invalid_argument", "offset"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"text\":\"\\u0000\\u0000\"}".to_vec(),
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"text\":\"install\",\"generation\":\"old\"}".to_vec(),
-            &["HTTP 409", "generation_changed"],
-        ),
-        (
-            "POST",
-            "/v1/search".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"text\":\"caf\xff\"}".to_vec(),
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "GET",
-            "/v1/search?text=%FF%FE".into(),
-            vec![auth.clone()],
-            vec![],
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "GET",
-            "/v1/section?section_key=ffffffffffffffff".into(),
-            vec![auth.clone()],
-            vec![],
-            &["HTTP 404", "not_found"],
-        ),
-        (
-            "GET",
-            format!("/v1/section?section_key={key}&offset=99999999"),
-            vec![auth.clone()],
-            vec![],
-            &["HTTP 400", "invalid_argument", "past the end"],
-        ),
-        (
-            "GET",
-            format!("/v1/section?section_key={key}&offset=-1"),
-            vec![auth.clone()],
-            vec![],
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "GET",
-            "/v1/page?path=/app/../../etc/passwd".into(),
-            vec![auth.clone()],
-            vec![],
-            &["HTTP 404", "not_found"],
-        ),
-        ("GET", "/v1/page?path=%2Fapp%00x".into(), vec![auth.clone()], vec![], &["HTTP 4"]),
-        (
-            "POST",
-            "/v1/editions/enable".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{\"edition\":\"nope@1/en\"}".to_vec(),
-            &["HTTP 404", "not_found"],
-        ),
-        (
-            "POST",
-            "/v1/editions/remove".into(),
-            vec![auth.clone(), json_ct.clone()],
-            b"{}".to_vec(),
-            &["HTTP 400", "invalid_argument"],
-        ),
-        (
-            "POST",
-            "/auth/challenge".into(),
-            vec![json_ct.clone()],
-            b"{\"nonce\":\"\"}".to_vec(),
-            &["HTTP 400", "invalid_argument"],
-        ),
-        ("GET", "/v1/no-such-endpoint".into(), vec![auth.clone()], vec![], &["HTTP 404"]),
-    ];
-    for (method, target, headers, body, expected) in cases {
-        let shown_headers: Vec<String> = headers
-            .iter()
-            .map(|(k, v)| {
-                if *k == "Authorization" && v.len() > 20 {
-                    format!("{k}: Bearer <key>")
-                } else {
-                    format!("{k}: {v}")
-                }
-            })
-            .collect();
-        let shown_body: String = String::from_utf8_lossy(&body).chars().take(60).collect();
-        let more = if body.len() > 60 { format!(" … ({} bytes)", body.len()) } else { String::new() };
-        let observed = api(method, &target, &headers, &body);
-        m.case(
-            "local API",
-            format!("{method} {target} [{}] {shown_body}{more}", shown_headers.join("; ")),
-            expected,
-            observed,
-        );
-    }
-
-    // --- stdio MCP ---
-    let mut mcp = Mcp::start(&lib);
-    let raw_cases: Vec<(String, Vec<u8>, &[&str])> = vec![
-        ("garbage line `{not json`".into(), b"{not json\n".to_vec(), &["JSON-RPC -32700", "parse error"]),
-        ("invalid UTF-8 line".into(), b"\xff\xfe\xfd\n".to_vec(), &["JSON-RPC -32700"]),
-        ("NUL bytes line".into(), b"\x00\x00\x00\n".to_vec(), &["JSON-RPC -32700"]),
-        (
-            "line of 300,000 bytes".into(),
-            {
-                let mut v = br#"{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"search_documentation","arguments":{"text":""#.to_vec();
-                v.extend(std::iter::repeat_n(b'a', 300_000));
-                v.extend_from_slice(b"\"}}}\n");
-                v
-            },
-            &["JSON-RPC -32600", "262144"],
-        ),
-        ("empty batch `[]`".into(), b"[]\n".to_vec(), &["JSON-RPC -32600", "empty batch"]),
-        (
-            "request without jsonrpc".into(),
-            b"{\"id\":5,\"method\":\"ping\"}\n".to_vec(),
-            &["JSON-RPC -32600"],
-        ),
-        (
-            "unknown method".into(),
-            b"{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/list\"}\n".to_vec(),
-            &["JSON-RPC -32601"],
-        ),
-        (
-            "deeply nested JSON (10,000 arrays)".into(),
-            format!("{}{}\n", "[".repeat(10_000), "]".repeat(10_000)).into_bytes(),
-            &["JSON-RPC -32700"],
-        ),
-    ];
-    for (name, bytes, expected) in raw_cases {
-        mcp.raw(&bytes);
-        let observed = describe_rpc(&mcp.recv());
-        m.case("stdio MCP", name, expected, observed);
-    }
-    let tool_cases: Vec<(&str, Value, &[&str])> = vec![
-        ("search_documentation", json!({"text": ""}), &["isError invalid_argument", "empty"]),
-        ("search_documentation", json!({"text": "x".repeat(257)}), &["isError invalid_argument", "256"]),
-        (
-            "search_documentation",
-            json!({"text": "install", "limit": 999}),
-            &["isError invalid_argument", "limit"],
-        ),
-        (
-            "search_documentation",
-            json!({"text": "install", "offset": -5}),
-            &["isError invalid_argument", "offset"],
-        ),
-        ("search_documentation", json!({"text": "install", "branch": "99"}), &["isError", "99"]),
-        ("search_documentation", json!({"text": 42}), &["isError invalid_argument", "integer"]),
-        ("search_documentation", json!({"text": "install\u{0000}\u{202e}e\u{0301}"}), &["result"]),
-        (
-            "search_documentation",
-            json!({"text": "install", "generation": "old"}),
-            &["isError generation_changed"],
-        ),
-        (
-            "load_documentation_page",
-            json!({"section_key": "ffffffffffffffff", "generation": generation}),
-            &["isError not_found"],
-        ),
-        (
-            "load_documentation_page",
-            json!({"section_key": key, "generation": generation, "offset": 99_999_999}),
-            &["isError invalid_argument", "past the end"],
-        ),
-        (
-            "load_documentation_page",
-            json!({"section_key": key, "generation": generation, "limit": 50_001}),
-            &["isError invalid_argument", "50000"],
-        ),
-        (
-            "load_documentation_page",
-            json!({"section_key": key, "generation": "stale"}),
-            &["isError generation_changed"],
-        ),
-        (
-            "load_documentation_page",
-            json!({"load_url": "dash://x"}),
-            &["isError invalid_argument", "load_url"],
-        ),
-        ("list_installed_docsets", json!({"generation": "stale"}), &["isError generation_changed"]),
-        ("no_such_tool", json!({}), &["-32602"]),
-    ];
-    for (i, (tool, args, expected)) in tool_cases.into_iter().enumerate() {
-        let shown: String = args.to_string().chars().take(120).collect();
-        let observed = mcp.tool(100 + i as u64, tool, &args);
-        m.case("stdio MCP", format!("{tool} {shown}"), expected, observed);
-    }
-    drop(mcp);
-    drop(server);
-
-    // --- site /mcp ---
-    let site_port = free_port();
-    let mut site = bin()
-        .args(["serve", "--site", "--read-only", "--listen"])
-        .arg(format!("127.0.0.1:{site_port}"))
-        .arg("--user-data")
-        .arg(&lib)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while http_raw(site_port, &request("GET", site_port, "/healthz", &[], &[])).0 != 200 {
-        assert!(start.elapsed() < Duration::from_secs(30), "the site did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let mcp_headers = vec![
-        ("Content-Type", "application/json".to_owned()),
-        ("Accept", "application/json, text/event-stream".to_owned()),
-        ("MCP-Protocol-Version", "2025-11-25".to_owned()),
-    ];
-    let site_call = |name: &str, args: &Value| {
-        json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":name,"arguments":args}})
-            .to_string()
-            .into_bytes()
-    };
-    let site_cases: Vec<(String, Headers, Vec<u8>, &[&str])> = vec![
-        (
-            "list_pages {limit: 500}".into(),
-            mcp_headers.clone(),
-            site_call("list_pages", &json!({"limit": 500})),
-            &["isError invalid_argument", "100"],
-        ),
-        (
-            "list_pages {limit: 0}".into(),
-            mcp_headers.clone(),
-            site_call("list_pages", &json!({"limit": 0})),
-            &["isError invalid_argument"],
-        ),
-        (
-            "list_pages {cursor: \"no-slash\"}".into(),
-            mcp_headers.clone(),
-            site_call("list_pages", &json!({"cursor": "no-slash"})),
-            &["isError invalid_argument", "cursor"],
-        ),
-        (
-            "list_pages {cursor: \"/a\\u0001b\"}".into(),
-            mcp_headers.clone(),
-            site_call("list_pages", &json!({"cursor": "/a\u{1}b"})),
-            &["isError invalid_argument", "cursor"],
-        ),
-        (
-            "list_pages {prefix: \"/nope\"}".into(),
-            mcp_headers.clone(),
-            site_call("list_pages", &json!({"prefix": "/nope"})),
-            &["isError", "/nope"],
-        ),
-        (
-            "search_docs {term: \"\"}".into(),
-            mcp_headers.clone(),
-            site_call("search_docs", &json!({"term": ""})),
-            &["isError invalid_argument"],
-        ),
-        (
-            "search_docs {term: 300 × z}".into(),
-            mcp_headers.clone(),
-            site_call("search_docs", &json!({"term": "z".repeat(300)})),
-            &["isError invalid_argument", "256"],
-        ),
-        (
-            "search_docs {term: RTL + combining}".into(),
-            mcp_headers.clone(),
-            site_call("search_docs", &json!({"term": "\u{202e}e\u{0301}\u{0301}"})),
-            &["HTTP 200"],
-        ),
-        (
-            "read_page {path: \"/app/../../etc/passwd\"}".into(),
-            mcp_headers.clone(),
-            site_call("read_page", &json!({"path": "/app/../../etc/passwd"})),
-            &["isError not_found"],
-        ),
-        (
-            "read_page {path: \"/app\\u0000\"}".into(),
-            mcp_headers.clone(),
-            site_call("read_page", &json!({"path": "/app\u{0}"})),
-            &["isError"],
-        ),
-        (
-            "read_page {} (path missing)".into(),
-            mcp_headers.clone(),
-            site_call("read_page", &json!({})),
-            &["isError invalid_argument", "path"],
-        ),
-        ("body `{not json`".into(), mcp_headers.clone(), b"{not json".to_vec(), &["HTTP 400", "-32700"]),
-        (
-            "body of 2 MiB".into(),
-            mcp_headers.clone(),
-            site_call("search_docs", &json!({"term": "q".repeat(2 << 20)})),
-            &["HTTP 413"],
-        ),
-        (
-            "Host: evil.example".into(),
-            {
-                let mut h = mcp_headers.clone();
-                h.push(("Host", "evil.example".into()));
-                h
-            },
-            site_call("list_versions", &json!({})),
-            &["HTTP 403"],
-        ),
-    ];
-    for (name, headers, body, expected) in site_cases {
-        let observed =
-            describe_http(http_raw(site_port, &request("POST", site_port, "/mcp", &headers, &body)));
-        m.case("site /mcp", name, expected, observed);
-    }
-    let observed = describe_http(http_raw(site_port, &request("GET", site_port, "/v1/editions", &[], &[])));
-    m.case("site", "GET /v1/editions (the private API on the public site)", &["HTTP 404"], observed);
-    let _ = site.kill();
-    let _ = site.wait();
-
-    // --- site config files ---
-    let demo = root().join("examples/demo");
-    let configs: Vec<(&str, Vec<u8>, &[&str])> = vec![
-        ("empty file", b"".to_vec(), &["exit 1", "site"]),
-        ("not TOML", b"[site\nname = ".to_vec(), &["exit 1", "lectern.toml:1:"]),
-        ("not UTF-8", b"[site]\nname = \"\xff\"\n".to_vec(), &["exit 1", "UTF-8"]),
-        ("unknown key", b"[site]\nname = \"x\"\nbogus = 1\n".to_vec(), &["exit 1", "bogus"]),
-        ("name is a number", b"[site]\nname = 5\n".to_vec(), &["exit 1", "name"]),
-        ("bad locale", b"[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"zz-!!\"\nsource = \"d\"\n".to_vec(), &["exit 1", "locale"]),
-        ("prefix with ..", b"[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"en\"\nsource = \"d\"\nprefix = \"/a/../b\"\n".to_vec(), &["exit 1", "prefix"]),
-        ("missing source folder", b"[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"en\"\nsource = \"no-such-folder\"\n".to_vec(), &["exit 1", "no-such-folder"]),
-        ("status = ancient", b"[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"en\"\nsource = \"d\"\nstatus = \"ancient\"\n".to_vec(), &["exit 1", "ancient"]),
-        ("deeply nested arrays", format!("[site]\nname = \"x\"\nextra = {}{}\n", "[".repeat(5000), "]".repeat(5000)).into_bytes(), &["exit 1"]),
-    ];
-    for (name, bytes, expected) in configs {
-        let path = scratch.join("lectern.toml");
-        std::fs::write(&path, bytes).unwrap();
-        let _ = &demo;
-        let observed =
-            cli(&lib, &[std::ffi::OsStr::new("add"), std::ffi::OsStr::new("--site"), path.as_os_str()]);
-        m.case("site config", name, expected, observed);
-    }
-    let observed = cli(
-        &lib,
-        &[
-            std::ffi::OsStr::new("add"),
-            std::ffi::OsStr::new("--site"),
-            std::ffi::OsStr::new("/no/such/lectern.toml"),
-        ],
-    );
-    m.case("site config", "missing config file", &["exit 1", "/no/such/lectern.toml"], observed);
-
-    // --- documents (each alone in a source folder: nothing to install) ---
-    let docs: Vec<(&str, &str, Vec<u8>, &[&str])> = vec![
-        ("invalid UTF-8 Markdown", "bad.md", b"# ok\n\xff\xfe\n".to_vec(), &["exit 1", "no pages found"]),
-        (
-            "frontmatter over 64 KiB",
-            "big.md",
-            format!("---\ntitle: x\nblob: {}\n---\n# x\n", "a".repeat(70_000)).into_bytes(),
-            &["exit 1", "no pages found"],
-        ),
-        (
-            "frontmatter nested 100 deep",
-            "deep.md",
-            format!("---\na: {}{}\n---\n# x\n", "[".repeat(100), "]".repeat(100)).into_bytes(),
-            &["exit 1", "no pages found"],
-        ),
-        ("file over 10 MiB", "huge.md", vec![b'a'; 10 * 1024 * 1024 + 1], &["exit 1", "no pages found"]),
-        ("not a documentation file", "x.bin", vec![0u8; 64], &["exit 1"]),
-    ];
-    for (name, file, bytes, expected) in docs {
-        let src = scratch.join(format!("doc-{file}"));
-        std::fs::create_dir_all(&src).unwrap();
-        std::fs::write(src.join(file), bytes).unwrap();
-        let observed = cli(
-            &lib,
-            &os(&["add", &src.display().to_string(), "--project", "bad", "--version", "1", "--locale", "en"])
-                .iter()
-                .map(std::ffi::OsString::as_os_str)
-                .collect::<Vec<_>>(),
-        );
-        m.case("document", name, expected, observed);
-    }
-    // Beside a good page, a bad file is reported with its path and reason and
-    // skipped (into a scratch library: the good page is installed).
-    let mixed = scratch.join("mixed");
-    std::fs::create_dir_all(&mixed).unwrap();
-    std::fs::write(mixed.join("good.md"), "# Good\n\nfine\n").unwrap();
-    std::fs::write(mixed.join("bad.md"), b"\x00\xff\xfe").unwrap();
-    std::fs::write(mixed.join("nul.md"), "# a\0b\n").unwrap();
-    let out = bin()
-        .arg("add")
-        .arg(&mixed)
-        .args(["--project", "mixed", "--version", "1", "--locale", "en", "--user-data"])
-        .arg(scratch.join("lib2"))
-        .output()
-        .unwrap();
-    m.case(
-        "document",
-        "good.md beside bad.md (invalid UTF-8) and nul.md (NUL byte), scratch library",
-        &["exit 0", "skipped bad.md: not valid UTF-8"],
-        describe_output(&out),
-    );
-
-    // --- archives ---
-    let archive_script = r##"
+/// Makes one archive, `sys.argv[2]`, in the folder `sys.argv[1]`. The
+/// `mixed-` ones hold the same entries beside a good `index.md`.
+const ARCHIVES: &str = r##"
 import io, sys, tarfile, zipfile
-d = sys.argv[1]
+d, want = sys.argv[1], sys.argv[2]
 def tar(name, entries, mode="w"):
-    tar1(name, entries, mode)
-    tar1("mixed-" + name, entries + [("index.md", b"# Good\n\nfine\n", "f")], mode)
-def tar1(name, entries, mode):
-    with tarfile.open(d + "/" + name, mode) as t:
-        for n, data, kind in entries:
-            i = tarfile.TarInfo(n)
-            if kind == "link":
-                i.type = tarfile.SYMTYPE; i.linkname = data.decode(); t.addfile(i)
-            else:
-                i.size = len(data); t.addfile(i, io.BytesIO(data))
+    for prefix, extra in [("", []), ("mixed-", [("index.md", b"# Good\n\nfine\n", "f")])]:
+        if prefix + name != want: continue
+        with tarfile.open(d + "/" + prefix + name, mode) as t:
+            for n, data, kind in entries + extra:
+                i = tarfile.TarInfo(n)
+                if kind == "link":
+                    i.type = tarfile.SYMTYPE; i.linkname = data.decode(); t.addfile(i)
+                else:
+                    i.size = len(data); t.addfile(i, io.BytesIO(data))
+def zip(name, entries):
+    for prefix in ["", "mixed-"]:
+        if prefix + name != want: continue
+        with zipfile.ZipFile(d + "/" + prefix + name, "w", zipfile.ZIP_DEFLATED) as z:
+            for n, data in entries:
+                z.writestr(n, data)
+            if prefix: z.writestr("index.md", "# Good\n")
 tar("traversal.tar", [("../../escaped.md", b"# evil\n", "f")])
 tar("absolute.tar", [("/tmp/lectern-absolute.md", b"# evil\n", "f")])
 tar("symlink.tar", [("docs/link.md", b"/etc/passwd", "link")])
 tar("traversal.tar.gz", [("a/../../../escaped.md", b"# evil\n", "f")], "w:gz")
-for prefix in ["", "mixed-"]:
-    with zipfile.ZipFile(d + "/" + prefix + "traversal.zip", "w") as z:
-        z.writestr("../../escaped.md", "# evil\n")
-        if prefix: z.writestr("index.md", "# Good\n")
-    with zipfile.ZipFile(d + "/" + prefix + "bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("bomb.md", b"\0" * (64 * 1024 * 1024))
-        if prefix: z.writestr("index.md", "# Good\n")
-open(d + "/garbage.tar.gz", "wb").write(b"\x1f\x8b\x08\x00not really gzip")
-open(d + "/truncated.zip", "wb").write(b"PK\x03\x04\x14\x00\x00\x00")
+zip("traversal.zip", [("../../escaped.md", "# evil\n")])
+zip("bomb.zip", [("bomb.md", b"\0" * (64 * 1024 * 1024))])
+if want == "garbage.tar.gz": open(d + "/" + want, "wb").write(b"\x1f\x8b\x08\x00not really gzip")
+if want == "truncated.zip": open(d + "/" + want, "wb").write(b"PK\x03\x04\x14\x00\x00\x00")
 "##;
-    let arch = scratch.join("archives");
-    std::fs::create_dir_all(&arch).unwrap();
-    python(archive_script, &[&arch]);
-    let archives: Vec<(&str, &str, &[&str])> = vec![
-        (
-            "traversal.tar",
-            "tar entry ../../escaped.md",
-            &["exit 1", "traversal.tar", "no Markdown or HTML files"],
-        ),
-        (
-            "absolute.tar",
-            "tar entry /tmp/lectern-absolute.md",
-            &["exit 1", "absolute.tar", "no Markdown or HTML files"],
-        ),
-        (
-            "symlink.tar",
-            "tar symlink docs/link.md → /etc/passwd",
-            &["exit 1", "symlink.tar", "no Markdown or HTML files"],
-        ),
-        (
-            "traversal.tar.gz",
-            "tar.gz entry a/../../../escaped.md",
-            &["exit 1", "traversal.tar.gz", "no Markdown or HTML files"],
-        ),
-        (
-            "traversal.zip",
-            "zip entry ../../escaped.md",
-            &["exit 1", "traversal.zip", "no Markdown or HTML files"],
-        ),
-        (
-            "bomb.zip",
-            "zip bomb: 64 MiB of zeros in a 64 KiB entry",
-            &["exit 1", "bomb.zip", "no Markdown or HTML files"],
-        ),
-        ("garbage.tar.gz", "gzip header then garbage", &["exit 1", "garbage.tar.gz"]),
-        ("truncated.zip", "truncated zip", &["exit 1", "truncated.zip"]),
-    ];
-    for (file, name, expected) in archives {
-        let path = arch.join(file);
-        let observed = cli(
-            &lib,
-            &os(&[
-                "add",
-                &path.display().to_string(),
-                "--project",
-                "arc",
-                "--version",
-                "1",
-                "--locale",
-                "en",
-            ])
-            .iter()
-            .map(std::ffi::OsString::as_os_str)
-            .collect::<Vec<_>>(),
-        );
-        m.case("archive", name, expected, observed);
-    }
-    // The same entries beside a good page (into a scratch library): each bad
-    // entry is reported with its name and reason and skipped.
-    let mixed: Vec<(&str, &str, &[&str])> = vec![
-        (
-            "mixed-traversal.tar",
-            "tar: ../../escaped.md beside index.md",
-            &["exit 0", "skipped ../../escaped.md"],
-        ),
-        (
-            "mixed-absolute.tar",
-            "tar: /tmp/lectern-absolute.md beside index.md",
-            &["exit 0", "skipped /tmp/lectern-absolute.md"],
-        ),
-        (
-            "mixed-symlink.tar",
-            "tar: symlink to /etc/passwd beside index.md",
-            &["exit 0", "skipped docs/link.md"],
-        ),
-        (
-            "mixed-traversal.tar.gz",
-            "tar.gz: a/../../../escaped.md beside index.md",
-            &["exit 0", "skipped a/../../../escaped.md"],
-        ),
-        (
-            "mixed-traversal.zip",
-            "zip: ../../escaped.md beside index.md",
-            &["exit 0", "skipped ../../escaped.md"],
-        ),
-        ("mixed-bomb.zip", "zip: 64 MiB bomb.md beside index.md", &["exit 0", "skipped bomb.md"]),
-    ];
-    for (i, (file, name, expected)) in mixed.into_iter().enumerate() {
-        let out = bin()
-            .arg("add")
-            .arg(arch.join(file))
-            .args(["--project", &format!("mixed{i}"), "--version", "1", "--locale", "en", "--user-data"])
-            .arg(scratch.join("lib2"))
-            .output()
-            .unwrap();
-        m.case("archive", format!("{name} (scratch library)"), expected, describe_output(&out));
-    }
-    assert!(
-        !tmp.path().join("escaped.md").exists() && !scratch.join("escaped.md").exists(),
-        "an archive entry escaped"
-    );
-    assert!(!Path::new("/tmp/lectern-absolute.md").exists(), "an absolute archive entry was written");
 
-    m.write_doc();
-    assert!(m.rows.len() >= 60, "only {} cases", m.rows.len());
-    assert_eq!(m.list(), m.before, "the library changed");
-    assert!(
-        m.failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        m.failures.len(),
-        m.rows.len(),
-        m.failures.join("\n")
-    );
+// --- the matrix --------------------------------------------------------------
+
+/// One `#[test]` per row, in a module named after the face; its snapshot
+/// is `robustness__<face>__<case>`.
+macro_rules! cases {
+    ($face:ident { $($name:ident: $input:expr => $expect:expr;)* }) => {
+        mod $face {
+            use super::*;
+            $(
+                #[test]
+                fn $name() {
+                    check(concat!(stringify!($face), "__", stringify!($name)), $input, $expect);
+                }
+            )*
+        }
+    };
 }
+
+cases!(cli {
+    search_empty_text: cli(&["search", ""]) => exit(1, "text is empty");
+    search_blank_text: cli(&["search", "   "]) => exit(1, "text is empty");
+    search_text_too_long: cli(&["search", &"x".repeat(300)]) => exit(1, "text is 300 characters long; at most 256");
+    search_limit_zero: cli(&["search", "x", "--limit", "0"]) => exit(1, "limit 0 is out of range: allowed 1 to 50");
+    search_limit_too_high: cli(&["search", "x", "--limit", "51"]) => exit(1, "limit 51 is out of range: allowed 1 to 50");
+    search_offset_too_high: cli(&["search", "x", "--offset", "10001"]) => exit(1, "offset 10001 is out of range: allowed 0 to 10000");
+    search_limit_not_a_number: cli(&["search", "x", "--limit", "abc"]) => exit(2, "invalid value 'abc' for '--limit <LIMIT>'");
+    search_unknown_project: cli(&["search", "x", "--project", "nope"]) => exit(1, "project \"nope\" is not installed");
+    search_unknown_version_prefix: cli(&["search", "acme99: install"]) => exit(1, "app has no enabled version \"99\"");
+    search_bad_locale_filter: cli(&["search", "locale:xx-!! x"]) => exit(1, "locale \"xx-!!\" is not installed");
+    search_stale_generation: cli(&["search", "x", "--generation", "stale-generation"]) => exit(1, "generation stale-generation is gone");
+    search_invalid_utf8: cli_bytes(&[b"search", b"caf\xff"]) => exit(2, "invalid UTF-8 was detected");
+    search_rtl_and_combining_marks: cli(&["search", "\u{202e}\u{0645}\u{0631}\u{062d}e\u{0301}\u{0301}\u{0301}"]) => exit(0, "0 of 0 results");
+    read_missing_page: cli(&["read", "/no/such/page"]) => exit(1, "no page at /no/such/page");
+    read_missing_section: cli(&["read", "--section", "ffffffffffffffff"]) => exit(1, "no section \"ffffffffffffffff\"");
+    read_offset_past_the_end: cli(&["read", "--section", "{section}", "--offset", "99999999"]) => exit(1, "offset 99999999 is past the end");
+    read_limit_zero: cli(&["read", "--section", "{section}", "--limit", "0"]) => exit(1, "limit 0 is out of range: allowed 1 to 50000");
+    enable_unknown_edition: cli(&["enable", "nope@1/en"]) => exit(1, "no edition \"nope@1/en\" is installed");
+    disable_incomplete_edition_id: cli(&["disable", "app@2"]) => exit(1, "edition id \"app@2\" is not of the form");
+    remove_path_traversal_id: cli(&["remove", "../../etc"]) => exit(1, "edition id \"../../etc\" is not of the form");
+    config_bad_locale: cli(&["config", "set", "default.locale", "??"]) => exit(1, "invalid locale \"??\"");
+    config_unknown_key: cli(&["config", "set", "no.such.key", "1"]) => exit(1, "unknown setting \"no.such.key\"");
+    list_unknown_flag: cli(&["list", "--bogus"]) => exit(2, "unexpected argument '--bogus'");
+    unknown_command: cli(&["frobnicate"]) => exit(2, "unrecognized subcommand 'frobnicate'");
+    add_missing_source: cli(&["add", "/no/such/source", "--project", "p", "--version", "1", "--locale", "en"]) => exit(1, "/no/such/source: no such file or directory");
+});
+
+cases!(local_api {
+    no_key: api("GET", "/v1/editions", &[], "") => http(401, "unauthorized", "authentication required");
+    wrong_key: api("GET", "/v1/editions", &[("Authorization", "Bearer wrong")], "") => http(401, "unauthorized", "the access key is wrong");
+    foreign_host: api("GET", "/v1/editions", &[AUTH, ("Host", "evil.example")], "") => http(403, "forbidden", "Host \"evil.example\" is not this server");
+    foreign_host_with_our_port: api("GET", "/v1/editions", &[AUTH, ("Host", "attacker.example:{port}")], "") => http(403, "forbidden", "Host \"attacker.example:$PORT\" is not this server");
+    foreign_origin: api("GET", "/v1/editions", &[AUTH, ("Origin", "https://evil.example")], "") => http(403, "forbidden", "requests from the page at \"https://evil.example\" are not allowed");
+    body_not_json: api("POST", "/v1/search", &[AUTH, JSON], "{not json") => http(400, "invalid_argument", "bad JSON body: Failed to parse");
+    text_not_a_string: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text": 5}"#) => http(400, "invalid_argument", "invalid type: integer `5`, expected a string");
+    body_too_large: api("POST", "/v1/search", &[AUTH, JSON], format!("{{\"text\":\"{}\"}}", "y".repeat(3 << 20))) => http(413, "too_large", "at most 65536 are allowed");
+    limit_zero: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"install","limit":0}"#) => http(400, "invalid_argument", "limit 0 is out of range");
+    offset_too_high: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"install","offset":10001}"#) => http(400, "invalid_argument", "offset 10001 is out of range");
+    text_only_nul_bytes: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"\u0000\u0000"}"#) => http(400, "invalid_argument", "the query has no search words");
+    stale_generation: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"install","generation":"old"}"#) => http(409, "generation_changed", "generation old is gone");
+    body_invalid_utf8: api("POST", "/v1/search", &[AUTH, JSON], &b"{\"text\":\"caf\xff\"}"[..]) => http(400, "invalid_argument", "invalid unicode code point");
+    query_invalid_utf8: api("GET", "/v1/search?text=%FF%FE", &[AUTH], "") => http(400, "invalid_argument", "the query has no search words");
+    missing_section: api("GET", "/v1/section?section_key=ffffffffffffffff", &[AUTH], "") => http(404, "not_found", "no section \"ffffffffffffffff\"");
+    section_offset_past_the_end: api("GET", "/v1/section?section_key={section}&offset=99999999", &[AUTH], "") => http(400, "invalid_argument", "offset 99999999 is past the end");
+    section_offset_negative: api("GET", "/v1/section?section_key={section}&offset=-1", &[AUTH], "") => http(400, "invalid_argument", "offset -1 is past the end");
+    page_path_traversal: api("GET", "/v1/page?path=/app/../../etc/passwd", &[AUTH], "") => http(404, "not_found", "no page at /app/../../etc/passwd");
+    page_path_with_nul: api("GET", "/v1/page?path=%2Fapp%00x", &[AUTH], "") => http(404, "not_found", "no page at /app\\0x");
+    enable_unknown_edition: api("POST", "/v1/editions/enable", &[AUTH, JSON], r#"{"edition":"nope@1/en"}"#) => http(404, "not_found", "no edition \"nope@1/en\" is installed");
+    remove_without_edition: api("POST", "/v1/editions/remove", &[AUTH, JSON], "{}") => http(400, "invalid_argument", "missing field `edition`");
+    challenge_empty_nonce: api("POST", "/auth/challenge", &[JSON], r#"{"nonce":""}"#) => http(400, "invalid_argument", "nonce is 0 bytes long");
+    unknown_endpoint: api("GET", "/v1/no-such-endpoint", &[AUTH], "") => http(404, "not_found", "no endpoint GET /v1/no-such-endpoint");
+});
+
+cases!(stdio_mcp {
+    garbage_line: line("garbage line `{not json`", "{not json\n") => rpc(-32700, "parse error: key must be a string");
+    invalid_utf8_line: line("invalid UTF-8 line", &b"\xff\xfe\xfd\n"[..]) => rpc(-32700, "parse error: expected value");
+    nul_bytes_line: line("NUL bytes line", &b"\x00\x00\x00\n"[..]) => rpc(-32700, "parse error: expected value");
+    line_too_long: line("line of 300,000 bytes", {
+        let mut v = br#"{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"search_documentation","arguments":{"text":""#.to_vec();
+        v.extend(std::iter::repeat_n(b'a', 300_000));
+        v.extend_from_slice(b"\"}}}\n");
+        v
+    }) => rpc(-32600, "at most 262144 bytes per line");
+    empty_batch: line("empty batch `[]`", "[]\n") => rpc(-32600, "an empty batch is not a valid request");
+    request_without_jsonrpc: line("request without jsonrpc", "{\"id\":5,\"method\":\"ping\"}\n") => rpc(-32600, "it needs \"jsonrpc\": \"2.0\"");
+    unknown_method: line("unknown method", "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/list\"}\n") => rpc(-32601, "resources/list");
+    deeply_nested_json: line("deeply nested JSON (10,000 arrays)", format!("{}{}\n", "[".repeat(10_000), "]".repeat(10_000))) => rpc(-32700, "recursion limit exceeded");
+    search_empty_text: tool("search_documentation", json!({"text": ""})) => tool_error("invalid_argument", "text is empty");
+    search_text_too_long: tool("search_documentation", json!({"text": "x".repeat(257)})) => tool_error("invalid_argument", "text is 257 characters long; at most 256");
+    search_limit_too_high: tool("search_documentation", json!({"text": "install", "limit": 999})) => tool_error("invalid_argument", "limit 999 is out of range");
+    search_offset_negative: tool("search_documentation", json!({"text": "install", "offset": -5})) => tool_error("invalid_argument", "offset -5 is out of range");
+    search_unknown_branch: tool("search_documentation", json!({"text": "install", "branch": "99"})) => tool_error("invalid_argument", "version \"99\" of app is not installed");
+    search_text_not_a_string: tool("search_documentation", json!({"text": 42})) => tool_error("invalid_argument", "invalid type: integer `42`, expected a string");
+    search_nul_rtl_and_combining: tool("search_documentation", json!({"text": "install\u{0000}\u{202e}e\u{0301}"})) => tool_result("\"hits\":[]");
+    search_stale_generation: tool("search_documentation", json!({"text": "install", "generation": "old"})) => tool_error("generation_changed", "generation old is gone");
+    load_missing_section: tool("load_documentation_page", json!({"section_key": "ffffffffffffffff", "generation": "{generation}"})) => tool_error("not_found", "no section \"ffffffffffffffff\"");
+    load_offset_past_the_end: tool("load_documentation_page", json!({"section_key": "{section}", "generation": "{generation}", "offset": 99_999_999})) => tool_error("invalid_argument", "offset 99999999 is past the end");
+    load_limit_too_high: tool("load_documentation_page", json!({"section_key": "{section}", "generation": "{generation}", "limit": 50_001})) => tool_error("invalid_argument", "limit 50001 is out of range: allowed 1 to 50000");
+    load_stale_generation: tool("load_documentation_page", json!({"section_key": "{section}", "generation": "stale"})) => tool_error("generation_changed", "call search_documentation again");
+    load_dash_load_url: tool("load_documentation_page", json!({"load_url": "dash://x"})) => tool_error("invalid_argument", "unknown field `load_url`");
+    list_stale_generation: tool("list_installed_docsets", json!({"generation": "stale"})) => tool_error("generation_changed", "generation stale is gone");
+    unknown_tool: tool("no_such_tool", json!({})) => rpc(-32602, "tool not found");
+});
+
+cases!(site_mcp {
+    list_limit_too_high: site_tool("list_pages", json!({"limit": 500})) => site_error("invalid_argument", "limit 500 is out of range: allowed 1 to 100");
+    list_limit_zero: site_tool("list_pages", json!({"limit": 0})) => site_error("invalid_argument", "limit 0 is out of range: allowed 1 to 100");
+    list_cursor_without_slash: site_tool("list_pages", json!({"cursor": "no-slash"})) => site_error("invalid_argument", "cursor \"no-slash\" is not valid");
+    list_cursor_with_control_character: site_tool("list_pages", json!({"cursor": "/a\u{1}b"})) => site_error("invalid_argument", "cursor \"/a\\u{1}b\" is not valid");
+    list_unknown_prefix: site_tool("list_pages", json!({"prefix": "/nope"})) => site_error("invalid_argument", "prefix \"/nope\" is not the prefix of a published version");
+    search_empty_term: site_tool("search_docs", json!({"term": ""})) => site_error("invalid_argument", "term is empty");
+    search_term_too_long: site_tool("search_docs", json!({"term": "z".repeat(300)})) => site_error("invalid_argument", "term is 300 characters long; at most 256");
+    search_rtl_and_combining: site_tool("search_docs", json!({"term": "\u{202e}e\u{0301}\u{0301}"})) => http_result("\"pages\":[]");
+    read_path_traversal: site_tool("read_page", json!({"path": "/app/../../etc/passwd"})) => site_error("not_found", "no page at /app/../../etc/passwd");
+    read_path_with_nul: site_tool("read_page", json!({"path": "/app\u{0}"})) => site_error("invalid_argument", "is not a site path");
+    read_without_path: site_tool("read_page", json!({})) => site_error("invalid_argument", "missing field `path`");
+    body_not_json: site("POST", "/mcp", &MCP_HEADERS, "{not json") => http_rpc(400, -32700, "parse error: the body is not JSON");
+    body_too_large: site_tool("search_docs", json!({"term": "q".repeat(2 << 20)})) => http_rpc(413, -32600, "request body exceeds 1048576 bytes");
+    foreign_host: {
+        let mut r = site_tool_request("list_versions", json!({}));
+        r.headers.push(("Host", "evil.example"));
+        r.label = r.label.map(|l| l + " [Host: evil.example]");
+        Input::Site(r)
+    } => page(403, "<title>403 Forbidden</title>");
+    private_api_on_the_public_site: site("GET", "/v1/editions", &[], "") => page(404, "<title>404 Not Found</title>");
+});
+
+cases!(site_config {
+    empty_file: config("") => exit(1, "site: missing; a [site] table with at least `name` is required");
+    not_toml: config("[site\nname = ") => exit(1, "$TMP/lectern.toml:1: -: unclosed table");
+    not_utf8: config(&b"[site]\nname = \"\xff\"\n"[..]) => exit(1, "lectern.toml:0: -: not valid UTF-8");
+    unknown_key: config("[site]\nname = \"x\"\nbogus = 1\n") => exit(1, "lectern.toml:3: site.bogus: unknown key");
+    name_is_a_number: config("[site]\nname = 5\n") => exit(1, "lectern.toml:2: site.name: expected a string, found integer");
+    bad_locale: config("[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"zz-!!\"\nsource = \"d\"\n") => exit(1, "editions[0].locale: invalid locale \"zz-!!\"");
+    prefix_with_dot_dot: edition_config("prefix = \"/a/../b\"") => exit(1, "editions[0].prefix: invalid prefix \"/a/../b\"");
+    missing_source_folder: config("[site]\nname = \"x\"\n[[editions]]\nproject = \"a\"\nversion = \"1\"\nlocale = \"en\"\nsource = \"no-such-folder\"\n") => exit(1, "$TMP/no-such-folder: no such file or directory");
+    unknown_status: edition_config("status = \"ancient\"") => exit(1, "editions[0].status: invalid status \"ancient\"");
+    deeply_nested_arrays: config(format!("[site]\nname = \"x\"\nextra = {}{}\n", "[".repeat(5000), "]".repeat(5000))) => exit(1, "cannot recurse further");
+    missing_file: cli(&["add", "--site", "/no/such/lectern.toml"]) => exit(1, "/no/such/lectern.toml:0: -: cannot read");
+});
+
+cases!(document {
+    invalid_utf8_markdown: Input::Document("bad.md", b"# ok\n\xff\xfe\n".to_vec()) => exit(1, "no pages found; 1 files skipped: bad.md: not valid UTF-8");
+    frontmatter_over_64_kib: Input::Document("big.md", format!("---\ntitle: x\nblob: {}\n---\n# x\n", "a".repeat(70_000)).into_bytes()) => exit(1, "big.md: bad frontmatter: over 64 KiB");
+    frontmatter_nested_100_deep: Input::Document("deep.md", format!("---\na: {}{}\n---\n# x\n", "[".repeat(100), "]".repeat(100)).into_bytes()) => exit(1, "deep.md: bad frontmatter: nested deeper than 32 levels");
+    file_over_10_mib: Input::Document("huge.md", vec![b'a'; 10 * 1024 * 1024 + 1]) => exit(1, "huge.md: file is over 10485760 bytes");
+    not_a_documentation_file: Input::Document("x.bin", vec![0u8; 64]) => exit(1, "cannot tell the format (no Markdown or HTML files)");
+    bad_files_beside_a_good_one: Input::MixedDocument => exit(0, "skipped bad.md: not valid UTF-8");
+});
+
+cases!(archive {
+    tar_path_traversal: Input::Archive("traversal.tar", "tar entry ../../escaped.md") => exit(1, "traversal.tar: cannot tell the format (no Markdown or HTML files)");
+    tar_absolute_path: Input::Archive("absolute.tar", "tar entry /tmp/lectern-absolute.md") => exit(1, "absolute.tar: cannot tell the format (no Markdown or HTML files)");
+    tar_symlink: Input::Archive("symlink.tar", "tar symlink docs/link.md → /etc/passwd") => exit(1, "symlink.tar: cannot tell the format (no Markdown or HTML files)");
+    tar_gz_path_traversal: Input::Archive("traversal.tar.gz", "tar.gz entry a/../../../escaped.md") => exit(1, "traversal.tar.gz: cannot tell the format (no Markdown or HTML files)");
+    zip_path_traversal: Input::Archive("traversal.zip", "zip entry ../../escaped.md") => exit(1, "traversal.zip: cannot tell the format (no Markdown or HTML files)");
+    zip_bomb: Input::Archive("bomb.zip", "zip bomb: 64 MiB of zeros in a 64 KiB entry") => exit(1, "bomb.zip: cannot tell the format (no Markdown or HTML files)");
+    gzip_header_then_garbage: Input::Archive("garbage.tar.gz", "gzip header then garbage") => exit(1, "garbage.tar.gz: not a readable tar archive");
+    truncated_zip: Input::Archive("truncated.zip", "truncated zip") => exit(1, "truncated.zip: not a readable zip archive");
+    mixed_tar_path_traversal: Input::MixedArchive("traversal.tar", "tar: ../../escaped.md") => exit(0, "skipped ../../escaped.md: entry path contains '..'");
+    mixed_tar_absolute_path: Input::MixedArchive("absolute.tar", "tar: /tmp/lectern-absolute.md") => exit(0, "skipped /tmp/lectern-absolute.md: entry path is absolute");
+    mixed_tar_symlink: Input::MixedArchive("symlink.tar", "tar: symlink to /etc/passwd") => exit(0, "skipped docs/link.md: links are not extracted");
+    mixed_tar_gz_path_traversal: Input::MixedArchive("traversal.tar.gz", "tar.gz: a/../../../escaped.md") => exit(0, "skipped a/../../../escaped.md: entry path contains '..'");
+    mixed_zip_path_traversal: Input::MixedArchive("traversal.zip", "zip: ../../escaped.md") => exit(0, "skipped ../../escaped.md: entry path contains '..'");
+    mixed_zip_bomb: Input::MixedArchive("bomb.zip", "zip: 64 MiB bomb.md") => exit(0, "skipped bomb.md: file is over 10485760 bytes");
+});
 
 /// Regression (found by the matrix): stdio tool arguments rmcp cannot decode
 /// (`{"text": 42}`, Dash's `load_url`) came back as a bare `isError` text
@@ -1071,7 +801,7 @@ open(d + "/truncated.zip", "wb").write(b"PK\x03\x04\x14\x00\x00\x00")
 #[test]
 fn tool_argument_errors_lack_structured_content() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut mcp = Mcp::start(tmp.path());
+    let mut m = Mcp::initialized(tmp.path(), "2025-06-18");
     for (i, (tool, args, field)) in [
         ("search_documentation", json!({"text": 42}), "integer"),
         ("load_documentation_page", json!({"load_url": "dash://x"}), "load_url"),
@@ -1079,13 +809,10 @@ fn tool_argument_errors_lack_structured_content() {
     .into_iter()
     .enumerate()
     {
-        let call =
-            json!({"jsonrpc":"2.0","id":i + 1,"method":"tools/call","params":{"name":tool,"arguments":args}});
-        mcp.raw(format!("{call}\n").as_bytes());
-        let reply: Value = serde_json::from_str(&mcp.recv()).unwrap();
-        assert_eq!(reply["result"]["isError"], true, "{reply}");
-        assert_eq!(reply["result"]["structuredContent"]["error"]["code"], "invalid_argument", "{reply}");
-        let message = reply["result"]["structuredContent"]["error"]["message"].as_str().unwrap();
+        let result = m.tool(i as u64 + 1, tool, args);
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(result["structuredContent"]["error"]["code"], "invalid_argument", "{result}");
+        let message = result["structuredContent"]["error"]["message"].as_str().unwrap();
         assert!(message.contains(field), "{message}");
     }
 }

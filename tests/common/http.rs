@@ -1,5 +1,50 @@
-//! Reading a raw HTTP/1.1 answer in the integration tests that talk to a
-//! real `lectern serve` over a socket (chunked or sized bodies).
+//! Raw HTTP/1.1 for the integration tests that talk to a real server over a
+//! socket: requests written byte for byte (so they can be malformed) and
+//! answers read to the end of the connection (chunked or sized bodies).
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// A request with `Connection: close`, a `Content-Length` and a `Host` of
+/// `authority` unless `headers` name their own.
+pub fn request(
+    method: &str,
+    authority: &str,
+    target: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+) -> Vec<u8> {
+    let mut r =
+        format!("{method} {target} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    for (k, v) in headers {
+        r.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        r.push_str(&format!("Host: {authority}\r\n"));
+    }
+    r.push_str("\r\n");
+    let mut bytes = r.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// Sends `request` as it is to `authority`; (status, body). A server that
+/// closes the connection early still gives what it sent.
+pub fn send(authority: &str, request: &[u8]) -> (u16, String) {
+    let mut stream =
+        TcpStream::connect(authority).unwrap_or_else(|e| panic!("connecting to {authority}: {e}"));
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let _ = stream.write_all(request);
+    let mut bytes = Vec::new();
+    let _ = stream.read_to_end(&mut bytes);
+    parse_answer(&bytes)
+}
+
+/// A plain GET: (status, body).
+pub fn get(authority: &str, path: &str) -> (u16, String) {
+    send(authority, &request("GET", authority, path, &[], &[]))
+}
 
 /// (status, body) of a whole answer read to the end of the connection.
 pub fn parse_answer(bytes: &[u8]) -> (u16, String) {
