@@ -131,9 +131,8 @@ impl Library {
             }
         }
         let existing = placement.existing;
-        let content_same = existing.as_ref().is_some_and(|e| e.content_hash == record.content_hash);
         let outcome = match &existing {
-            Some(e) if content_same => {
+            Some(e) if e.content_hash == record.content_hash => {
                 record.pages = e.pages;
                 record.sections = e.sections;
                 manifest.upsert(record.clone());
