@@ -29,7 +29,8 @@ pub struct SiteConfig {
     pub editions: Vec<EditionConfig>,
 }
 
-/// One edition as a site config declares it (SPEC §1 fields + a source path).
+/// One edition as a site config declares it: the edition's fields (project,
+/// version, locale, domain, collection, status, prefix...) plus a source path.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EditionConfig {
     pub project: String,
@@ -242,6 +243,34 @@ impl Parser<'_> {
 
     fn config(&mut self, doc: &DeTable<'_>, base: &Path) -> Result<SiteConfig, SiteConfigError> {
         self.known_keys(doc, "", &["site", "editions"])?;
+        let (site, site_span) = self.site_table(doc)?;
+        self.known_keys(site, "site", &SITE_KEYS)?;
+        let (name, _) = self.required(site, "site", "name", site_span)?;
+        let default_locale = self.default_locale(site)?;
+        let base_url = self.base_url(site)?;
+        let allowed_hosts = self.allowed_hosts(site)?;
+        let trusted_proxies = self.trusted_proxies(site)?;
+        let rate_limit_per_minute = self.rate_limit(site)?;
+        let editions = self.editions(doc, base)?;
+        self.cross_check(doc, &editions)?;
+        Ok(SiteConfig {
+            name,
+            description: self.string(site, "site", "description")?.map(|(s, _)| s),
+            instructions: self.string(site, "site", "instructions")?.map(|(s, _)| s),
+            default_locale,
+            base_url,
+            allowed_hosts,
+            trusted_proxies,
+            rate_limit_per_minute,
+            editions,
+        })
+    }
+
+    /// The `[site]` table, which every config needs, and its span.
+    fn site_table<'d, 'i>(
+        &self,
+        doc: &'d DeTable<'i>,
+    ) -> Result<(&'d DeTable<'i>, std::ops::Range<usize>), SiteConfigError> {
         let site_value: Option<&Value<'_>> = doc.get("site");
         let Some(site_value) = site_value else {
             return Err(self.error(0..0, "site", "missing; a [site] table with at least `name` is required"));
@@ -249,28 +278,36 @@ impl Parser<'_> {
         let DeValue::Table(site) = site_value.get_ref() else {
             return Err(self.error(site_value.span(), "site", "expected a table: [site]"));
         };
-        self.known_keys(site, "site", &SITE_KEYS)?;
-        let (name, _) = self.required(site, "site", "name", site_value.span())?;
-        let default_locale = match self.string(site, "site", "default_locale")? {
+        Ok((site, site_value.span()))
+    }
+
+    /// `site.default_locale`, normalised (`zh-hans` is `zh-Hans`); `en` when absent.
+    fn default_locale(&self, site: &DeTable<'_>) -> Result<String, SiteConfigError> {
+        match self.string(site, "site", "default_locale")? {
             Some((l, span)) => {
-                names::normalize_locale(&l).map_err(|m| self.error(span, "site.default_locale", m))?
+                names::normalize_locale(&l).map_err(|m| self.error(span, "site.default_locale", m))
             }
-            None => "en".to_owned(),
-        };
-        let base_url = match self.string(site, "site", "base_url")? {
-            Some((u, span)) => {
-                if !(u.starts_with("https://") || u.starts_with("http://")) || u.contains(char::is_whitespace)
-                {
-                    return Err(self.error(
-                        span,
-                        "site.base_url",
-                        "expected an http:// or https:// URL (https://docs.example.com)",
-                    ));
-                }
-                Some(u.trim_end_matches('/').to_owned())
-            }
-            None => None,
-        };
+            None => Ok("en".to_owned()),
+        }
+    }
+
+    /// `site.base_url`: an http(s) URL without spaces, kept without its
+    /// trailing slash so page paths can be appended.
+    fn base_url(&self, site: &DeTable<'_>) -> Result<Option<String>, SiteConfigError> {
+        let Some((u, span)) = self.string(site, "site", "base_url")? else { return Ok(None) };
+        if !(u.starts_with("https://") || u.starts_with("http://")) || u.contains(char::is_whitespace) {
+            return Err(self.error(
+                span,
+                "site.base_url",
+                "expected an http:// or https:// URL (https://docs.example.com)",
+            ));
+        }
+        Ok(Some(u.trim_end_matches('/').to_owned()))
+    }
+
+    /// `site.allowed_hosts`: host names, optionally with a port, lowercased
+    /// (the Host header is compared case-insensitively).
+    fn allowed_hosts(&self, site: &DeTable<'_>) -> Result<Vec<String>, SiteConfigError> {
         let allowed_hosts = self.strings(site, "site", "allowed_hosts")?;
         for (i, (h, span)) in allowed_hosts.iter().enumerate() {
             let ok = !h.is_empty()
@@ -284,6 +321,12 @@ impl Parser<'_> {
                 ));
             }
         }
+        Ok(allowed_hosts.into_iter().map(|(s, _)| s.to_ascii_lowercase()).collect())
+    }
+
+    /// `site.trusted_proxies`: IP addresses or networks (`10.0.0.0/8`) whose
+    /// prefix length fits the address family.
+    fn trusted_proxies(&self, site: &DeTable<'_>) -> Result<Vec<String>, SiteConfigError> {
         let trusted_proxies = self.strings(site, "site", "trusted_proxies")?;
         for (i, (p, span)) in trusted_proxies.iter().enumerate() {
             let (addr, bits) = match p.split_once('/') {
@@ -305,43 +348,39 @@ impl Parser<'_> {
                 ));
             }
         }
-        let rate_limit_per_minute = match site.get("rate_limit_per_minute") {
-            None => None,
-            Some(v) => {
-                let n = v
-                    .get_ref()
-                    .as_integer()
-                    .and_then(|i| i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok());
-                match n.and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0) {
-                    Some(n) => Some(n),
-                    None => {
-                        return Err(self.error(
-                            v.span(),
-                            "site.rate_limit_per_minute",
-                            "expected a whole number from 1 to 4294967295",
-                        ));
-                    }
-                }
-            }
-        };
+        Ok(trusted_proxies.into_iter().map(|(s, _)| s).collect())
+    }
+
+    /// `site.rate_limit_per_minute`: a whole number from 1 up; None (off) when absent.
+    fn rate_limit(&self, site: &DeTable<'_>) -> Result<Option<u32>, SiteConfigError> {
+        let Some(v) = site.get("rate_limit_per_minute") else { return Ok(None) };
+        let n = v
+            .get_ref()
+            .as_integer()
+            .and_then(|i| i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()).ok());
+        match n.and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0) {
+            Some(n) => Ok(Some(n)),
+            None => Err(self.error(
+                v.span(),
+                "site.rate_limit_per_minute",
+                "expected a whole number from 1 to 4294967295",
+            )),
+        }
+    }
+
+    /// The `[[editions]]` tables, each validated; a config needs at least one.
+    fn editions(&self, doc: &DeTable<'_>, base: &Path) -> Result<Vec<EditionConfig>, SiteConfigError> {
         let mut editions = Vec::new();
-        match doc.get("editions") {
-            None => {}
-            Some(v) => {
-                let DeValue::Array(items) = v.get_ref() else {
-                    return Err(self.error(
-                        v.span(),
-                        "editions",
-                        "expected an array of tables: [[editions]]",
-                    ));
+        if let Some(v) = doc.get("editions") {
+            let DeValue::Array(items) = v.get_ref() else {
+                return Err(self.error(v.span(), "editions", "expected an array of tables: [[editions]]"));
+            };
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("editions[{i}]");
+                let DeValue::Table(t) = item.get_ref() else {
+                    return Err(self.error(item.span(), &at, "expected a table: [[editions]]"));
                 };
-                for (i, item) in items.iter().enumerate() {
-                    let at = format!("editions[{i}]");
-                    let DeValue::Table(t) = item.get_ref() else {
-                        return Err(self.error(item.span(), &at, "expected a table: [[editions]]"));
-                    };
-                    editions.push(self.edition(t, &at, item.span(), base)?);
-                }
+                editions.push(self.edition(t, &at, item.span(), base)?);
             }
         }
         if editions.is_empty() {
@@ -351,18 +390,7 @@ impl Parser<'_> {
                 "at least one [[editions]] table is required",
             ));
         }
-        self.cross_check(doc, &editions)?;
-        Ok(SiteConfig {
-            name,
-            description: self.string(site, "site", "description")?.map(|(s, _)| s),
-            instructions: self.string(site, "site", "instructions")?.map(|(s, _)| s),
-            default_locale,
-            base_url,
-            allowed_hosts: allowed_hosts.into_iter().map(|(s, _)| s.to_ascii_lowercase()).collect(),
-            trusted_proxies: trusted_proxies.into_iter().map(|(s, _)| s).collect(),
-            rate_limit_per_minute,
-            editions,
-        })
+        Ok(editions)
     }
 
     fn edition(

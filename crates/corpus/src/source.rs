@@ -14,7 +14,8 @@ use crate::markdown;
 use crate::page::{Page, Problem, Symbol};
 use crate::walk::{self, SourceFile};
 
-/// Largest single file accepted from a source (SPEC §2).
+/// Largest single file accepted from a source; a bigger one is reported and
+/// skipped while the rest of the source is still read.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -196,7 +196,7 @@ impl EditionRecord {
     }
 }
 
-/// SPEC §1 prefix rule: the default locale has no locale segment; the current
+/// The prefix rule: the default locale has no locale segment; the current
 /// version is served at `/{project}`, others at `/{project}/{version}`; other
 /// locales put the locale first; wikis and collections nest below.
 pub fn derive_prefix(id: &EditionId, current: bool, default_locale: Option<&str>) -> String {
@@ -250,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn prefix_rule_follows_spec() {
+    fn prefix_rule_places_locale_project_version_and_wiki() {
         let id = |s: &str| s.parse::<EditionId>().unwrap();
         assert_eq!(derive_prefix(&id("postgresql@18/en"), true, Some("en")), "/postgresql");
         assert_eq!(derive_prefix(&id("postgresql@13/en"), false, Some("en")), "/postgresql/13");

@@ -8,7 +8,8 @@
 //! - `manifest`: what a generation commits (editions + settings) and the generation string.
 //! - `settings`: `lectern config get/set` keys and the defaults' fallback order.
 //! - `lock`: the writer lock on the user-data folder.
-//! - `library`: [`Library`]: open, view, add, enable/disable/remove.
+//! - `library`: [`Library`]: open and views; under it `library/write` (the writer lock,
+//!   enable/disable/remove, settings) and `library/add` (adding an edition or a site's).
 //! - `list`: listing editions and defaults.
 //! - `scope`: turning parameters, text filters and `PG96:` into a set of editions.
 //! - `search`: search parameters, limits and the result envelope.

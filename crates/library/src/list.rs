@@ -1,5 +1,5 @@
 //! Listing editions and the library's defaults (`lectern list`, the local
-//! API's editions endpoint, seed 000's `list_installed_docsets`).
+//! API's editions endpoint, the stdio MCP tool `list_installed_docsets`).
 
 use serde::{Deserialize, Serialize};
 

@@ -38,12 +38,39 @@ pub fn resolve(
     params: &ScopeParams,
     query: &mut ParsedQuery,
 ) -> Result<ResolvedScope, LibraryError> {
+    let mut p = without_blanks(params);
+    apply_version_prefix(manifest, query, &mut p)?;
+    apply_text_filters(query, &mut p);
+    let enabled = enabled_editions(manifest)?;
+    let project = resolve_project(manifest, &enabled, p.project.as_deref())?;
+    let mut set: Vec<&EditionRecord> =
+        enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
+    narrow_version(manifest, &mut set, project.as_deref(), p.version.as_deref())?;
+    narrow_locale(manifest, &mut set, p.locale.as_deref())?;
+    narrow_domain(&mut set, p.domain.as_deref())?;
+    narrow_collection(&mut set, p.collection.as_deref())?;
+    Ok(resolved(&set))
+}
+
+/// A blank parameter counts as not given.
+fn without_blanks(params: &ScopeParams) -> ScopeParams {
     let mut p = params.clone();
     for v in [&mut p.project, &mut p.version, &mut p.locale, &mut p.domain, &mut p.collection] {
         if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
             *v = None;
         }
     }
+    p
+}
+
+/// A `PG96:` prefix in the query sets project and version over the
+/// parameters; one that names no enabled project goes back into the query as
+/// its first word.
+fn apply_version_prefix(
+    manifest: &Manifest,
+    query: &mut ParsedQuery,
+    p: &mut ScopeParams,
+) -> Result<(), LibraryError> {
     if let Some(prefix) = query.version_prefix.take() {
         match version_prefix(manifest, &prefix)? {
             Some((project, version)) => {
@@ -53,6 +80,12 @@ pub fn resolve(
             None => query.words.insert(0, prefix),
         }
     }
+    Ok(())
+}
+
+/// Filters written in the query text (`project:`, `version:`...) beat both
+/// the parameters and the version prefix; the last of a key wins.
+fn apply_text_filters(query: &ParsedQuery, p: &mut ScopeParams) {
     for (key, value) in &query.filters {
         let slot = match key {
             FilterKey::Project => &mut p.project,
@@ -63,22 +96,34 @@ pub fn resolve(
         };
         *slot = Some(value.clone());
     }
+}
 
+/// The editions a search may cover; none enabled is an error of its own.
+fn enabled_editions(manifest: &Manifest) -> Result<Vec<&EditionRecord>, LibraryError> {
     let enabled: Vec<&EditionRecord> = manifest.enabled().collect();
     if enabled.is_empty() {
         return Err(LibraryError::NotFound(
             "no documentation is enabled; install some with `lectern add` or enable an edition".into(),
         ));
     }
+    Ok(enabled)
+}
 
-    // Project.
-    let project_given = p.project.is_some();
-    let project = match p.project.as_deref() {
+/// The project searched (None = `*`, all of them): the one given (by name or
+/// alias), else the library default. A default that is not enabled says it
+/// is the default; no project and no default is an error when several are
+/// installed.
+fn resolve_project(
+    manifest: &Manifest,
+    enabled: &[&EditionRecord],
+    given: Option<&str>,
+) -> Result<Option<String>, LibraryError> {
+    let project = match given {
         Some(pr) => Some(pr.to_owned()),
         None => manifest.default_project(),
     };
-    let project = match project.as_deref() {
-        Some("*") => None,
+    match project.as_deref() {
+        Some("*") => Ok(None),
         Some(pr) => {
             let lower = pr.to_ascii_lowercase();
             let found = enabled
@@ -86,51 +131,52 @@ pub fn resolve(
                 .find(|e| e.project == lower || e.aliases.contains(&lower))
                 .map(|e| e.project.clone());
             match found {
-                Some(f) => Some(f),
-                None => {
-                    return Err(invalid(format!(
-                        "project {pr:?} is not installed or not enabled{}{}; enabled projects: {}",
-                        suggestion(
-                            pr,
-                            enabled.iter().flat_map(|e| {
-                                std::iter::once(e.project.as_str())
-                                    .chain(e.aliases.iter().map(String::as_str))
-                            })
-                        ),
-                        if project_given {
-                            ""
-                        } else {
-                            " (it is the library default: change it with `lectern config set default.project`)"
-                        },
-                        listing(enabled.iter().map(|e| e.project.as_str()))
-                    )));
-                }
+                Some(f) => Ok(Some(f)),
+                None => Err(invalid(format!(
+                    "project {pr:?} is not installed or not enabled{}{}; enabled projects: {}",
+                    suggestion(
+                        pr,
+                        enabled.iter().flat_map(|e| {
+                            std::iter::once(e.project.as_str()).chain(e.aliases.iter().map(String::as_str))
+                        })
+                    ),
+                    if given.is_some() {
+                        ""
+                    } else {
+                        " (it is the library default: change it with `lectern config set default.project`)"
+                    },
+                    listing(enabled.iter().map(|e| e.project.as_str()))
+                ))),
             }
         }
-        None => {
-            return Err(invalid(format!(
-                "several projects are installed ({}) and none is the default: give project (or * for all)",
-                listing(enabled.iter().map(|e| e.project.as_str()))
-            )));
-        }
-    };
-    let mut set: Vec<&EditionRecord> =
-        enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
+        None => Err(invalid(format!(
+            "several projects are installed ({}) and none is the default: give project (or * for all)",
+            listing(enabled.iter().map(|e| e.project.as_str()))
+        ))),
+    }
+}
 
-    // Version.
-    let version_given = p.version.is_some();
-    let version =
-        p.version.clone().or_else(|| project.as_deref().and_then(|pr| manifest.current_version(pr)));
+/// Keeps the version given (`96` finds `9.6`), else the project's current
+/// one. A default version that is not enabled keeps every enabled version; a
+/// given one that is not enabled is an error, and so is having several
+/// versions and no current one.
+fn narrow_version(
+    manifest: &Manifest,
+    set: &mut Vec<&EditionRecord>,
+    project: Option<&str>,
+    given: Option<&str>,
+) -> Result<(), LibraryError> {
+    let version = given.map(str::to_owned).or_else(|| project.and_then(|pr| manifest.current_version(pr)));
     match version.as_deref() {
         Some("*") => {}
         Some(v) => {
-            let matched = match_version(&set, v)?;
-            if matched.is_empty() && !version_given {
+            let matched = match_version(set, v)?;
+            if matched.is_empty() && given.is_none() {
                 // The default version is not enabled: search every enabled version.
             } else if matched.is_empty() {
                 return Err(invalid(format!(
                     "version {v:?} of {} is not installed or not enabled; enabled versions: {} (or * for all)",
-                    project.as_deref().unwrap_or("any project"),
+                    project.unwrap_or("any project"),
                     listing(set.iter().map(|e| e.version.as_str()))
                 )));
             } else {
@@ -142,19 +188,27 @@ pub fn resolve(
             if set.iter().map(|e| &e.version).collect::<std::collections::BTreeSet<_>>().len() > 1 {
                 return Err(invalid(format!(
                     "{} has several versions ({versions}) and none is current: give version (branch), or * for all",
-                    project.as_deref().unwrap_or("the library")
+                    project.unwrap_or("the library")
                 )));
             }
         }
     }
+    Ok(())
+}
 
-    // Locale.
-    let locale_given = p.locale.is_some();
-    let locale = p.locale.clone().or_else(|| manifest.default_locale());
+/// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
+/// default locale. Only a given locale missing from the scope is an error; a
+/// missing default keeps every locale.
+fn narrow_locale(
+    manifest: &Manifest,
+    set: &mut Vec<&EditionRecord>,
+    given: Option<&str>,
+) -> Result<(), LibraryError> {
+    let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
     if let Some(l) = locale.as_deref().filter(|l| *l != "*") {
         let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
         let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
-        if kept.is_empty() && locale_given {
+        if kept.is_empty() && given.is_some() {
             return Err(invalid(format!(
                 "locale {l:?} is not installed for this scope{}; available: {} (or * for all)",
                 suggestion(l, set.iter().map(|e| e.locale.as_str())),
@@ -162,12 +216,15 @@ pub fn resolve(
             )));
         }
         if !kept.is_empty() {
-            set = kept;
+            *set = kept;
         }
     }
+    Ok(())
+}
 
-    // Domain and collection.
-    if let Some(d) = p.domain.as_deref().filter(|d| *d != "*") {
+/// Keeps the domain given (case-insensitive); no default applies.
+fn narrow_domain(set: &mut Vec<&EditionRecord>, given: Option<&str>) -> Result<(), LibraryError> {
+    if let Some(d) = given.filter(|d| *d != "*") {
         let kept: Vec<&EditionRecord> =
             set.iter().copied().filter(|e| e.domain.eq_ignore_ascii_case(d)).collect();
         if kept.is_empty() {
@@ -177,9 +234,14 @@ pub fn resolve(
                 listing(set.iter().map(|e| e.domain.as_str()))
             )));
         }
-        set = kept;
+        *set = kept;
     }
-    if let Some(c) = p.collection.as_deref().filter(|c| *c != "*") {
+    Ok(())
+}
+
+/// Keeps the wiki collection given (case-insensitive); no default applies.
+fn narrow_collection(set: &mut Vec<&EditionRecord>, given: Option<&str>) -> Result<(), LibraryError> {
+    if let Some(c) = given.filter(|c| *c != "*") {
         let kept: Vec<&EditionRecord> = set
             .iter()
             .copied()
@@ -191,19 +253,24 @@ pub fn resolve(
                 listing(set.iter().filter_map(|e| e.collection.as_deref()))
             )));
         }
-        set = kept;
+        *set = kept;
     }
+    Ok(())
+}
 
+/// The scope as reported: each of project, version and locale is the one
+/// value the editions share, or `*` when they differ.
+fn resolved(set: &[&EditionRecord]) -> ResolvedScope {
     let distinct = |f: fn(&EditionRecord) -> &str| {
         let vals: std::collections::BTreeSet<&str> = set.iter().map(|e| f(e)).collect();
         if vals.len() == 1 { vals.into_iter().next().unwrap_or("*").to_owned() } else { "*".to_owned() }
     };
-    Ok(ResolvedScope {
+    ResolvedScope {
         project: distinct(|e| e.project.as_str()),
         version: distinct(|e| e.version.as_str()),
         locale: distinct(|e| e.locale.as_str()),
         editions: set.iter().map(|e| e.id.clone()).collect(),
-    })
+    }
 }
 
 /// ` (did you mean X?)` when one candidate is a near miss; stricter than

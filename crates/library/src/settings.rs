@@ -1,6 +1,6 @@
 //! Library settings (`lectern config get/set`) and the defaults' fallback
-//! order of SPEC §1: settings, then the edition marked default / `current`,
-//! then the only candidate.
+//! order: settings, then the edition marked default / `current`, then the
+//! only candidate.
 
 use std::collections::BTreeSet;
 
@@ -24,7 +24,8 @@ pub const KEYS: &[SettingKey] = &[
     },
 ];
 
-/// Default search deadline (SPEC §3).
+/// Default search deadline: shorter than any transport's timeout, so a slow
+/// search returns what it has (flagged `timed_out`) rather than hanging.
 pub const DEFAULT_DEADLINE_MS: u64 = 2000;
 
 /// Fails on an unknown key, listing the known ones.
@@ -110,8 +111,8 @@ impl Manifest {
         only(self.enabled().map(|e| e.locale.clone()))
     }
 
-    /// The locale whose editions get no locale segment in their prefix (SPEC
-    /// §1): the `default.locale` setting, else the locale fixed by the first
+    /// The locale whose editions get no locale segment in their prefix: the
+    /// `default.locale` setting, else the locale fixed by the first
     /// install. Prefixes are fixed at install, so this must not drift when
     /// another edition is later marked `--default`.
     pub fn unprefixed_locale(&self) -> Option<String> {

@@ -1,0 +1,492 @@
+//! Adding an edition: a source read into pages, the edition's record decided
+//! from the flags, what the library already records and what the source says
+//! of itself, and the pages written into the index with the manifest in one
+//! commit. `add_site` adds every edition a site config declares.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use lectern_corpus::{DocsetInfo, Ingested, Problem, ReadOptions, SiteConfig, SourceFormat};
+use serde::Serialize;
+
+use super::Library;
+use crate::edition::{EditionId, EditionRecord, EditionSpec, Status, derive_prefix};
+use crate::error::{LibraryError, invalid};
+use crate::manifest::Manifest;
+
+/// Progress of a long write, for a progress bar.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress {
+    Reading { done: usize, total: usize },
+    Indexing { done: usize, total: usize },
+    Committing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AddOutcome {
+    Installed,
+    Updated,
+    Unchanged,
+}
+
+/// What `add` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct AddReport {
+    pub outcome: AddOutcome,
+    pub edition: EditionRecord,
+    pub problems: Vec<Problem>,
+    pub drafts_skipped: usize,
+    pub generation: String,
+    pub elapsed_ms: u64,
+}
+
+/// Who an edition is and where it is served, decided before its pages are
+/// read with that prefix.
+struct Placement {
+    id: EditionId,
+    /// The record of the same id already installed, if any.
+    existing: Option<EditionRecord>,
+    status: Status,
+    prefix: String,
+    aliases: Vec<String>,
+}
+
+impl Library {
+    /// Installs or updates one edition from a source directory or archive.
+    pub fn add(
+        &self,
+        source: &Path,
+        spec: &EditionSpec,
+        progress: &mut dyn FnMut(Progress),
+        on_wait: &mut dyn FnMut(&str),
+    ) -> Result<AddReport, LibraryError> {
+        let _guard = self.begin_write(on_wait)?;
+        self.add_locked(source, spec, progress)
+    }
+
+    /// Installs or updates every edition a site config declares, and records
+    /// the site settings (default locale, name, hosts...) in the library.
+    pub fn add_site(
+        &self,
+        config: &SiteConfig,
+        progress: &mut dyn FnMut(&EditionSpec, Progress),
+        on_wait: &mut dyn FnMut(&str),
+    ) -> Result<Vec<AddReport>, LibraryError> {
+        let _guard = self.begin_write(on_wait)?;
+        let mut manifest = self.view()?.manifest.clone();
+        if manifest.site.as_ref() != Some(config)
+            || manifest.settings.get("default.locale") != Some(&config.default_locale)
+        {
+            manifest.site = Some(config.clone());
+            manifest.settings.insert("default.locale".into(), config.default_locale.clone());
+            self.commit_manifest(&manifest)?;
+        }
+        let mut reports = Vec::new();
+        for e in &config.editions {
+            let spec = EditionSpec {
+                project: Some(e.project.clone()),
+                aliases: e.aliases.clone(),
+                version: Some(e.version.clone()),
+                locale: Some(e.locale.clone()),
+                domain: e.domain.clone(),
+                collection: e.collection.clone(),
+                label: e.label.clone(),
+                r#ref: e.r#ref.clone(),
+                status: e.status.as_deref().map(str::parse).transpose()?,
+                prefix: e.prefix.clone(),
+                default: e.default,
+                enabled: Some(e.enabled),
+                format: parse_format(e.format.as_deref())?,
+            };
+            let report = self.add_locked(&e.source, &spec, &mut |p| progress(&spec, p))?;
+            reports.push(report);
+        }
+        Ok(reports)
+    }
+
+    /// Adds one edition; the caller holds the writer lock.
+    fn add_locked(
+        &self,
+        source: &Path,
+        spec: &EditionSpec,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<AddReport, LibraryError> {
+        let started = Instant::now();
+        let source = existing_source(source)?;
+        let view = self.view()?;
+        let mut manifest = view.manifest.clone();
+
+        let probed = probe_docset(&source, spec, progress)?;
+        let docset = probed.as_ref().and_then(|i| i.docset.clone());
+        let placement = place(&mut manifest, &source, spec, docset.as_ref())?;
+        let ingested = match probed {
+            Some(i) if placement.prefix.is_empty() => i,
+            _ => read(&source, spec.format, &placement.prefix, progress)?,
+        };
+        let mut record = edition_record(&placement, spec, &source, docset.as_ref(), &ingested);
+        if spec.default {
+            for e in manifest.editions.iter_mut() {
+                e.default = false;
+            }
+        }
+        let existing = placement.existing;
+        let outcome = match &existing {
+            Some(e) if e.content_hash == record.content_hash => {
+                record.pages = e.pages;
+                record.sections = e.sections;
+                manifest.upsert(record.clone());
+                self.commit_fields(&view.manifest, &manifest, progress)?
+            }
+            _ => {
+                let outcome = if existing.is_some() { AddOutcome::Updated } else { AddOutcome::Installed };
+                self.index_pages(manifest, &mut record, &ingested, source, progress)?;
+                outcome
+            }
+        };
+        self.report(outcome, record, ingested, started)
+    }
+
+    /// Same content as installed: only the recorded fields may have changed,
+    /// so commit the manifest alone, or nothing when it is unchanged.
+    fn commit_fields(
+        &self,
+        before: &Manifest,
+        manifest: &Manifest,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<AddOutcome, LibraryError> {
+        if manifest == before {
+            return Ok(AddOutcome::Unchanged);
+        }
+        progress(Progress::Committing);
+        self.commit_manifest(manifest)?;
+        Ok(AddOutcome::Updated)
+    }
+
+    /// New or changed content: replaces the edition's pages in the index
+    /// (drafts left out; a source with nothing published is an error) and
+    /// commits them with the manifest, counting pages and sections into
+    /// `record`.
+    fn index_pages(
+        &self,
+        mut manifest: Manifest,
+        record: &mut EditionRecord,
+        ingested: &Ingested,
+        source: PathBuf,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), LibraryError> {
+        let mut writer = self.index.writer()?;
+        writer.delete_edition(&record.id);
+        let published: Vec<_> = ingested.pages.iter().filter(|p| !p.draft).collect();
+        if published.is_empty() {
+            return Err(lectern_corpus::SourceError::Empty {
+                path: source,
+                problems: ingested.problems.clone(),
+                drafts: ingested.pages.len(),
+            }
+            .into());
+        }
+        let total = published.len();
+        for (done, page) in published.iter().enumerate() {
+            writer.add_page(&record.id, page)?;
+            record.pages += 1;
+            record.sections += page.sections.len();
+            if done % 32 == 0 || done + 1 == total {
+                progress(Progress::Indexing { done: done + 1, total });
+            }
+        }
+        manifest.upsert(record.clone());
+        progress(Progress::Committing);
+        writer.commit(&manifest.to_payload())?;
+        Ok(())
+    }
+
+    /// What the add did, with the generation it left current.
+    fn report(
+        &self,
+        outcome: AddOutcome,
+        edition: EditionRecord,
+        ingested: Ingested,
+        started: Instant,
+    ) -> Result<AddReport, LibraryError> {
+        let drafts_skipped = ingested.pages.iter().filter(|p| p.draft).count();
+        Ok(AddReport {
+            outcome,
+            edition,
+            problems: ingested.problems,
+            drafts_skipped,
+            generation: self.view()?.generation.clone(),
+            elapsed_ms: started.elapsed().as_millis() as u64,
+        })
+    }
+}
+
+/// The source as an absolute path (the manifest records it, and repair
+/// re-reads it from anywhere); a missing source fails before anything is read.
+fn existing_source(source: &Path) -> Result<PathBuf, LibraryError> {
+    let source = std::path::absolute(source).map_err(|e| LibraryError::io(source, e))?;
+    if !source.exists() {
+        return Err(lectern_corpus::SourceError::NotFound { path: source }.into());
+    }
+    Ok(source)
+}
+
+/// Without `--project` the source must name itself, and only a Dash docset
+/// does: it is read once without a prefix to learn its name (and reused when
+/// its prefix turns out empty). None when the project was given.
+fn probe_docset(
+    source: &Path,
+    spec: &EditionSpec,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Option<Ingested>, LibraryError> {
+    if spec.project.is_some() {
+        return Ok(None);
+    }
+    let ingested = read(source, spec.format, "", progress)?;
+    if ingested.docset.is_none() {
+        return Err(invalid(format!(
+            "{}: give --project (and --version, --locale) for a {} source; only Dash docsets name themselves",
+            source.display(),
+            format_name(ingested.format)
+        )));
+    }
+    Ok(Some(ingested))
+}
+
+/// Decides the edition's id, status, prefix and aliases, in that order (each
+/// may fail with its own message). Fixes the library's unprefixed locale in
+/// `manifest` on its first install.
+fn place(
+    manifest: &mut Manifest,
+    source: &Path,
+    spec: &EditionSpec,
+    docset: Option<&DocsetInfo>,
+) -> Result<Placement, LibraryError> {
+    let id = edition_id(manifest, source, spec, docset)?;
+    let existing = manifest.edition(&id.to_string()).cloned();
+    let status = edition_status(manifest, spec, &id, existing.as_ref());
+    let prefix = edition_prefix(manifest, spec, &id, existing.as_ref(), status)?;
+    let aliases = edition_aliases(spec, docset, existing.as_ref(), &id.project)?;
+    Ok(Placement { id, existing, status, prefix, aliases })
+}
+
+/// Project and version from the flags, else from the docset (a docset's
+/// version is `latest`); the locale from the flags, else the library's
+/// unprefixed locale, else `en`.
+fn edition_id(
+    manifest: &Manifest,
+    source: &Path,
+    spec: &EditionSpec,
+    docset: Option<&DocsetInfo>,
+) -> Result<EditionId, LibraryError> {
+    let project = match (&spec.project, docset) {
+        (Some(p), _) => p.clone(),
+        (None, Some(d)) => sanitize_project(&d.identifier, &d.name),
+        (None, None) => unreachable!("probe_docset fails on a source that names no project"),
+    };
+    let version = match (&spec.version, docset) {
+        (Some(v), _) => v.clone(),
+        (None, Some(_)) => "latest".to_owned(),
+        (None, None) => {
+            return Err(invalid(format!("{}: give --version (e.g. --version 18)", source.display())));
+        }
+    };
+    let locale =
+        spec.locale.clone().or_else(|| manifest.unprefixed_locale()).unwrap_or_else(|| "en".to_owned());
+    EditionId::new(&project, &version, &locale, spec.domain.as_deref(), spec.collection.as_deref())
+}
+
+/// The status from the flags, else the recorded one. A version shares its
+/// status across locales; otherwise the first version of a project is
+/// current and later ones supported.
+fn edition_status(
+    manifest: &Manifest,
+    spec: &EditionSpec,
+    id: &EditionId,
+    existing: Option<&EditionRecord>,
+) -> Status {
+    spec.status.or(existing.map(|e| e.status)).unwrap_or_else(|| {
+        manifest
+            .editions
+            .iter()
+            .find(|e| e.project == id.project && e.version == id.version)
+            .map(|e| e.status)
+            .unwrap_or(
+                if manifest.editions.iter().any(|e| e.project == id.project && e.status == Status::Current) {
+                    Status::Supported
+                } else {
+                    Status::Current
+                },
+            )
+    })
+}
+
+/// The prefix from the flags (validated), else the recorded one while the
+/// status is unchanged, else derived by the prefix rule. Two editions never
+/// share a prefix. The first install fixes the unprefixed locale in
+/// `manifest`, so later prefixes do not drift.
+fn edition_prefix(
+    manifest: &mut Manifest,
+    spec: &EditionSpec,
+    id: &EditionId,
+    existing: Option<&EditionRecord>,
+    status: Status,
+) -> Result<String, LibraryError> {
+    let prefix_locale = match manifest.unprefixed_locale() {
+        Some(l) => l,
+        None => manifest.unprefixed_locale.insert(id.locale.clone()).clone(),
+    };
+    let prefix = match &spec.prefix {
+        Some(p) => {
+            lectern_corpus::names::prefix(p).map_err(|m| invalid(format!("prefix: {m}")))?;
+            p.clone()
+        }
+        None => existing
+            .filter(|e| e.status == status)
+            .map(|e| e.prefix.clone())
+            .unwrap_or_else(|| derive_prefix(id, status == Status::Current, Some(&prefix_locale))),
+    };
+    let id_string = id.to_string();
+    if let Some(other) = manifest.editions.iter().find(|e| e.prefix == prefix && e.id != id_string) {
+        return Err(invalid(format!(
+            "prefix {prefix} is already used by {}; give this edition another --prefix",
+            other.id
+        )));
+    }
+    Ok(prefix)
+}
+
+/// The aliases from the flags plus the docset's platform family, else the
+/// recorded ones; validated, lowercase, sorted, without the project name.
+fn edition_aliases(
+    spec: &EditionSpec,
+    docset: Option<&DocsetInfo>,
+    existing: Option<&EditionRecord>,
+    project: &str,
+) -> Result<Vec<String>, LibraryError> {
+    let mut aliases: Vec<String> = spec.aliases.iter().map(|a| a.to_ascii_lowercase()).collect();
+    if let Some(f) = docset.and_then(|d| d.platform_family.clone()) {
+        aliases.push(f.to_ascii_lowercase());
+    }
+    if aliases.is_empty()
+        && let Some(e) = existing
+    {
+        aliases = e.aliases.clone();
+    }
+    for a in &aliases {
+        lectern_corpus::names::alias(a).map_err(|m| invalid(format!("alias {a:?}: {m}")))?;
+    }
+    aliases.sort();
+    aliases.dedup();
+    aliases.retain(|a| a != project);
+    Ok(aliases)
+}
+
+/// The record to commit: each field from the flags, else the recorded
+/// edition, else the source (the docset's name as label, or
+/// `Project version`). Pages and sections are counted when indexing.
+fn edition_record(
+    placement: &Placement,
+    spec: &EditionSpec,
+    source: &Path,
+    docset: Option<&DocsetInfo>,
+    ingested: &Ingested,
+) -> EditionRecord {
+    let Placement { id, existing, status, prefix, aliases } = placement;
+    let existing = existing.as_ref();
+    let label = spec.label.clone().or(existing.map(|e| e.label.clone())).unwrap_or_else(|| match docset {
+        Some(d) => d.name.clone(),
+        None => format!("{} {}", title_case(&id.project), id.version),
+    });
+    EditionRecord {
+        id: id.to_string(),
+        project: id.project.clone(),
+        aliases: aliases.clone(),
+        version: id.version.clone(),
+        locale: id.locale.clone(),
+        domain: id.domain.clone(),
+        collection: id.collection.clone(),
+        label,
+        r#ref: spec.r#ref.clone().or(existing.and_then(|e| e.r#ref.clone())),
+        status: *status,
+        prefix: prefix.clone(),
+        enabled: spec.enabled.or(existing.map(|e| e.enabled)).unwrap_or(true),
+        default: spec.default || existing.is_some_and(|e| e.default),
+        source: source.display().to_string(),
+        format: format_name(ingested.format).to_owned(),
+        content_hash: ingested.content_hash.clone(),
+        pages: 0,
+        sections: 0,
+        skipped: ingested.problems.len(),
+    }
+}
+
+fn read(
+    source: &Path,
+    format: SourceFormat,
+    prefix: &str,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Ingested, LibraryError> {
+    let options = ReadOptions {
+        format,
+        prefix: prefix.to_owned(),
+        max_file_bytes: lectern_corpus::source::MAX_FILE_BYTES,
+    };
+    Ok(lectern_corpus::read_source(source, &options, &mut |done, total| {
+        progress(Progress::Reading { done, total })
+    })?)
+}
+
+/// Parses `--format` / a config's `format`.
+pub fn parse_format(format: Option<&str>) -> Result<SourceFormat, LibraryError> {
+    match format.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("auto") => Ok(SourceFormat::Auto),
+        Some("markdown" | "md") => Ok(SourceFormat::Markdown),
+        Some("html") => Ok(SourceFormat::Html),
+        Some("docset" | "dash") => Ok(SourceFormat::Docset),
+        Some(other) => {
+            Err(invalid(format!("unknown format {other:?}; allowed: auto, markdown, html, docset")))
+        }
+    }
+}
+
+fn format_name(format: SourceFormat) -> &'static str {
+    match format {
+        SourceFormat::Auto => "auto",
+        SourceFormat::Markdown => "markdown",
+        SourceFormat::Html => "html",
+        SourceFormat::Docset => "docset",
+    }
+}
+
+/// A project name from a docset's identifier or name (`Click` → `click`).
+fn sanitize_project(identifier: &str, name: &str) -> String {
+    let pick = if identifier.is_empty() { name } else { identifier };
+    let mut out: String = pick
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' { c } else { '-' })
+        .collect();
+    out = out.trim_matches(|c: char| !c.is_ascii_alphanumeric()).to_owned();
+    out.truncate(64);
+    if out.is_empty() { "docset".to_owned() } else { out }
+}
+
+fn title_case(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn docset_names_become_project_names() {
+        assert_eq!(sanitize_project("Click", "Click"), "click");
+        assert_eq!(sanitize_project("", "Node.js 20"), "node.js-20");
+    }
+}

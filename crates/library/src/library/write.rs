@@ -1,0 +1,104 @@
+//! The write path's frame: the writer lock every write holds (one thread,
+//! one process at a time), committing a manifest as a new generation, and
+//! the writes that change only the manifest or drop an edition (enable,
+//! disable, remove, settings).
+
+use std::time::Duration;
+
+use super::{Library, OpenMode};
+use crate::error::{LibraryError, invalid};
+use crate::lock::WriterLock;
+use crate::manifest::Manifest;
+
+/// How long a writer waits for another writer before giving up.
+const WRITER_WAIT: Duration = Duration::from_secs(120);
+
+/// Held for the length of one write: the in-process writer and the lock file.
+pub(super) struct WriteGuard<'a> {
+    _thread: std::sync::MutexGuard<'a, ()>,
+    _file: WriterLock,
+}
+
+impl Library {
+    /// Enables or disables an edition: a new generation, no re-index.
+    pub fn set_enabled(
+        &self,
+        id: &str,
+        enabled: bool,
+        on_wait: &mut dyn FnMut(&str),
+    ) -> Result<String, LibraryError> {
+        let _guard = self.begin_write(on_wait)?;
+        let view = self.view()?;
+        let mut record = view.edition(id)?.clone();
+        if record.enabled == enabled {
+            return Ok(view.generation.clone());
+        }
+        record.enabled = enabled;
+        let mut manifest = view.manifest.clone();
+        manifest.upsert(record);
+        self.commit_manifest(&manifest)
+    }
+
+    /// Removes an edition and its documents.
+    pub fn remove(&self, id: &str, on_wait: &mut dyn FnMut(&str)) -> Result<String, LibraryError> {
+        let _guard = self.begin_write(on_wait)?;
+        let view = self.view()?;
+        let record = view.edition(id)?.clone();
+        let mut manifest = view.manifest.clone();
+        manifest.editions.retain(|e| e.id != record.id);
+        let mut writer = self.index.writer()?;
+        writer.delete_edition(&record.id);
+        writer.commit(&manifest.to_payload())?;
+        Ok(self.view()?.generation.clone())
+    }
+
+    /// Sets a library setting (validated); returns the stored value.
+    pub fn set_setting(
+        &self,
+        key: &str,
+        value: &str,
+        on_wait: &mut dyn FnMut(&str),
+    ) -> Result<String, LibraryError> {
+        let value = crate::settings::validate(key, value)?;
+        let _guard = self.begin_write(on_wait)?;
+        let mut manifest = self.view()?.manifest.clone();
+        if manifest.settings.get(key) != Some(&value) {
+            manifest.settings.insert(key.to_owned(), value.clone());
+            self.commit_manifest(&manifest)?;
+        }
+        Ok(value)
+    }
+
+    /// Removes a setting, so its default applies again.
+    pub fn unset_setting(&self, key: &str, on_wait: &mut dyn FnMut(&str)) -> Result<(), LibraryError> {
+        let _guard = self.begin_write(on_wait)?;
+        let mut manifest = self.view()?.manifest.clone();
+        if manifest.settings.remove(key).is_some() {
+            self.commit_manifest(&manifest)?;
+        }
+        Ok(())
+    }
+
+    /// Takes the writer lock (read-only libraries refuse) and picks up any
+    /// commit another process made meanwhile, so the write starts from it.
+    pub(super) fn begin_write(&self, on_wait: &mut dyn FnMut(&str)) -> Result<WriteGuard<'_>, LibraryError> {
+        if self.mode == OpenMode::ReadOnly {
+            return Err(invalid(format!(
+                "the library at {} is open read-only; run this without --read-only",
+                self.root.display()
+            )));
+        }
+        let thread = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let file = WriterLock::acquire(&self.root.join("lock"), WRITER_WAIT, on_wait)?;
+        // Another process may have committed since our last look.
+        self.index.refresh()?;
+        Ok(WriteGuard { _thread: thread, _file: file })
+    }
+
+    /// Commits `manifest` with the index unchanged; returns the new generation.
+    pub(super) fn commit_manifest(&self, manifest: &Manifest) -> Result<String, LibraryError> {
+        let writer = self.index.writer()?;
+        writer.commit(&manifest.to_payload())?;
+        Ok(self.view()?.generation.clone())
+    }
+}
