@@ -30,7 +30,7 @@ pub(crate) async fn guard(
         return Ok(next.run(request).await);
     }
     let view = state.library().view()?;
-    let site = view.manifest.site.as_ref();
+    let site = view.site();
     check_host(site, request.headers())?;
     let peer = request
         .extensions()

@@ -1,7 +1,7 @@
-//! The public docs site of SPEC §6 and seed 002: every page as HTML at its
-//! path, `{path}.md`, `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page,
-//! and `/mcp` (Streamable HTTP, stateless) with exactly seed 002's four tools,
-//! all over the one [`Library`]. Never exposes the local API's `/v1`.
+//! The public docs site: every page as HTML at its path, `{path}.md`,
+//! `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page, and `/mcp`
+//! (Streamable HTTP, stateless) with exactly four tools, all over the one
+//! [`Library`]. Never exposes the local API's `/v1`.
 //!
 //! # Layout
 //! - `error`: [`SiteError`], turned into a status and a small HTML page once.
