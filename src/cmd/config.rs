@@ -25,7 +25,7 @@ pub fn run(config: &Config, args: ConfigArgs) -> Result<()> {
             let library = super::open_ro(config)?;
             let view = library.view()?;
             lectern_library::settings::check_key(&key)?;
-            let value = view.manifest.settings.get(&key).cloned();
+            let value = view.settings().get(&key).cloned();
             if json {
                 return output::json(&json!({"key": key, "value": value}));
             }
@@ -39,13 +39,13 @@ pub fn run(config: &Config, args: ConfigArgs) -> Result<()> {
             let view = library.view()?;
             let defaults = library.list(&ListRequest::default())?.defaults;
             if json {
-                return output::json(&json!({"settings": view.manifest.settings, "defaults": defaults}));
+                return output::json(&json!({"settings": view.settings(), "defaults": defaults}));
             }
             for k in KEYS {
-                let v = view.manifest.settings.get(k.key).map(String::as_str).unwrap_or("(not set)");
+                let v = view.settings().get(k.key).map(String::as_str).unwrap_or("(not set)");
                 println!("{:<22} {v:<14} {}", k.key, k.help);
             }
-            for (k, v) in view.manifest.settings.iter().filter(|(k, _)| k.starts_with("default.version.")) {
+            for (k, v) in view.settings().iter().filter(|(k, _)| k.starts_with("default.version.")) {
                 println!("{k:<22} {v}");
             }
             let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());

@@ -32,7 +32,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         }
     }
     let view = library.view()?;
-    let name = match &view.manifest.site {
+    let name = match view.site() {
         Some(site) => site.name.clone(),
         None => {
             eprintln!(

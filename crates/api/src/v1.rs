@@ -88,7 +88,7 @@ pub struct ResultCacheStatus {
 }
 
 async fn status(State(state): State<AppState>) -> Result<axum::Json<StatusResponse>, ApiError> {
-    let (view, enabled) = blocking(&state, |l| Ok((l.view()?, l.result_cache()))).await?;
+    let library = blocking(&state, |l| l.status()).await?;
     Ok(axum::Json(StatusResponse {
         lectern_version: env!("CARGO_PKG_VERSION").to_owned(),
         api_version: crate::discovery::API_VERSION,
@@ -97,13 +97,13 @@ async fn status(State(state): State<AppState>) -> Result<axum::Json<StatusRespon
         port: state.port(),
         started_at: state.options().started_at.clone(),
         user_data: state.options().user_data.display().to_string(),
-        generation: view.generation.clone(),
-        editions_enabled: view.manifest.editions.iter().filter(|e| e.enabled).count(),
-        editions_total: view.manifest.editions.len(),
+        generation: library.generation,
+        editions_enabled: library.editions_enabled,
+        editions_total: library.editions_total,
         result_cache: ResultCacheStatus {
-            enabled,
-            hits: view.snapshot.cached_searches(),
-            misses: view.snapshot.searched_after_cache_miss(),
+            enabled: library.result_cache,
+            hits: library.cache_hits,
+            misses: library.cache_misses,
         },
     }))
 }

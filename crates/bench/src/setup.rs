@@ -106,11 +106,11 @@ impl Fresh {
 
 /// Every section of an edition, pages in path order, sections in page order.
 pub fn sections(library: &Library, edition: &str) -> anyhow::Result<Vec<SectionRecord>> {
-    let view = library.view()?;
+    let snapshot = lectern_index::Index::open_read_only(&library.root().join("index"))?.snapshot();
     let mut out = Vec::new();
-    for meta in view.snapshot.pages(edition) {
-        let Some(page) = view.snapshot.page(edition, &meta.path) else { continue };
-        out.extend(page.section_keys.iter().filter_map(|k| view.snapshot.section(k)));
+    for meta in snapshot.pages(edition) {
+        let Some(page) = snapshot.page(edition, &meta.path) else { continue };
+        out.extend(page.section_keys.iter().filter_map(|k| snapshot.section(k)));
     }
     Ok(out)
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use lectern_index::text::fold;
-use lectern_library::{EditionSpec, SearchPagesRequest, Status, View};
+use lectern_library::{EditionRecord, EditionSpec, Library, ListRequest, SearchPagesRequest, Status};
 use serde_json::{Value, json};
 
 use crate::report::{Table, json_line, load_average, mib, ms, percentile_ms, r3};
@@ -164,9 +164,8 @@ pub fn run(corpora: &Path, sizes: &[usize], runs: usize) -> anyhow::Result<()> {
 /// and walks every scope's listing, then prints its RssAnon as JSON.
 pub fn run_serve(dir: &Path, terms: &[String]) -> anyhow::Result<()> {
     let library = lectern_library::Library::open(dir, lectern_library::OpenMode::ReadOnly)?;
-    let view = library.view()?;
     let mut prefixes: Vec<Option<String>> = vec![None];
-    prefixes.extend(view.manifest.enabled().map(|e| Some(e.prefix.clone())));
+    prefixes.extend(library.list(&ListRequest::default())?.editions.into_iter().map(|e| Some(e.prefix)));
     for prefix in &prefixes {
         for term in terms {
             let request = SearchPagesRequest {
@@ -266,7 +265,7 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
     );
     let mut rows = Vec::new();
     for scope in &scopes {
-        let view = library.view()?;
+        let view = Reference::open(library)?;
         let editions = scope_editions(&view, scope.prefix.as_deref());
         let scope_pages: usize =
             editions.iter().map(|e| view.snapshot.pages(e).iter().filter(|p| !p.draft).count()).sum();
@@ -350,15 +349,34 @@ struct Scope {
     rare: String,
 }
 
+/// What the reference scan reads, beside the library: the index itself and
+/// the enabled editions.
+struct Reference {
+    snapshot: lectern_index::Snapshot,
+    enabled: Vec<EditionRecord>,
+    site_locale: Option<String>,
+}
+
+impl Reference {
+    fn open(library: &Library) -> anyhow::Result<Reference> {
+        let index = lectern_index::Index::open_read_only(&library.root().join("index"))?;
+        Ok(Reference {
+            snapshot: index.snapshot(),
+            enabled: library.list(&ListRequest::default())?.editions,
+            site_locale: library.view()?.site_locale(),
+        })
+    }
+}
+
 /// The editions a `prefix` selects: that edition, or (no prefix) every
 /// enabled edition in the site's default locale, as `search_pages` does.
-fn scope_editions(view: &View, prefix: Option<&str>) -> Vec<String> {
+fn scope_editions(view: &Reference, prefix: Option<&str>) -> Vec<String> {
     match prefix {
-        Some(p) => view.manifest.enabled().filter(|e| e.prefix == p).map(|e| e.id.clone()).collect(),
+        Some(p) => view.enabled.iter().filter(|e| e.prefix == p).map(|e| e.id.clone()).collect(),
         None => {
-            let locale = lectern_library::pages::site_locale(view);
-            view.manifest
-                .enabled()
+            let locale = view.site_locale.clone();
+            view.enabled
+                .iter()
                 .filter(|e| locale.as_deref().is_none_or(|l| e.locale == l))
                 .map(|e| e.id.clone())
                 .collect()
@@ -370,7 +388,7 @@ fn scope_editions(view: &View, prefix: Option<&str>) -> Vec<String> {
 /// 64, folded title and text checked with `contains`, stopping at the 21st
 /// hit. Same semantics as `search_pages` without the n-gram prefilter.
 /// Returns the first page of paths and whether another match exists.
-fn naive_scan(view: &View, editions: &[String], term: &str) -> (Vec<String>, bool) {
+fn naive_scan(view: &Reference, editions: &[String], term: &str) -> (Vec<String>, bool) {
     let folded = fold(term);
     let mut entries: Vec<(String, &str)> = Vec::new();
     for edition in editions {

@@ -10,12 +10,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use lectern_index::{Index, Snapshot};
+use lectern_index::Index;
 
 pub use self::add::{AddOutcome, AddReport, Progress, parse_format};
-use crate::edition::{EditionId, EditionRecord};
+pub use crate::suggest::did_you_mean;
+pub(crate) use crate::suggest::levenshtein;
+pub use crate::view::View;
+
 use crate::error::LibraryError;
-use crate::manifest::Manifest;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OpenMode {
@@ -23,55 +25,6 @@ pub enum OpenMode {
     ReadWrite,
     /// Never writes to the folder (site replicas, `--read-only`).
     ReadOnly,
-}
-
-/// A consistent view for readers: a searcher and the manifest committed with it.
-pub struct View {
-    pub snapshot: Snapshot,
-    pub manifest: Manifest,
-    pub generation: String,
-    payload: String,
-    /// Page listings of the site's scopes, built once per view (so once per
-    /// generation): a listing or substring search then starts at once.
-    pub(crate) scopes: Mutex<std::collections::HashMap<String, Arc<crate::pages::Scope>>>,
-    /// Each edition's page table, shared by every scope that lists it.
-    pub(crate) tables: Mutex<std::collections::HashMap<String, Arc<crate::pages::PageTable>>>,
-}
-
-impl std::fmt::Debug for View {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("View").field("generation", &self.generation).finish_non_exhaustive()
-    }
-}
-
-impl View {
-    /// Fails with `generation_changed` when `expected` is given and not current.
-    pub fn check_generation(&self, expected: Option<&str>) -> Result<(), LibraryError> {
-        match expected {
-            Some(g) if !g.is_empty() && g != self.generation => Err(LibraryError::GenerationChanged {
-                expected: g.to_owned(),
-                current: self.generation.clone(),
-            }),
-            _ => Ok(()),
-        }
-    }
-
-    /// An enabled or disabled edition by id, with a "did you mean" on a miss.
-    pub fn edition(&self, id: &str) -> Result<&EditionRecord, LibraryError> {
-        let installed = || crate::settings::listing(self.manifest.editions.iter().map(|e| e.id.as_str()));
-        let canonical = id
-            .parse::<EditionId>()
-            .map_err(|e| LibraryError::InvalidArgument(format!("{e}; installed: {}", installed())))?
-            .to_string();
-        self.manifest.edition(&canonical).ok_or_else(|| {
-            let suggestion = did_you_mean(id, self.manifest.editions.iter().map(|e| e.id.as_str()));
-            LibraryError::NotFound(format!(
-                "no edition {id:?} is installed{}; installed: {}",
-                suggestion.map(|s| format!(" (did you mean {s}?)")).unwrap_or_default(),
-                installed()
-            ))
-        })
-    }
 }
 
 /// One library: a user-data folder.
@@ -123,7 +76,7 @@ impl Library {
                 Index::open_read_only(&index_dir)?
             }
         };
-        let view = Arc::new(make_view(index.snapshot())?);
+        let view = Arc::new(View::new(index.snapshot())?);
         Ok(Library {
             root: root.to_path_buf(),
             mode,
@@ -162,7 +115,7 @@ impl Library {
         if let Some(view) = self.view_of(&snapshot) {
             return Ok(view);
         }
-        let fresh = Arc::new(make_view(snapshot)?);
+        let fresh = Arc::new(View::new(snapshot)?);
         *self.view.write().expect("view lock") = fresh.clone();
         Ok(fresh)
     }
@@ -218,13 +171,6 @@ impl Drop for Watcher {
     }
 }
 
-fn make_view(snapshot: Snapshot) -> Result<View, LibraryError> {
-    let payload = snapshot.payload().to_owned();
-    let manifest = Manifest::from_payload(&payload)?;
-    let generation = manifest.generation();
-    Ok(View { snapshot, manifest, generation, payload, scopes: Mutex::default(), tables: Mutex::default() })
-}
-
 /// Creates the folder (and parents) with mode 0700 for the last component.
 fn create_private_dir(root: &Path) -> Result<(), LibraryError> {
     if root.is_dir() {
@@ -238,39 +184,4 @@ fn create_private_dir(root: &Path) -> Result<(), LibraryError> {
             .map_err(|e| LibraryError::io(root, e))?;
     }
     Ok(())
-}
-
-/// The closest candidate by edit distance, if close enough to suggest.
-pub fn did_you_mean<'a>(input: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let input_l = input.to_lowercase();
-    candidates
-        .map(|c| (levenshtein(&input_l, &c.to_lowercase()), c))
-        .filter(|(d, c)| *d <= (c.chars().count() / 3).max(2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions_pick_the_nearest_edition() {
-        let ids = ["postgresql@18/zh-Hans", "postgresql@18/en", "click@latest/en"];
-        assert_eq!(did_you_mean("postgresql@18/zh-hant", ids.into_iter()), Some("postgresql@18/zh-Hans"));
-        assert_eq!(did_you_mean("nothing-like-it", ids.into_iter()), None);
-    }
 }

@@ -5,10 +5,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::edition::{EditionRecord, Status, in_prefix};
 use crate::error::{LibraryError, invalid};
-use crate::library::{Library, View};
+use crate::library::Library;
+use crate::limit::{Bounds, limit};
+use crate::pages::resolve::Translations;
+use crate::path::{MAX_PATH_BYTES, NotASitePath, PathProblem, SitePath};
+use crate::view::View;
 
 pub const DEFAULT_READ_LIMIT: usize = 16_000;
 pub const MAX_READ_LIMIT: usize = 50_000;
+/// How many Unicode scalar values one read returns at most.
+pub const READ_LIMIT: Bounds =
+    Bounds { unit: Some("characters"), ..limit(DEFAULT_READ_LIMIT, MAX_READ_LIMIT) };
 
 /// Text or Markdown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -134,12 +141,7 @@ pub fn window(
     offset: Option<i64>,
     limit: Option<i64>,
 ) -> Result<TextWindow, LibraryError> {
-    let limit = limit.unwrap_or(DEFAULT_READ_LIMIT as i64);
-    if !(1..=MAX_READ_LIMIT as i64).contains(&limit) {
-        return Err(invalid(format!(
-            "limit {limit} is out of range: allowed 1 to {MAX_READ_LIMIT} characters (default {DEFAULT_READ_LIMIT})"
-        )));
-    }
+    let limit = READ_LIMIT.check(limit)?;
     let offset = offset.unwrap_or(0);
     let total = text.chars().count();
     if offset < 0 || offset as usize > total {
@@ -147,7 +149,7 @@ pub fn window(
             "offset {offset} is past the end: this text has {total} characters (allowed 0 to {total})"
         )));
     }
-    let (offset, limit) = (offset as usize, limit as usize);
+    let offset = offset as usize;
     let start = text.char_indices().nth(offset).map_or(text.len(), |(i, _)| i);
     let rest = &text[start..];
     let end = rest.char_indices().nth(limit).map_or(rest.len(), |(i, _)| i);
@@ -211,7 +213,8 @@ impl Library {
         let view = self.view()?;
         view.check_generation(request.generation.as_deref())?;
         let (edition, path) = locate_page(&view, request.edition.as_deref(), &request.path)?;
-        let page = view.snapshot.page(&edition.id, &path).ok_or_else(|| missing_page(&view, &path))?;
+        let page =
+            view.snapshot.page(&edition.id, path.as_str()).ok_or_else(|| missing_page(&view, &path))?;
         let format = request.format.unwrap_or(ReadFormat::Markdown);
         let text = match format {
             ReadFormat::Text => &page.text,
@@ -238,13 +241,13 @@ impl Library {
 }
 
 /// Finds the enabled edition holding `path` (longest prefix first, so
-/// `/postgresql/13/x` goes to the 13 edition, not the current one).
-pub fn locate_page<'v>(
+/// `/postgresql/13/x` goes to the 13 edition, not the current one); with an
+/// edition given, `path` is relative to its prefix.
+fn locate_page<'v>(
     view: &'v View,
     edition: Option<&str>,
     path: &str,
-) -> Result<(&'v EditionRecord, String), LibraryError> {
-    let path = path.split('#').next().unwrap_or("").trim();
+) -> Result<(&'v EditionRecord, SitePath), LibraryError> {
     if let Some(id) = edition {
         let e = view.edition(id)?;
         if !e.enabled {
@@ -253,6 +256,7 @@ pub fn locate_page<'v>(
                 e.id, e.id
             )));
         }
+        let path = path.split('#').next().unwrap_or("").trim();
         let rel = path.trim_start_matches('/').trim_end_matches('/');
         let full = match (e.prefix.as_str(), rel) {
             ("/" | "", "") => "/".to_owned(),
@@ -261,29 +265,33 @@ pub fn locate_page<'v>(
             (p, r) if in_prefix(&format!("/{r}"), p) => format!("/{r}"),
             (p, r) => format!("{p}/{r}"),
         };
+        let full = SitePath::parse(&full).map_err(not_a_site_path)?;
         return Ok((e, full));
     }
-    if !path.starts_with('/') {
-        return Err(invalid(format!(
-            "path {path:?} must be a full site path starting with / (e.g. /postgresql/sql-createindex), or give the edition"
-        )));
+    let path = SitePath::parse(path).map_err(not_a_site_path)?;
+    match view.resolve(&path, Translations::Own) {
+        Some(found) => Ok((found.owner, path)),
+        None => Err(missing_page(view, &path)),
     }
-    let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
-    let mut candidates: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(|e| in_prefix(path, &e.prefix)).collect();
-    candidates.sort_by_key(|e| std::cmp::Reverse(e.prefix.len()));
-    for e in &candidates {
-        if view.snapshot.page(&e.id, path).is_some() {
-            return Ok((e, path.to_owned()));
-        }
-    }
-    Err(missing_page(view, path))
 }
 
-fn missing_page(view: &View, path: &str) -> LibraryError {
-    let prefixes = crate::settings::listing(view.manifest.enabled().map(|e| e.prefix.as_str()));
+fn not_a_site_path(bad: NotASitePath<'_>) -> LibraryError {
+    let given = bad.given;
+    match bad.problem {
+        PathProblem::NotFull => invalid(format!(
+            "path {given:?} must be a full site path starting with / (e.g. /postgresql/sql-createindex), or give the edition"
+        )),
+        PathProblem::Malformed => invalid(format!(
+            "path {:?} is not a site path: a site path has at most {MAX_PATH_BYTES} bytes and no control characters (e.g. /postgresql/sql-createindex)",
+            given.chars().take(80).collect::<String>()
+        )),
+    }
+}
+
+fn missing_page(view: &View, path: &SitePath) -> LibraryError {
     LibraryError::NotFound(format!(
-        "no page at {path} in the enabled editions; pages live under these prefixes: {prefixes}"
+        "no page at {path} in the enabled editions; pages live under these prefixes: {}",
+        view.prefixes()
     ))
 }
 

@@ -1,5 +1,6 @@
 //! Ranked search as every face offers it: parameters and their limits
-//! (SPEC §3), scope resolution, and the result envelope.
+//! (at most 50 results a time, offsets to 10,000), scope resolution, and
+//! the result envelope.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{LibraryError, invalid};
 use crate::library::{Library, View};
+use crate::limit::{Bounds, limit};
 use crate::scope::{ResolvedScope, ScopeParams, resolve};
 
 /// Longest query text, in Unicode scalar values, filters included.
@@ -16,6 +18,10 @@ pub const MAX_TEXT_CHARS: usize = 256;
 pub const DEFAULT_LIMIT: usize = 20;
 pub const MAX_LIMIT: usize = 50;
 pub const MAX_OFFSET: usize = 10_000;
+/// How many hits a search returns at a time.
+pub const SEARCH_LIMIT: Bounds = limit(DEFAULT_LIMIT, MAX_LIMIT);
+/// Where in the ranking a page of hits starts.
+pub const SEARCH_OFFSET: Bounds = Bounds { name: "offset", min: 0, max: MAX_OFFSET, default: 0, unit: None };
 
 /// A search request (seed 000's `search_documentation` parameters; `branch`
 /// is accepted for `version`).
@@ -76,19 +82,9 @@ pub struct SearchResponse {
     pub hits: Vec<SearchHit>,
 }
 
-/// Checks a limit/offset pair against SPEC §3's ranges.
+/// Checks a search's limit and offset against their bounds.
 pub fn check_paging(limit: Option<i64>, offset: Option<i64>) -> Result<(usize, usize), LibraryError> {
-    let limit = limit.unwrap_or(DEFAULT_LIMIT as i64);
-    if !(1..=MAX_LIMIT as i64).contains(&limit) {
-        return Err(invalid(format!(
-            "limit {limit} is out of range: allowed 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"
-        )));
-    }
-    let offset = offset.unwrap_or(0);
-    if !(0..=MAX_OFFSET as i64).contains(&offset) {
-        return Err(invalid(format!("offset {offset} is out of range: allowed 0 to {MAX_OFFSET}")));
-    }
-    Ok((limit as usize, offset as usize))
+    Ok((SEARCH_LIMIT.check(limit)?, SEARCH_OFFSET.check(offset)?))
 }
 
 impl Library {

@@ -1,12 +1,9 @@
 //! What every request passes before a handler: the Host check (against DNS
 //! rebinding; `allowed_hosts`, the base URL's host and loopback names), the
 //! client address (`X-Forwarded-For` believed only from `trusted_proxies`),
-//! and a token-bucket rate limit per client address (429 + `Retry-After`).
+//! and the rate limit per client address (429 + `Retry-After`).
 
-use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::Mutex;
-use std::time::Instant;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, header};
@@ -15,10 +12,8 @@ use axum::response::Response;
 use lectern_corpus::SiteConfig;
 
 use crate::error::SiteError;
-use crate::state::{DEFAULT_RATE_LIMIT_PER_MINUTE, SiteState};
-
-/// Buckets kept at most; past it, full (idle) buckets are dropped first.
-const MAX_BUCKETS: usize = 100_000;
+use crate::rate_limit::DEFAULT_RATE_LIMIT_PER_MINUTE;
+use crate::state::SiteState;
 
 pub(crate) async fn guard(
     State(state): State<SiteState>,
@@ -30,7 +25,7 @@ pub(crate) async fn guard(
         return Ok(next.run(request).await);
     }
     let view = state.library().view()?;
-    let site = view.manifest.site.as_ref();
+    let site = view.site();
     check_host(site, request.headers())?;
     let peer = request
         .extensions()
@@ -128,39 +123,6 @@ fn is_trusted(ip: IpAddr, trusted: &[String]) -> bool {
     })
 }
 
-/// Token buckets per client: `per_minute` tokens of burst, refilled evenly.
-#[derive(Default)]
-pub(crate) struct RateLimiter {
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
-}
-
-impl RateLimiter {
-    /// Takes a token, or says how many seconds until one is there.
-    pub(crate) fn take(&self, client: IpAddr, per_minute: u32) -> Result<(), u64> {
-        let capacity = f64::from(per_minute.max(1));
-        let per_second = capacity / 60.0;
-        let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        if buckets.len() >= MAX_BUCKETS && !buckets.contains_key(&client) {
-            buckets.retain(|_, (tokens, last)| {
-                *tokens + now.duration_since(*last).as_secs_f64() * per_second < capacity
-            });
-            if buckets.len() >= MAX_BUCKETS {
-                buckets.clear();
-            }
-        }
-        let (tokens, last) = buckets.entry(client).or_insert((capacity, now));
-        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * per_second).min(capacity);
-        *last = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(((1.0 - *tokens) / per_second).ceil().max(1.0) as u64)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,17 +167,5 @@ mod tests {
             assert!(!ok(bad), "{bad}");
         }
         assert!(check_host(Some(&site), &HeaderMap::new()).is_err());
-    }
-
-    #[test]
-    fn buckets_refuse_past_the_limit_and_say_when_to_retry() {
-        let limiter = RateLimiter::default();
-        let ip: IpAddr = "192.0.2.1".parse().unwrap();
-        for _ in 0..3 {
-            assert!(limiter.take(ip, 3).is_ok());
-        }
-        let wait = limiter.take(ip, 3).unwrap_err();
-        assert!((1..=20).contains(&wait), "{wait}");
-        assert!(limiter.take("192.0.2.2".parse().unwrap(), 3).is_ok());
     }
 }

@@ -24,6 +24,7 @@ pub fn escape(s: &str) -> String {
 }
 
 pub use lectern_corpus::render::{PageLinks, markdown_to_html};
+use lectern_library::{NavLink, PageNav};
 
 const STYLE: &str = "body{font:16px/1.55 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fff}\
 header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid #ddd}\
@@ -36,28 +37,6 @@ main{max-width:48rem;flex:1;min-width:0}pre{overflow:auto;background:#f5f5f5;pad
 code{background:#f5f5f5}.note{background:#fff7d6;padding:.5rem .8rem;border-left:4px solid #e5b800}\
 mark{background:#ffe680}\
 @media (max-width:48rem){.layout{flex-direction:column}}";
-
-/// What the page template needs.
-#[derive(Debug, Default)]
-pub struct PageView {
-    pub site_name: String,
-    pub title: String,
-    pub description: Option<String>,
-    pub locale: String,
-    pub path: String,
-    pub prefix: String,
-    pub label: String,
-    pub fallback: bool,
-    pub body_html: String,
-    /// (href, title, is this page).
-    pub sidebar: Vec<(String, String, bool)>,
-    /// (href, label, is current).
-    pub versions: Vec<(String, String, bool)>,
-    /// (href, locale, is current).
-    pub locales: Vec<(String, String, bool)>,
-    /// (hreflang, absolute or site href).
-    pub alternates: Vec<(String, String)>,
-}
 
 fn head(out: &mut String, lang: &str, title: &str, description: Option<&str>) {
     let _ = write!(
@@ -82,40 +61,47 @@ fn header(out: &mut String, site_name: &str, prefix: &str, query: &str) {
     );
 }
 
-fn switcher(out: &mut String, label: &str, items: &[(String, String, bool)]) {
+fn switcher(out: &mut String, label: &str, items: &[NavLink]) {
     if items.len() < 2 {
         return;
     }
     let _ = write!(out, "<nav aria-label=\"{}\"><ul>", escape(label));
-    for (href, text, current) in items {
+    for NavLink { path, label, current } in items {
         let current = if *current { " aria-current=\"true\"" } else { "" };
-        let _ = write!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(href), escape(text));
+        let _ = write!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(path), escape(label));
     }
     out.push_str("</ul></nav>\n");
 }
 
-/// A page of the site.
-pub fn page(v: &PageView) -> String {
-    let mut out = String::with_capacity(v.body_html.len() + 4096);
+/// A page of the site: `nav` with the page's body rendered as `body_html`;
+/// `base` turns the alternates' site paths into absolute URLs.
+pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
+    let PageNav { site_name, page: v, sidebar, versions, locales, alternates } = nav;
+    let mut out = String::with_capacity(body_html.len() + 4096);
     head(
         &mut out,
         &v.locale,
-        &format!("{} — {} — {}", v.title, v.label, v.site_name),
+        &format!("{} — {} — {}", v.title, v.label, site_name),
         v.description.as_deref(),
     );
-    for (lang, href) in &v.alternates {
-        let _ =
-            writeln!(out, "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">", escape(lang), escape(href));
+    for (lang, path) in alternates {
+        let href = format!("{base}{path}");
+        let _ = writeln!(
+            out,
+            "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">",
+            escape(lang),
+            escape(&href)
+        );
     }
     let _ = writeln!(out, "<link rel=\"alternate\" type=\"text/markdown\" href=\"{}.md\">", escape(&v.path));
     out.push_str("</head>\n<body>\n");
-    header(&mut out, &v.site_name, &v.prefix, "");
-    switcher(&mut out, "Versions", &v.versions);
-    switcher(&mut out, "Languages", &v.locales);
+    header(&mut out, site_name, &v.prefix, "");
+    switcher(&mut out, "Versions", versions);
+    switcher(&mut out, "Languages", locales);
     out.push_str("</header>\n<div class=\"layout\">\n<nav class=\"sidebar\" aria-label=\"Pages\"><ul>\n");
-    for (href, title, current) in &v.sidebar {
+    for NavLink { path, label, current } in sidebar {
         let current = if *current { " aria-current=\"page\"" } else { "" };
-        let _ = writeln!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(href), escape(title));
+        let _ = writeln!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(path), escape(label));
     }
     out.push_str("</ul></nav>\n<main>\n");
     if v.fallback {
@@ -126,7 +112,7 @@ pub fn page(v: &PageView) -> String {
     let _ = write!(
         out,
         "<article>\n{}</article>\n<footer><p><a href=\"{}.md\">Markdown source</a> · {}</p></footer>\n</main>\n</div>\n</body>\n</html>\n",
-        v.body_html,
+        body_html,
         escape(&v.path),
         escape(&v.label)
     );
@@ -153,10 +139,10 @@ pub struct SearchView<'a> {
     /// The searched edition's prefix ("" for the library's defaults).
     pub prefix: &'a str,
     pub query: &'a str,
-    /// The same search in the other versions: (href, label, is current).
-    pub versions: Vec<(String, String, bool)>,
-    /// The same search in the other languages: (href, locale, is current).
-    pub locales: Vec<(String, String, bool)>,
+    /// The same search in the other versions (`path` is the link).
+    pub versions: Vec<NavLink>,
+    /// The same search in the other languages (`path` is the link).
+    pub locales: Vec<NavLink>,
     pub results: &'a [SearchResultView],
     pub message: Option<&'a str>,
 }

@@ -1,12 +1,13 @@
-//! The public docs site of SPEC §6 and seed 002: every page as HTML at its
-//! path, `{path}.md`, `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page,
-//! and `/mcp` (Streamable HTTP, stateless) with exactly seed 002's four tools,
-//! all over the one [`Library`]. Never exposes the local API's `/v1`.
+//! The public docs site: every page as HTML at its path, `{path}.md`,
+//! `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page, and `/mcp`
+//! (Streamable HTTP, stateless) with exactly four tools, all over the one
+//! [`Library`]. Never exposes the local API's `/v1`.
 //!
 //! # Layout
 //! - `error`: [`SiteError`], turned into a status and a small HTML page once.
 //! - `state`: [`SiteState`] and [`Options`]: the library, limits, caches.
-//! - `guard`: the Host check, the client address (trusted proxies), rate limits.
+//! - `rate_limit`: token buckets per client address.
+//! - `guard`: the Host check, the client address (trusted proxies), the rate limit.
 //! - `etag`: strong ETags over the bytes sent, and `If-None-Match` → 304.
 //! - `html`: Markdown to safe HTML and the page templates (no JavaScript).
 //! - `routes`: pages, `.md`, search, `llms.txt`, `sitemap.xml`, `healthz`.
@@ -17,6 +18,7 @@ mod etag;
 mod guard;
 pub mod html;
 pub mod mcp;
+mod rate_limit;
 mod routes;
 pub mod state;
 

@@ -153,7 +153,7 @@ impl ServerHandler for DocsTools {
         Ok(response)
     }
     fn get_info(&self) -> ServerConfig {
-        let site = self.library.view().ok().and_then(|v| v.manifest.site.clone());
+        let site = self.library.view().ok().and_then(|v| v.site().cloned());
         let name = site.as_ref().map_or_else(|| "Lectern docs".to_owned(), |s| s.name.clone());
         let mut server = Implementation::new(name.clone(), env!("CARGO_PKG_VERSION")).with_title(name);
         if let Some(d) = site.as_ref().and_then(|s| s.description.clone()) {
@@ -175,9 +175,7 @@ pub fn service(state: &SiteState) -> StreamableHttpService<DocsTools, NeverSessi
     let library = state.library().clone();
     let mut origins =
         vec!["http://localhost:*".to_owned(), "http://127.0.0.1:*".to_owned(), "http://[::1]:*".to_owned()];
-    if let Some(base) =
-        library.view().ok().and_then(|v| v.manifest.site.as_ref().and_then(|s| s.base_url.clone()))
-    {
+    if let Some(base) = library.view().ok().and_then(|v| v.site().and_then(|s| s.base_url.clone())) {
         origins.push(origin_of(&base));
     }
     let config = StreamableHttpServerConfig::default()

@@ -8,11 +8,9 @@ use std::time::Duration;
 use lectern_library::Library;
 use tokio_util::sync::CancellationToken;
 
-use crate::guard::RateLimiter;
+pub use crate::rate_limit::DEFAULT_RATE_LIMIT_PER_MINUTE;
+use crate::rate_limit::RateLimiter;
 
-/// Requests per minute per client when the config sets no limit; loopback
-/// clients are exempt from this default (a config limit applies to all).
-pub const DEFAULT_RATE_LIMIT_PER_MINUTE: u32 = 600;
 /// Largest `/mcp` request body.
 pub const MAX_MCP_BODY_BYTES: usize = 1024 * 1024;
 

@@ -153,7 +153,7 @@ async fn llms_txt_sitemap_and_healthz() {
     let (status, health) = text(&s, "/healthz").await;
     assert_eq!(status, StatusCode::OK);
     let health: Value = serde_json::from_str(&health).unwrap();
-    assert_eq!(health["generation"], json!(library().view().unwrap().generation));
+    assert_eq!(health["generation"], json!(library().view().unwrap().generation()));
 }
 
 #[tokio::test]

@@ -3,14 +3,17 @@
 //! `search_pages` (n-gram prefilter, blocks of 64, early stop) returns
 //! exactly what a naive full scan returns.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use lectern_corpus::SiteConfig;
 use lectern_index::text::fold;
 use proptest::prelude::*;
 
+use super::substring::{excerpt_at, folded_find};
 use super::*;
-use crate::library::OpenMode;
+use crate::library::{Library, OpenMode};
+use crate::view::View;
 
 /// One Markdown page of a fixture site: (source folder, relative file, title, body).
 type Fixture<'a> = (&'a str, String, String, String);
@@ -304,7 +307,7 @@ fn read_page_is_our_frontmatter_over_the_markdown_as_written() {
 /// The plain reference: fold every title and body of the scope, no prefilter,
 /// no blocks, then cut the page of results.
 fn naive(view: &View, request: &SearchPagesRequest) -> (Vec<(String, String, bool)>, Option<String>) {
-    let scope = scope_entries(view, request.prefix.as_deref()).unwrap();
+    let scope = view.scope(request.prefix.as_deref()).unwrap();
     let term = fold(&request.term);
     let limit = request.limit.unwrap_or(20) as usize;
     let matches: Vec<(String, String, bool)> = scope

@@ -1,0 +1,312 @@
+//! What the site serves: a page as Markdown under our frontmatter, the
+//! navigation around it (sidebar, version and language switchers,
+//! hreflang alternates), the search page's scope and switchers, and the
+//! published listing behind `llms.txt` and the sitemap.
+
+use crate::edition::EditionRecord;
+use crate::error::{LibraryError, invalid};
+use crate::library::Library;
+use crate::pages::frontmatter::frontmatter;
+use crate::pages::resolve::Translations;
+use crate::pages::wire::{PageEntry, SitePage};
+use crate::path::{SitePath, join, relative};
+use crate::search::{SearchParams, SearchResponse};
+use crate::view::View;
+
+/// The site's name when no site config names it.
+pub const DEFAULT_SITE_NAME: &str = "Documentation";
+
+/// A link of the site's navigation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NavLink {
+    /// The site path linked to (on the search page: the edition's prefix).
+    pub path: String,
+    /// What the link shows: a page title, a version label or a locale.
+    pub label: String,
+    /// True for the page or edition being shown.
+    pub current: bool,
+}
+
+/// What the HTML page at a path shows.
+#[derive(Debug, Clone)]
+pub struct PageNav {
+    pub site_name: String,
+    pub page: SitePage,
+    /// The page's scope in reading order: frontmatter `order` first, then by
+    /// title, then by path.
+    pub sidebar: Vec<NavLink>,
+    /// The same page in the edition's other versions (the version's home
+    /// where the page is missing), by prefix.
+    pub versions: Vec<NavLink>,
+    /// The same page in the version's other languages, by locale.
+    pub locales: Vec<NavLink>,
+    /// `(hreflang, site path)` of every real translation, and `x-default`
+    /// for the default locale's.
+    pub alternates: Vec<(String, String)>,
+}
+
+/// The answer for an HTML request of a path.
+#[derive(Debug, Clone)]
+pub enum Visit {
+    Page(Box<PageNav>),
+    /// The site root holds no page: go to the default edition's home.
+    Redirect(String),
+}
+
+/// The search page's scope, switchers and results.
+#[derive(Debug)]
+pub struct SiteSearch {
+    pub site_name: String,
+    /// The searched edition's locale (the site's default without one).
+    pub lang: String,
+    /// The same search in the edition's other versions (`path` is a prefix).
+    pub versions: Vec<NavLink>,
+    /// The same search in the version's other languages (`path` is a prefix).
+    pub locales: Vec<NavLink>,
+    /// None for an empty query; an error the page shows (a bad query) or
+    /// the face fails with.
+    pub results: Option<Result<SearchResponse, LibraryError>>,
+}
+
+/// One edition as `llms.txt` and the sitemap list it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublishedEdition {
+    pub label: String,
+    pub prefix: String,
+    pub locale: String,
+    /// The edition's own pages in path order.
+    pub pages: Vec<PageEntry>,
+}
+
+/// Whether a published listing carries the pages' descriptions (a stored
+/// field: one document read per page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Descriptions {
+    Read,
+    Skip,
+}
+
+impl Library {
+    /// A page at a full site path, as the site serves it: our frontmatter over
+    /// the Markdown as written. A missing translation is served from the
+    /// default locale, flagged `fallback`.
+    pub fn site_page(&self, path: &str) -> Result<SitePage, LibraryError> {
+        self.view()?.site_page(path)
+    }
+
+    /// The HTML page at `path` with its navigation; at `/` without a page,
+    /// a redirect to the default edition.
+    pub fn page_nav(&self, path: &str) -> Result<Visit, LibraryError> {
+        self.view()?.page_nav(path)
+    }
+
+    /// The search page for `query` in the edition at `prefix` (every default
+    /// when it names none).
+    pub fn site_search(&self, prefix: &str, query: &str) -> Result<SiteSearch, LibraryError> {
+        let view = self.view()?;
+        let edition = view.manifest.enabled().find(|e| !prefix.is_empty() && e.prefix == prefix);
+        let lang = edition
+            .map(|e| e.locale.clone())
+            .or_else(|| view.site_locale())
+            .unwrap_or_else(|| "en".to_owned());
+        let (versions, locales) = match edition {
+            Some(e) => {
+                let (versions, translations) = siblings(&view, e);
+                let link = |o: &EditionRecord, label: &str| NavLink {
+                    path: o.prefix.clone(),
+                    label: label.to_owned(),
+                    current: o.id == e.id,
+                };
+                (
+                    versions.into_iter().map(|o| link(o, &o.label)).collect(),
+                    translations.into_iter().map(|o| link(o, &o.locale)).collect(),
+                )
+            }
+            None => Default::default(),
+        };
+        let results = (!query.trim().is_empty()).then(|| {
+            let mut params = SearchParams { text: query.to_owned(), ..SearchParams::default() };
+            if let Some(e) = edition {
+                params.project = Some(e.project.clone());
+                params.version = Some(e.version.clone());
+                params.locale = Some(e.locale.clone());
+                params.domain = Some(e.domain.clone());
+                params.collection = e.collection.clone();
+            }
+            self.search(&params, None, None)
+        });
+        Ok(SiteSearch { site_name: site_name(&view), lang, versions, locales, results })
+    }
+}
+
+impl View {
+    /// See [`Library::site_page`].
+    pub fn site_page(&self, path: &str) -> Result<SitePage, LibraryError> {
+        self.find_site_page(path).map(|(page, _)| page)
+    }
+
+    /// The page and the edition whose scope it is in.
+    fn find_site_page(&self, path: &str) -> Result<(SitePage, &EditionRecord), LibraryError> {
+        let path = SitePath::parse(path).map_err(|bad| {
+            invalid(format!(
+                "path {:?} is not a site path: give a full path starting with / as list_pages or search_docs return it (e.g. /app/guide/install)",
+                bad.given.chars().take(80).collect::<String>()
+            ))
+        })?;
+        let no_page = || {
+            LibraryError::NotFound(format!(
+                "no page at {path}; list_pages shows the pages of a version (prefixes: {})",
+                self.prefixes()
+            ))
+        };
+        let found = self.resolve(&path, Translations::OrFallback).ok_or_else(no_page)?;
+        let source = self.snapshot.page(&found.source.id, &found.source_path).ok_or_else(no_page)?;
+        let owner = found.owner;
+        let mut page = SitePage {
+            generation: self.generation.clone(),
+            path: path.to_string(),
+            prefix: owner.prefix.clone(),
+            label: owner.label.clone(),
+            r#ref: owner.r#ref.clone(),
+            locale: found.source.locale.clone(),
+            status: owner.status,
+            fallback: found.fallback,
+            title: source.title,
+            description: source.description,
+            markdown: String::new(),
+            body: source.markdown,
+            edition: owner.id.clone(),
+            source_file: source.source_file,
+            anchors: source.anchors,
+        };
+        page.markdown = format!("{}{}", frontmatter(&page), page.body);
+        Ok((page, owner))
+    }
+
+    /// See [`Library::page_nav`].
+    pub fn page_nav(&self, path: &str) -> Result<Visit, LibraryError> {
+        let (page, owner) = match self.find_site_page(path) {
+            Ok(found) => found,
+            Err(LibraryError::NotFound(_)) if path == "/" => {
+                return match self.default_edition() {
+                    Some(e) => Ok(Visit::Redirect(e.prefix.clone())),
+                    None => Err(LibraryError::NotFound("this site has no published pages yet".into())),
+                };
+            }
+            Err(e) => return Err(e),
+        };
+        let rel = relative(&page.path, &owner.prefix).to_owned();
+        let scope = self.scope(Some(&owner.prefix))?;
+        let mut entries: Vec<(Option<i64>, String, String)> =
+            (0..scope.len()).map(|i| (scope.order(i), scope.title(i), scope.path(i).into_owned())).collect();
+        entries.sort_by(|a, b| (a.0.is_none(), a.0, &a.1, &a.2).cmp(&(b.0.is_none(), b.0, &b.1, &b.2)));
+        let sidebar = entries
+            .into_iter()
+            .map(|(_, title, path)| NavLink { current: path == page.path, path, label: title })
+            .collect();
+
+        let (versions, translations) = siblings(self, owner);
+        let versions = versions
+            .into_iter()
+            .map(|e| NavLink {
+                path: self.counterpart(&rel, e).0,
+                label: e.label.clone(),
+                current: e.id == owner.id,
+            })
+            .collect();
+        let default_locale = self.site_locale();
+        let mut locales = Vec::new();
+        let mut alternates = Vec::new();
+        for e in translations {
+            let (href, real) = self.counterpart(&rel, e);
+            if real || e.id == owner.id && !page.fallback {
+                alternates.push((e.locale.clone(), href.clone()));
+                if default_locale.as_deref() == Some(e.locale.as_str()) {
+                    alternates.push(("x-default".to_owned(), href.clone()));
+                }
+            }
+            locales.push(NavLink { path: href, label: e.locale.clone(), current: e.id == owner.id });
+        }
+        Ok(Visit::Page(Box::new(PageNav {
+            site_name: site_name(self),
+            page,
+            sidebar,
+            versions,
+            locales,
+            alternates,
+        })))
+    }
+
+    /// The page's own path in `edition` and whether it is really there (not
+    /// stood in for), or the edition's home when it is missing.
+    fn counterpart(&self, rel: &str, edition: &EditionRecord) -> (String, bool) {
+        let target = join(&edition.prefix, rel);
+        let found = SitePath::parse(&target).ok().and_then(|p| self.resolve(&p, Translations::OrFallback));
+        match found {
+            Some(found) => (target, !found.fallback),
+            None => (edition.prefix.clone(), false),
+        }
+    }
+
+    /// What the site publishes for crawlers and agents (`llms.txt`, the
+    /// sitemap): every enabled edition, the default locale's first, then by
+    /// prefix, each with its own pages in path order. A page another locale
+    /// stands in for is listed once, under its own edition.
+    pub fn published(&self, descriptions: Descriptions) -> Vec<PublishedEdition> {
+        let locale = self.site_locale();
+        let mut editions: Vec<&EditionRecord> = self.manifest.enabled().collect();
+        editions.sort_by(|a, b| {
+            (locale.as_deref() != Some(a.locale.as_str()), &a.prefix)
+                .cmp(&(locale.as_deref() != Some(b.locale.as_str()), &b.prefix))
+        });
+        editions
+            .into_iter()
+            .map(|e| {
+                let table = self.table(e);
+                let pages = table
+                    .in_path_order()
+                    .iter()
+                    .map(|&row| {
+                        let row = row as usize;
+                        PageEntry {
+                            path: table.path(row).to_owned(),
+                            title: table.title(row),
+                            description: match descriptions {
+                                Descriptions::Read => table.description(row),
+                                Descriptions::Skip => None,
+                            },
+                            locale: e.locale.clone(),
+                            fallback: false,
+                        }
+                    })
+                    .collect();
+                PublishedEdition {
+                    label: e.label.clone(),
+                    prefix: e.prefix.clone(),
+                    locale: e.locale.clone(),
+                    pages,
+                }
+            })
+            .collect()
+    }
+}
+
+fn site_name(view: &View) -> String {
+    view.site().map_or_else(|| DEFAULT_SITE_NAME.to_owned(), |s| s.name.clone())
+}
+
+/// The editions a page or search of `edition` can switch to (same project,
+/// domain and collection): its versions in its locale, by prefix, and its
+/// version's languages, by locale. Both include `edition` itself.
+fn siblings<'v>(view: &'v View, edition: &EditionRecord) -> (Vec<&'v EditionRecord>, Vec<&'v EditionRecord>) {
+    let shelf = |e: &&EditionRecord| {
+        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
+    };
+    let mut versions: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(shelf).filter(|e| e.locale == edition.locale).collect();
+    versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    let mut translations: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(shelf).filter(|e| e.version == edition.version).collect();
+    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
+    (versions, translations)
+}

@@ -1,0 +1,124 @@
+//! [`View`]: one consistent reading of the library — the index snapshot and
+//! the manifest committed with it — and the page tables and scopes built
+//! over it. Its parts are private: faces read through the library's typed
+//! calls and the few read-only accessors here.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use lectern_corpus::SiteConfig;
+use lectern_index::Snapshot;
+
+use crate::edition::{EditionId, EditionRecord};
+use crate::error::LibraryError;
+use crate::manifest::Manifest;
+use crate::pages::scope::{PageCache, Scope, site_locale};
+use crate::pages::table::PageTable;
+use crate::suggest::did_you_mean;
+
+/// A consistent view for readers: a searcher and the manifest committed with it.
+pub struct View {
+    pub(crate) snapshot: Snapshot,
+    pub(crate) manifest: Manifest,
+    pub(crate) generation: String,
+    /// The manifest as committed: tells whether a snapshot is this view's.
+    pub(crate) payload: String,
+    /// Page tables and scopes, built once per view (so once per generation).
+    pages: PageCache,
+}
+
+impl std::fmt::Debug for View {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("View").field("generation", &self.generation).finish_non_exhaustive()
+    }
+}
+
+impl View {
+    pub(crate) fn new(snapshot: Snapshot) -> Result<View, LibraryError> {
+        let payload = snapshot.payload().to_owned();
+        let manifest = Manifest::from_payload(&payload)?;
+        let generation = manifest.generation();
+        Ok(View { snapshot, manifest, generation, payload, pages: PageCache::default() })
+    }
+
+    /// The generation every answer from this view belongs to.
+    pub fn generation(&self) -> &str {
+        &self.generation
+    }
+
+    /// The site config last installed with `add --site`, if any.
+    pub fn site(&self) -> Option<&SiteConfig> {
+        self.manifest.site.as_ref()
+    }
+
+    /// The `lectern config` settings as stored (unset keys absent).
+    pub fn settings(&self) -> &BTreeMap<String, String> {
+        &self.manifest.settings
+    }
+
+    /// The site's default locale: the site config's, else the library's.
+    pub fn site_locale(&self) -> Option<String> {
+        site_locale(&self.manifest)
+    }
+
+    /// Fails with `generation_changed` when `expected` is given and not current.
+    pub fn check_generation(&self, expected: Option<&str>) -> Result<(), LibraryError> {
+        match expected {
+            Some(g) if !g.is_empty() && g != self.generation => Err(LibraryError::GenerationChanged {
+                expected: g.to_owned(),
+                current: self.generation.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// An enabled or disabled edition by id, with a "did you mean" on a miss.
+    pub fn edition(&self, id: &str) -> Result<&EditionRecord, LibraryError> {
+        let installed = || crate::settings::listing(self.manifest.editions.iter().map(|e| e.id.as_str()));
+        let canonical = id
+            .parse::<EditionId>()
+            .map_err(|e| LibraryError::InvalidArgument(format!("{e}; installed: {}", installed())))?
+            .to_string();
+        self.manifest.edition(&canonical).ok_or_else(|| {
+            let suggestion = did_you_mean(id, self.manifest.editions.iter().map(|e| e.id.as_str()));
+            LibraryError::NotFound(format!(
+                "no edition {id:?} is installed{}; installed: {}",
+                suggestion.map(|s| format!(" (did you mean {s}?)")).unwrap_or_default(),
+                installed()
+            ))
+        })
+    }
+
+    /// The edition's page table.
+    pub(crate) fn table(&self, edition: &EditionRecord) -> Arc<PageTable> {
+        self.pages.table(&self.snapshot, edition)
+    }
+
+    /// The scope `prefix` selects (see [`crate::pages::scope`]).
+    pub(crate) fn scope(&self, prefix: Option<&str>) -> Result<Arc<Scope>, LibraryError> {
+        self.pages.scope(&self.snapshot, &self.manifest, prefix)
+    }
+
+    /// The site's default edition: the one marked default, else the current
+    /// version of the default project in the default locale.
+    pub(crate) fn default_edition(&self) -> Option<&EditionRecord> {
+        let manifest = &self.manifest;
+        if let Some(e) = manifest.enabled().find(|e| e.default) {
+            return Some(e);
+        }
+        let locale = self.site_locale();
+        let project = manifest.default_project();
+        let version = project.as_deref().and_then(|p| manifest.current_version(p));
+        manifest
+            .enabled()
+            .filter(|e| locale.as_deref().is_none_or(|l| e.locale == l))
+            .filter(|e| project.as_deref().is_none_or(|p| e.project == p))
+            .filter(|e| version.as_deref().is_none_or(|v| e.version == v))
+            .min_by_key(|e| (e.domain != crate::edition::MANUAL, e.prefix.len()))
+    }
+
+    /// The prefixes of the enabled editions, for a "no page here" message.
+    pub(crate) fn prefixes(&self) -> String {
+        crate::settings::listing(self.manifest.enabled().map(|e| e.prefix.as_str()))
+    }
+}
