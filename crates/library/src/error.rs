@@ -1,7 +1,69 @@
-//! Library errors with the stable codes every face maps once
-//! (`invalid_argument`, `not_found`, `generation_changed`, ...).
+//! Library errors and [`ErrorCode`], the stable codes every face maps to its
+//! transport once (HTTP status, MCP tool error).
 
 use serde::{Deserialize, Serialize};
+
+/// The stable code of an error on every face, sent as its snake_case name
+/// (`"invalid_argument"`, `"not_found"`, ...). Clients branch on these, so a
+/// name never changes once sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A parameter, query string or body is not valid; the message says what is allowed.
+    InvalidArgument,
+    /// No such edition, section, page or path.
+    NotFound,
+    /// The expected generation is gone; `generation` holds the current one.
+    GenerationChanged,
+    /// Too many requests at once, or another writer holds the library; retry.
+    Busy,
+    /// The request took longer than its time limit.
+    Timeout,
+    /// A body or answer over its size limit.
+    TooLarge,
+    /// No or a wrong access key or session.
+    Unauthorized,
+    /// A Host or Origin that is not allowed.
+    Forbidden,
+    /// The site: the wrong HTTP method for a path (the local API sends
+    /// `invalid_argument` with HTTP 405).
+    MethodNotAllowed,
+    /// The site: one client sent more requests than its rate limit allows.
+    RateLimited,
+    /// The stdio MCP tools: no working local API to read through.
+    LocalApiUnavailable,
+    /// The stdio MCP tools: the client cancelled the request.
+    Cancelled,
+    /// A fault of the library or server, not of the request.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The name sent on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::GenerationChanged => "generation_changed",
+            ErrorCode::Busy => "busy",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::LocalApiUnavailable => "local_api_unavailable",
+            ErrorCode::Cancelled => "cancelled",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// An error a face shows its client; `code()` is stable, the message says what
 /// was wrong and what is allowed.
@@ -39,9 +101,10 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
+/// One error: its code, what went wrong and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ErrorDetail {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     /// For `generation_changed`: the current generation.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,18 +113,36 @@ pub struct ErrorDetail {
 
 impl LibraryError {
     /// The stable error code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            LibraryError::InvalidArgument(_) | LibraryError::Config(_) => "invalid_argument",
-            LibraryError::Source(lectern_corpus::SourceError::NotFound { .. }) => "not_found",
-            LibraryError::Source(_) => "invalid_argument",
-            LibraryError::NotFound(_) => "not_found",
-            LibraryError::GenerationChanged { .. } => "generation_changed",
-            LibraryError::Busy(_) => "busy",
-            LibraryError::Timeout(_) => "timeout",
-            LibraryError::TooLarge(_) => "too_large",
-            LibraryError::Index(_) | LibraryError::Io { .. } | LibraryError::Internal(_) => "internal",
+            LibraryError::InvalidArgument(_) | LibraryError::Config(_) => ErrorCode::InvalidArgument,
+            LibraryError::Source(lectern_corpus::SourceError::NotFound { .. }) => ErrorCode::NotFound,
+            LibraryError::Source(_) => ErrorCode::InvalidArgument,
+            LibraryError::NotFound(_) => ErrorCode::NotFound,
+            LibraryError::GenerationChanged { .. } => ErrorCode::GenerationChanged,
+            LibraryError::Busy(_) => ErrorCode::Busy,
+            LibraryError::Timeout(_) => ErrorCode::Timeout,
+            LibraryError::TooLarge(_) => ErrorCode::TooLarge,
+            LibraryError::Index(_) | LibraryError::Io { .. } | LibraryError::Internal(_) => {
+                ErrorCode::Internal
+            }
         }
+    }
+
+    /// What an MCP face answers for tool arguments its decoder rejected (a
+    /// wrong type, an unknown field such as Dash's `load_url`): rmcp's own
+    /// text, `decoder` (without its "failed to deserialize parameters: "
+    /// lead-in), becomes an `invalid_argument` like every other bad input.
+    pub fn undecodable_arguments(decoder: Option<&str>) -> LibraryError {
+        LibraryError::InvalidArgument(decoder.map_or_else(
+            || "the tool arguments are not valid".to_owned(),
+            |text| {
+                format!(
+                    "invalid arguments: {}",
+                    text.trim_start_matches("failed to deserialize parameters: ")
+                )
+            },
+        ))
     }
 
     /// The error as `{"error":{"code","message"}}`.
@@ -70,9 +151,7 @@ impl LibraryError {
             LibraryError::GenerationChanged { current, .. } => Some(current.clone()),
             _ => None,
         };
-        ErrorBody {
-            error: ErrorDetail { code: self.code().to_owned(), message: self.to_string(), generation },
-        }
+        ErrorBody { error: ErrorDetail { code: self.code(), message: self.to_string(), generation } }
     }
 
     pub(crate) fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
@@ -83,4 +162,50 @@ impl LibraryError {
 /// Builds an `invalid_argument` error.
 pub(crate) fn invalid(message: impl Into<String>) -> LibraryError {
     LibraryError::InvalidArgument(message.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code goes on the wire as the name `as_str` gives, both ways.
+    #[test]
+    fn codes_serialize_as_their_names() {
+        use ErrorCode::*;
+        for code in [
+            InvalidArgument,
+            NotFound,
+            GenerationChanged,
+            Busy,
+            Timeout,
+            TooLarge,
+            Unauthorized,
+            Forbidden,
+            MethodNotAllowed,
+            RateLimited,
+            LocalApiUnavailable,
+            Cancelled,
+            Internal,
+        ] {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, serde_json::Value::String(code.as_str().to_owned()));
+            assert_eq!(serde_json::from_value::<ErrorCode>(json).unwrap(), code);
+        }
+    }
+
+    #[test]
+    fn error_bodies_are_unchanged_on_the_wire() {
+        let e = LibraryError::GenerationChanged { expected: "a".into(), current: "b".into() };
+        let body = serde_json::to_string(&e.body()).unwrap();
+        assert!(
+            body.starts_with(r#"{"error":{"code":"generation_changed","message":"the library changed"#),
+            "{body}"
+        );
+        assert!(body.ends_with(r#"","generation":"b"}}"#), "{body}");
+        let e = invalid("limit must be 1-50");
+        assert_eq!(
+            serde_json::to_string(&e.body()).unwrap(),
+            r#"{"error":{"code":"invalid_argument","message":"limit must be 1-50"}}"#
+        );
+    }
 }

@@ -110,7 +110,7 @@ async fn page(
             let view = s.library().view()?;
             match pages::site_page(&view, &path) {
                 Ok(_) => Ok(Ok(page_view(&view, &path, &base_url(&view, &headers))?)),
-                Err(e) if path == "/" && e.code() == "not_found" => {
+                Err(e) if path == "/" && e.code() == lectern_library::ErrorCode::NotFound => {
                     Ok(Err(pages::default_edition(&view).map(|e| e.prefix.clone())))
                 }
                 Err(e) => Err(e.into()),
@@ -256,7 +256,7 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
                     let message = results.is_empty().then_some("Nothing found. Try other words.");
                     Ok((StatusCode::OK, page(&results, message)))
                 }
-                Err(e) if e.code() == "invalid_argument" => {
+                Err(e) if e.code() == lectern_library::ErrorCode::InvalidArgument => {
                     Ok((StatusCode::BAD_REQUEST, page(&[], Some(&e.to_string()))))
                 }
                 Err(e) => Err(e.into()),
