@@ -79,6 +79,13 @@ pub enum LibraryError {
     GenerationChanged { expected: String, current: String },
     #[error("{0}")]
     Busy(String),
+    /// Another process holds the library's write lock; `holder` is its pid
+    /// as the lock file records it.
+    #[error("the library at {library} is being changed by {}; try again when it finishes", writer(.holder))]
+    WriterBusy { library: String, holder: Option<String> },
+    /// The library on disk has a format this build does not read.
+    #[error("{}", library_format(*.found, *.reads))]
+    LibraryFormat { found: u32, reads: u32 },
     #[error("{0}")]
     Timeout(String),
     #[error("{0}")]
@@ -120,12 +127,13 @@ impl LibraryError {
             LibraryError::Source(_) => ErrorCode::InvalidArgument,
             LibraryError::NotFound(_) => ErrorCode::NotFound,
             LibraryError::GenerationChanged { .. } => ErrorCode::GenerationChanged,
-            LibraryError::Busy(_) => ErrorCode::Busy,
+            LibraryError::Busy(_) | LibraryError::WriterBusy { .. } => ErrorCode::Busy,
             LibraryError::Timeout(_) => ErrorCode::Timeout,
             LibraryError::TooLarge(_) => ErrorCode::TooLarge,
-            LibraryError::Index(_) | LibraryError::Io { .. } | LibraryError::Internal(_) => {
-                ErrorCode::Internal
-            }
+            LibraryError::Index(_)
+            | LibraryError::Io { .. }
+            | LibraryError::LibraryFormat { .. }
+            | LibraryError::Internal(_) => ErrorCode::Internal,
         }
     }
 
@@ -156,6 +164,23 @@ impl LibraryError {
 
     pub(crate) fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
         LibraryError::Io { path: path.as_ref().display().to_string(), source }
+    }
+}
+
+/// Who holds the write lock, for [`LibraryError::WriterBusy`].
+pub(crate) fn writer(holder: &Option<String>) -> String {
+    holder.as_ref().map_or_else(|| "another lectern".to_owned(), |pid| format!("lectern pid {pid}"))
+}
+
+/// What to do about a library of another format: a newer one needs a newer
+/// lectern, an older one can be rebuilt from its sources.
+fn library_format(found: u32, reads: u32) -> String {
+    if found > reads {
+        format!("the library has format {found}, newer than this lectern reads ({reads}); upgrade lectern")
+    } else {
+        format!(
+            "the library has the old format {found}; this lectern reads format {reads}: run `lectern repair` to rebuild it from its sources"
+        )
     }
 }
 
@@ -191,6 +216,33 @@ mod tests {
             assert_eq!(json, serde_json::Value::String(code.as_str().to_owned()));
             assert_eq!(serde_json::from_value::<ErrorCode>(json).unwrap(), code);
         }
+    }
+
+    /// The typed variants say what their string variants used to, word for word.
+    #[test]
+    fn typed_variants_keep_their_messages() {
+        let busy = LibraryError::WriterBusy { library: "/l".into(), holder: Some("42".into()) };
+        assert_eq!(
+            busy.to_string(),
+            "the library at /l is being changed by lectern pid 42; try again when it finishes"
+        );
+        assert_eq!(busy.code(), ErrorCode::Busy);
+        let busy = LibraryError::WriterBusy { library: "/l".into(), holder: None };
+        assert_eq!(
+            busy.to_string(),
+            "the library at /l is being changed by another lectern; try again when it finishes"
+        );
+        let newer = LibraryError::LibraryFormat { found: 3, reads: 1 };
+        assert_eq!(
+            newer.to_string(),
+            "the library has format 3, newer than this lectern reads (1); upgrade lectern"
+        );
+        assert_eq!(newer.code(), ErrorCode::Internal);
+        let older = LibraryError::LibraryFormat { found: 0, reads: 1 };
+        assert_eq!(
+            older.to_string(),
+            "the library has the old format 0; this lectern reads format 1: run `lectern repair` to rebuild it from its sources"
+        );
     }
 
     #[test]
