@@ -86,7 +86,7 @@ pub enum Command {
     /// Open the web page in a browser, logged in (needs a running `lectern serve`).
     #[command(after_help = "Examples:\n  lectern open\n  lectern open --print")]
     Open(OpenArgs),
-    /// The stdio MCP program for editors and AI clients (seed 000's three tools, via the local API).
+    /// The stdio MCP program for editors and AI clients (tools: list_installed_docsets, search_documentation, load_documentation_page; via the local API).
     #[command(
         after_help = "Examples:\n  lectern mcp --user-data ~/.local/share/lectern\n  lectern mcp config vscode\n\nNeeds a running `lectern serve` on the same user-data folder."
     )]

@@ -6,6 +6,7 @@
 mod cli;
 mod cmd;
 mod config;
+mod demo;
 mod logging;
 mod output;
 

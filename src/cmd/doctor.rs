@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use lectern_api::client::Client;
+use lectern_api::client::blocking::Client;
 use lectern_api::discovery::{self, DiscoveryError};
 use lectern_library::{Library, ListRequest, OpenMode};
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! `lectern mcp`: seed 000's stdio MCP program; `lectern mcp config` prints
+//! `lectern mcp`: the stdio MCP program (three tools, via the local API); `lectern mcp config` prints
 //! the client config the web page shows (absolute paths, no key).
 
 use anyhow::{Context, Result};

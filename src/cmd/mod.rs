@@ -1,4 +1,5 @@
-//! One file per command; `run` dispatches.
+//! One file per command; `run` dispatches. What several commands share
+//! (opening the library, server start-up and shutdown) lives here.
 
 mod add;
 mod completions;
@@ -16,7 +17,7 @@ mod site;
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use lectern_library::{Library, OpenMode};
 
 use crate::cli::{Cli, Command};
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(args) => search::run(&config, args),
         Command::Read(args) => read::run(&config, args),
         Command::Config(args) => config::run(&config, args),
+        Command::Serve(args) if args.site.is_some() => site::run(&config, args),
         Command::Serve(args) => serve::run(&config, args),
         Command::Open(args) => open::run(&config, args),
         Command::Mcp(args) => mcp::run(&config, args),
@@ -78,4 +80,40 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
 /// Blocking threads of a server's runtime (searches, reads): two per core.
 pub fn blocking_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get()).max(2) * 2
+}
+
+/// SIGTERM and Ctrl-C, registered before anything is published or printed,
+/// so a signal at any moment after start-up shuts the server down cleanly.
+pub struct Shutdown {
+    term: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Shutdown {
+    /// Must run inside the runtime.
+    pub fn install() -> Result<Shutdown> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Shutdown {
+            term: signal(SignalKind::terminate()).context("listening for SIGTERM")?,
+            interrupt: signal(SignalKind::interrupt()).context("listening for Ctrl-C")?,
+        })
+    }
+
+    pub async fn wait(mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+        eprintln!("shutting down: finishing requests in flight ...");
+    }
+}
+
+/// Prints the start-up lines; a closed stdout is no reason to stop serving.
+pub fn announce(lines: &[String]) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = out.flush();
 }

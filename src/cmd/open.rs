@@ -4,7 +4,7 @@
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result};
-use lectern_api::client::Client;
+use lectern_api::client::blocking::Client;
 
 use crate::cli::OpenArgs;
 use crate::config::Config;

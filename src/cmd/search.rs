@@ -1,4 +1,4 @@
-//! `lectern search`: ranked search (SPEC §3) with the shared JSON envelope.
+//! `lectern search`: ranked search with the shared JSON envelope.
 
 use anyhow::Result;
 use lectern_library::SearchParams;

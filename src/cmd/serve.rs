@@ -1,8 +1,7 @@
-//! `lectern serve`: the local API and web page on 127.0.0.1 for one
+//! `lectern serve` (without `--site`): the local API and web page on 127.0.0.1 for one
 //! user-data folder (or, with `--demo`, a fresh temporary library of the
 //! bundled demo site), until Ctrl-C or SIGTERM.
 
-use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -14,16 +13,13 @@ use crate::cli::ServeArgs;
 use crate::config::Config;
 
 pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
-    if args.site.is_some() {
-        return super::site::run(config, args);
-    }
     let mut _demo_dir = None;
     let user_data = if args.demo {
         let dir = tempfile::Builder::new()
             .prefix("lectern-demo-")
             .tempdir()
             .context("creating a temporary folder for --demo")?;
-        let site = lectern_api::demo::install(&dir.path().join("site")).context("writing the demo site")?;
+        let site = crate::demo::install(&dir.path().join("site")).context("writing the demo site")?;
         let user_data = dir.path().join("user-data");
         let library = Library::open(&user_data, OpenMode::ReadWrite)?;
         let config = lectern_corpus::SiteConfig::load(&site)?;
@@ -51,7 +47,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
-        let shutdown = Shutdown::install()?;
+        let shutdown = super::Shutdown::install()?;
         let port = args.port.unwrap_or(0);
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.with_context(|| {
             format!("binding 127.0.0.1:{port}; pick another --port or leave it out for any free port")
@@ -61,7 +57,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         let token = challenge::random_hex();
         let mut options = Options::new(key, exe, user_data.clone());
         options.initial_login_token = Some(token.clone());
-        announce(&[
+        super::announce(&[
             format!("Lectern is serving {} at http://127.0.0.1:{port}/", user_data.display()),
             format!(
                 "Web page (one-time login link, valid 5 minutes): http://127.0.0.1:{port}/login?token={token}"
@@ -73,39 +69,4 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
     files.withdraw();
     eprintln!("stopped; removed {}", files.dir().join(lectern_api::discovery::STATUS_FILE).display());
     Ok(())
-}
-
-/// SIGTERM and Ctrl-C, registered before anything is published or printed,
-/// so a signal at any moment after start-up shuts the server down cleanly.
-pub(super) struct Shutdown {
-    term: tokio::signal::unix::Signal,
-    interrupt: tokio::signal::unix::Signal,
-}
-
-impl Shutdown {
-    /// Must run inside the runtime.
-    pub(super) fn install() -> Result<Shutdown> {
-        use tokio::signal::unix::{SignalKind, signal};
-        Ok(Shutdown {
-            term: signal(SignalKind::terminate()).context("listening for SIGTERM")?,
-            interrupt: signal(SignalKind::interrupt()).context("listening for Ctrl-C")?,
-        })
-    }
-
-    pub(super) async fn wait(mut self) {
-        tokio::select! {
-            _ = self.term.recv() => {}
-            _ = self.interrupt.recv() => {}
-        }
-        eprintln!("shutting down: finishing requests in flight ...");
-    }
-}
-
-/// Prints the start-up lines; a closed stdout is no reason to stop serving.
-pub(super) fn announce(lines: &[String]) {
-    let mut out = std::io::stdout().lock();
-    for line in lines {
-        let _ = writeln!(out, "{line}");
-    }
-    let _ = out.flush();
 }

@@ -1,5 +1,5 @@
 //! `lectern serve --site [CONFIG] [--listen ADDR] [--read-only]`: the public
-//! docs site and its `/mcp` (SPEC §6) on its own listener. With CONFIG it
+//! docs site and its `/mcp` (docs/site.md) on its own listener. With CONFIG it
 //! first installs or updates the config's editions; with `--read-only` it
 //! serves a library built earlier and never writes to it.
 
@@ -53,12 +53,12 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
-        let shutdown = super::serve::Shutdown::install()?;
+        let shutdown = super::Shutdown::install()?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("binding {}; pick another --listen address", args.listen))?;
         let addr = listener.local_addr()?;
-        super::serve::announce(&[
+        super::announce(&[
             format!("{name} is served at http://{addr}/ (MCP: http://{addr}/mcp)"),
             "Stop with Ctrl-C.".to_owned(),
         ]);

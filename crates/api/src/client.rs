@@ -1,20 +1,29 @@
-//! A tiny blocking HTTP/1.1 client for the local API, for `lectern open`,
-//! `lectern doctor` and the stdio MCP bridge: it re-reads the discovery files,
-//! checks the server's challenge proof before it sends the key, connects only
-//! to 127.0.0.1, uses no proxy, follows no redirect, keeps no cookie, and caps
-//! time (8 s) and response size (4 MiB).
+//! The one client of the local API, async, for the stdio MCP bridge and
+//! (through [`blocking`]) `lectern open` and `lectern doctor`. It re-reads
+//! the discovery files, checks the server's challenge proof before it sends
+//! the key, connects only to 127.0.0.1, uses no proxy, follows no redirect,
+//! keeps no cookie, and caps time (8 s per call) and answers (4 MiB, with a
+//! Content-Length). Dropping a call's future closes its connection, which
+//! cancels a search on the server.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+pub mod blocking;
+
 use std::path::Path;
 use std::time::Duration;
 
+use lectern_library::ErrorCode;
+use lectern_library::error::ErrorBody;
+use serde::Serialize;
 use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 use crate::challenge;
 use crate::discovery::{self, Discovery, DiscoveryError};
 
+/// The time limit of one call (connect, challenge and request together).
 pub const TIMEOUT: Duration = Duration::from_secs(8);
+/// The largest answer body accepted.
 pub const MAX_RESPONSE: usize = 4 * 1024 * 1024;
 
 /// Why a call to the local API failed.
@@ -27,23 +36,60 @@ pub enum ClientError {
     #[error(
         "the server at 127.0.0.1:{port} failed the challenge: {reason}; the key was not sent. Another program may hold the port: stop it and restart `lectern serve`"
     )]
-    ChallengeFailed { port: u16, reason: String },
+    ChallengeFailed { port: u16, reason: ChallengeFailure },
+    /// The server's own `{"error":{"code","message"}}`.
     #[error("{message} ({code}, HTTP {status})")]
-    Api { status: u16, code: String, message: String, generation: Option<String> },
+    Api { status: u16, code: ErrorCode, message: String, generation: Option<String> },
+    #[error("bad answer from the local API: HTTP {status} with a body that is not JSON: {reason}")]
+    NotJson { status: u16, reason: String },
     #[error("bad answer from the local API: {0}")]
     Protocol(String),
 }
 
-impl ClientError {
-    /// A stable short code.
-    pub fn code(&self) -> String {
+/// How a server failed the challenge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChallengeFailure {
+    /// It did not answer HTTP 200.
+    Status(u16),
+    /// Its answer is not JSON.
+    Unreadable(String),
+    /// Its answer holds no proof.
+    NoProof,
+    /// Its proof does not match the access key, pid and port.
+    Mismatch,
+}
+
+impl std::fmt::Display for ChallengeFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ClientError::Discovery(e) => e.code().to_owned(),
-            ClientError::Unavailable { .. } => "unavailable".into(),
-            ClientError::ChallengeFailed { .. } => "challenge_failed".into(),
-            ClientError::Api { code, .. } => code.clone(),
-            ClientError::Protocol(_) => "protocol".into(),
+            ChallengeFailure::Status(status) => write!(f, "it answered HTTP {status}"),
+            ChallengeFailure::Unreadable(e) => f.write_str(e),
+            ChallengeFailure::NoProof => f.write_str("no proof in the answer"),
+            ChallengeFailure::Mismatch => {
+                f.write_str("the proof does not match the access key, pid and port")
+            }
         }
+    }
+}
+
+/// One request: method, path with its query string, JSON body.
+#[derive(Debug, Clone)]
+pub struct Request {
+    method: &'static str,
+    path: String,
+    body: Option<Vec<u8>>,
+}
+
+impl Request {
+    /// A GET of `path` (with its query string, see [`query`]).
+    pub fn get(path: impl Into<String>) -> Request {
+        Request { method: "GET", path: path.into(), body: None }
+    }
+
+    /// A POST of `body` as JSON.
+    pub fn post(path: impl Into<String>, body: &impl Serialize) -> Request {
+        let body = serde_json::to_vec(body).expect("request bodies serialise");
+        Request { method: "POST", path: path.into(), body: Some(body) }
     }
 }
 
@@ -53,24 +99,23 @@ pub struct Client {
     discovery: Discovery,
 }
 
-/// A raw answer.
-#[derive(Debug)]
-pub struct Answer {
-    pub status: u16,
-    pub body: Vec<u8>,
-}
-
 impl Client {
-    /// Reads the discovery files and checks the challenge.
-    pub fn connect(user_data: &Path) -> Result<Client, ClientError> {
-        let client = Client { discovery: discovery::read(user_data)? };
-        client.challenge()?;
-        Ok(client)
+    /// Wraps discovery data without checking anything yet.
+    pub fn new(discovery: Discovery) -> Client {
+        Client { discovery }
     }
 
-    /// Wraps discovery data without checking anything yet.
-    pub fn unchecked(discovery: Discovery) -> Client {
-        Client { discovery }
+    /// Reads the discovery files (safe modes, one owner, one link, no
+    /// symlinks, live pid) without contacting the server yet.
+    pub fn discover(user_data: &Path) -> Result<Client, ClientError> {
+        Ok(Client::new(discovery::read(user_data)?))
+    }
+
+    /// Reads the discovery files and checks the challenge.
+    pub async fn connect(user_data: &Path) -> Result<Client, ClientError> {
+        let client = Client::discover(user_data)?;
+        client.challenge().await?;
+        Ok(client)
     }
 
     pub fn discovery(&self) -> &Discovery {
@@ -82,145 +127,172 @@ impl Client {
     }
 
     /// Sends a fresh nonce and checks the proof against the key, pid and port.
-    pub fn challenge(&self) -> Result<(), ClientError> {
-        let nonce = challenge::random_hex();
-        let body = serde_json::json!({ "nonce": nonce });
-        let answer = self.send("POST", "/auth/challenge", Some(&body), false)?;
-        let port = self.port();
-        let failed = |reason: String| ClientError::ChallengeFailed { port, reason };
-        if answer.status != 200 {
-            return Err(failed(format!("it answered HTTP {}", answer.status)));
-        }
-        let v: Value = serde_json::from_slice(&answer.body).map_err(|e| failed(e.to_string()))?;
-        let proof = v["proof"].as_str().ok_or_else(|| failed("no proof in the answer".into()))?;
+    pub async fn challenge(&self) -> Result<(), ClientError> {
+        self.within_time(async { self.proven().await.map(drop) }).await
+    }
+
+    /// Checks the challenge and sends `request` on the same connection, so
+    /// the key only ever goes to the socket that proved it holds it.
+    pub async fn call(&self, request: &Request) -> Result<Value, ClientError> {
+        self.within_time(async {
+            let mut conn = self.proven().await?;
+            json_of(conn.exchange(request, Some(&self.discovery.access_key)).await?)
+        })
+        .await
+    }
+
+    /// Sends `request` with the key on a fresh connection without a new
+    /// challenge: for a server this client has already checked.
+    pub async fn call_unproven(&self, request: &Request) -> Result<Value, ClientError> {
+        self.within_time(async {
+            let mut conn = Conn::open(self.port()).await?;
+            json_of(conn.exchange(request, Some(&self.discovery.access_key)).await?)
+        })
+        .await
+    }
+
+    /// A connection whose server has just proved it holds the access key.
+    async fn proven(&self) -> Result<Conn, ClientError> {
         let s = &self.discovery.status;
+        let mut conn = Conn::open(s.port).await?;
+        let nonce = challenge::random_hex();
+        let ask = Request::post("/auth/challenge", &serde_json::json!({ "nonce": nonce }));
+        let answer = conn.exchange(&ask, None).await?;
+        let failed = |reason| ClientError::ChallengeFailed { port: s.port, reason };
+        if answer.status != 200 {
+            return Err(failed(ChallengeFailure::Status(answer.status)));
+        }
+        let v: Value = serde_json::from_slice(&answer.body)
+            .map_err(|e| failed(ChallengeFailure::Unreadable(e.to_string())))?;
+        let proof = v["proof"].as_str().ok_or_else(|| failed(ChallengeFailure::NoProof))?;
         if !challenge::verify(&self.discovery.access_key, &nonce, s.pid, s.port, proof) {
-            return Err(failed("the proof does not match the access key, pid and port".into()));
+            return Err(failed(ChallengeFailure::Mismatch));
         }
-        Ok(())
+        Ok(conn)
     }
 
-    /// An authenticated GET; `path` includes the query string.
-    pub fn get(&self, path: &str) -> Result<Value, ClientError> {
-        json_of(self.send("GET", path, None, true)?)
-    }
-
-    /// An authenticated POST with a JSON body.
-    pub fn post(&self, path: &str, body: &Value) -> Result<Value, ClientError> {
-        json_of(self.send("POST", path, Some(body), true)?)
-    }
-
-    /// One request on a fresh connection.
-    pub fn send(
+    async fn within_time<T>(
         &self,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-        auth: bool,
-    ) -> Result<Answer, ClientError> {
-        let port = self.port();
-        let unavailable = |reason: String| ClientError::Unavailable { port, reason };
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(2))
-            .map_err(|e| unavailable(e.to_string()))?;
-        stream.set_read_timeout(Some(TIMEOUT)).map_err(|e| unavailable(e.to_string()))?;
-        stream.set_write_timeout(Some(TIMEOUT)).map_err(|e| unavailable(e.to_string()))?;
-        let body = body.map(|b| serde_json::to_vec(b).expect("JSON serializes")).unwrap_or_default();
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nAccept: application/json\r\n"
-        );
-        if auth {
-            head.push_str(&format!("Authorization: Bearer {}\r\n", self.discovery.access_key));
-        }
-        if method != "GET" {
-            head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
-        }
-        head.push_str("\r\n");
-        stream
-            .write_all(head.as_bytes())
-            .and_then(|()| stream.write_all(&body))
-            .map_err(|e| unavailable(e.to_string()))?;
-        let mut raw = Vec::new();
-        stream
-            .take(MAX_RESPONSE as u64 + 64 * 1024)
-            .read_to_end(&mut raw)
-            .map_err(|e| unavailable(format!("reading the answer: {e}")))?;
-        parse_response(&raw)
+        call: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, ClientError> {
+        tokio::time::timeout(TIMEOUT, call).await.unwrap_or_else(|_| {
+            Err(ClientError::Unavailable {
+                port: self.port(),
+                reason: format!("no answer within {} s", TIMEOUT.as_secs()),
+            })
+        })
     }
 }
 
+/// A raw answer.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    body: Vec<u8>,
+}
+
+/// The JSON of a 200 answer; any other status is the server's error.
 fn json_of(answer: Answer) -> Result<Value, ClientError> {
-    let v: Value = serde_json::from_slice(&answer.body).map_err(|e| {
-        ClientError::Protocol(format!("HTTP {} with a body that is not JSON: {e}", answer.status))
-    })?;
+    let v: Value = serde_json::from_slice(&answer.body)
+        .map_err(|e| ClientError::NotJson { status: answer.status, reason: e.to_string() })?;
     if answer.status == 200 {
         return Ok(v);
     }
+    let body: Option<ErrorBody> = serde_json::from_value(v.clone()).ok();
     let e = &v["error"];
     Err(ClientError::Api {
         status: answer.status,
-        code: e["code"].as_str().unwrap_or("internal").to_owned(),
+        // A code this program does not know is the server's fault to explain.
+        code: body.as_ref().map_or(ErrorCode::Internal, |b| b.error.code),
         message: e["message"].as_str().unwrap_or("no message").to_owned(),
         generation: e["generation"].as_str().map(str::to_owned),
     })
 }
 
-/// Parses a raw HTTP/1.1 answer (status, chunked or sized body, 4 MiB cap).
-pub fn parse_response(raw: &[u8]) -> Result<Answer, ClientError> {
-    let protocol = |m: &str| ClientError::Protocol(m.to_owned());
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| protocol("no end of headers"))?;
-    let head = std::str::from_utf8(&raw[..split]).map_err(|_| protocol("headers are not UTF-8"))?;
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or("");
-    let status: u16 = status_line
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| protocol("no status code"))?;
-    let mut chunked = false;
-    let mut length = None;
-    for line in lines {
-        if let Some((k, v)) = line.split_once(':') {
-            let (k, v) = (k.trim().to_ascii_lowercase(), v.trim());
-            if k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked") {
-                chunked = true;
-            } else if k == "content-length" {
-                length = v.parse::<usize>().ok();
-            }
-        }
-    }
-    let rest = &raw[split + 4..];
-    let body = if chunked {
-        dechunk(rest).ok_or_else(|| protocol("bad chunked body"))?
-    } else {
-        match length {
-            Some(n) if n <= rest.len() => rest[..n].to_vec(),
-            Some(_) => return Err(protocol("the body is shorter than its Content-Length")),
-            None => rest.to_vec(),
-        }
-    };
-    if body.len() > MAX_RESPONSE {
-        return Err(protocol("the answer is larger than 4 MiB"));
-    }
-    Ok(Answer { status, body })
+/// One keep-alive HTTP/1.1 connection to 127.0.0.1:port.
+struct Conn {
+    stream: TcpStream,
+    port: u16,
+    buf: Vec<u8>,
 }
 
-fn dechunk(mut rest: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = rest.windows(2).position(|w| w == b"\r\n")?;
-        let size_text = std::str::from_utf8(&rest[..line_end]).ok()?;
-        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
-        rest = &rest[line_end + 2..];
-        if size == 0 {
-            return Some(out);
-        }
-        if rest.len() < size + 2 || out.len() + size > MAX_RESPONSE {
-            return None;
-        }
-        out.extend_from_slice(&rest[..size]);
-        rest = &rest[size + 2..];
+impl Conn {
+    async fn open(port: u16) -> Result<Conn, ClientError> {
+        let stream = TcpStream::connect(("127.0.0.1", port))
+            .await
+            .map_err(|e| ClientError::Unavailable { port, reason: e.to_string() })?;
+        let _ = stream.set_nodelay(true);
+        Ok(Conn { stream, port, buf: Vec::with_capacity(16 * 1024) })
     }
+
+    /// Sends `request` (with the key, if given) and reads its whole answer.
+    async fn exchange(&mut self, request: &Request, key: Option<&str>) -> Result<Answer, ClientError> {
+        let port = self.port;
+        let unavailable = |reason: String| ClientError::Unavailable { port, reason };
+        let Request { method, path, body } = request;
+        let mut head =
+            format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json\r\n");
+        if let Some(key) = key {
+            head.push_str(&format!("Authorization: Bearer {key}\r\n"));
+        }
+        if let Some(body) = body {
+            head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
+        }
+        head.push_str("\r\n");
+        let mut bytes = head.into_bytes();
+        bytes.extend_from_slice(body.as_deref().unwrap_or_default());
+        self.stream.write_all(&bytes).await.map_err(|e| unavailable(e.to_string()))?;
+        self.buf.clear();
+        let mut chunk = [0u8; 16 * 1024];
+        let mut head: Option<(u16, usize, usize)> = None;
+        loop {
+            if head.is_none()
+                && let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n")
+            {
+                let (status, length) = parse_head(&self.buf[..end])?;
+                head = Some((status, end + 4, length));
+            }
+            if let Some((status, start, length)) = head
+                && self.buf.len() >= start + length
+            {
+                return Ok(Answer { status, body: self.buf[start..start + length].to_vec() });
+            }
+            if head.is_none() && self.buf.len() > 64 * 1024 {
+                return Err(ClientError::Protocol("no end of headers".into()));
+            }
+            let read = self
+                .stream
+                .read(&mut chunk)
+                .await
+                .map_err(|e| unavailable(format!("reading the answer: {e}")))?;
+            if read == 0 {
+                return Err(unavailable("the connection closed before the whole answer arrived".into()));
+            }
+            self.buf.extend_from_slice(&chunk[..read]);
+        }
+    }
+}
+
+/// The status and Content-Length of an answer's head (4 MiB at most).
+fn parse_head(head: &[u8]) -> Result<(u16, usize), ClientError> {
+    let protocol = |m: &str| ClientError::Protocol(m.to_owned());
+    let head = std::str::from_utf8(head).map_err(|_| protocol("headers are not UTF-8"))?;
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|line| line.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| protocol("no status code"))?;
+    let length = lines
+        .find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            k.trim().eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+        })
+        .ok_or_else(|| protocol("the answer has no Content-Length"))?;
+    if length > MAX_RESPONSE {
+        return Err(protocol("the answer is larger than 4 MiB"));
+    }
+    Ok((status, length))
 }
 
 /// Encodes query parameters (`?a=1&b=x%20y`), skipping `None`s.
@@ -237,14 +309,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn responses_parse_with_length_or_chunks() {
-        let a = parse_response(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}").unwrap();
-        assert_eq!((a.status, a.body.as_slice()), (200, &b"{}"[..]));
-        let b = parse_response(
-            b"HTTP/1.1 404 Not Found\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
-        )
-        .unwrap();
-        assert_eq!((b.status, b.body.as_slice()), (404, &b"{}"[..]));
+    fn heads_give_status_and_length() {
+        assert_eq!(parse_head(b"HTTP/1.1 200 OK\r\ncontent-length: 2").unwrap(), (200, 2));
+        assert_eq!(parse_head(b"HTTP/1.1 404 Not Found\r\nContent-Length: 17").unwrap(), (404, 17));
+        assert!(matches!(
+            parse_head(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked"),
+            Err(ClientError::Protocol(_))
+        ));
+        assert!(matches!(
+            parse_head(b"HTTP/1.1 200 OK\r\ncontent-length: 99999999"),
+            Err(ClientError::Protocol(_))
+        ));
         assert_eq!(query(&[("text", Some("a b&c")), ("x", None)]), "?text=a+b%26c");
+    }
+
+    #[test]
+    fn server_errors_keep_their_code() {
+        let body = br#"{"error":{"code":"generation_changed","message":"gone","generation":"g2"}}"#.to_vec();
+        let err = json_of(Answer { status: 409, body }).unwrap_err();
+        assert!(
+            matches!(&err, ClientError::Api { status: 409, code: ErrorCode::GenerationChanged, generation: Some(g), .. } if g == "g2"),
+            "{err:?}"
+        );
+        let body = br#"{"error":{"code":"something_new","message":"m"}}"#.to_vec();
+        let err = json_of(Answer { status: 500, body }).unwrap_err();
+        assert!(matches!(&err, ClientError::Api { code: ErrorCode::Internal, .. }), "{err:?}");
     }
 }

@@ -4,8 +4,8 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use lectern_library::LibraryError;
 use lectern_library::error::{ErrorBody, ErrorDetail};
+use lectern_library::{ErrorCode, LibraryError};
 
 /// An error as the local API reports it.
 #[derive(Debug, thiserror::Error)]
@@ -33,31 +33,27 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    /// The stable code and HTTP status.
-    pub fn code_and_status(&self) -> (&'static str, StatusCode) {
+    /// The stable code. A wrong method is `invalid_argument` (with HTTP 405),
+    /// as docs/local-api.md promises.
+    pub fn code(&self) -> ErrorCode {
         match self {
-            ApiError::Unauthorized(_) => ("unauthorized", StatusCode::UNAUTHORIZED),
-            ApiError::Forbidden(_) => ("forbidden", StatusCode::FORBIDDEN),
-            ApiError::InvalidArgument(_) => ("invalid_argument", StatusCode::BAD_REQUEST),
-            ApiError::NotFound(_) => ("not_found", StatusCode::NOT_FOUND),
-            ApiError::MethodNotAllowed(_) => ("invalid_argument", StatusCode::METHOD_NOT_ALLOWED),
-            ApiError::Timeout(_) => ("timeout", StatusCode::GATEWAY_TIMEOUT),
-            ApiError::TooLarge(_) => ("too_large", StatusCode::PAYLOAD_TOO_LARGE),
-            ApiError::Busy(_) => ("busy", StatusCode::SERVICE_UNAVAILABLE),
-            ApiError::Internal(_) => ("internal", StatusCode::INTERNAL_SERVER_ERROR),
-            ApiError::Library(e) => {
-                let code = e.code();
-                let status = match code {
-                    "invalid_argument" => StatusCode::BAD_REQUEST,
-                    "not_found" => StatusCode::NOT_FOUND,
-                    "generation_changed" => StatusCode::CONFLICT,
-                    "busy" => StatusCode::SERVICE_UNAVAILABLE,
-                    "timeout" => StatusCode::GATEWAY_TIMEOUT,
-                    "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
-                    _ => StatusCode::INTERNAL_SERVER_ERROR,
-                };
-                (code, status)
-            }
+            ApiError::Unauthorized(_) => ErrorCode::Unauthorized,
+            ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::InvalidArgument(_) | ApiError::MethodNotAllowed(_) => ErrorCode::InvalidArgument,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::Timeout(_) => ErrorCode::Timeout,
+            ApiError::TooLarge(_) => ErrorCode::TooLarge,
+            ApiError::Busy(_) => ErrorCode::Busy,
+            ApiError::Internal(_) => ErrorCode::Internal,
+            ApiError::Library(e) => e.code(),
+        }
+    }
+
+    /// The HTTP status: the code's, except a wrong method's 405.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            other => status_of(other.code()),
         }
     }
 
@@ -66,21 +62,35 @@ impl ApiError {
         match self {
             ApiError::Library(e) => e.body(),
             other => ErrorBody {
-                error: ErrorDetail {
-                    code: other.code_and_status().0.to_owned(),
-                    message: other.to_string(),
-                    generation: None,
-                },
+                error: ErrorDetail { code: other.code(), message: other.to_string(), generation: None },
             },
         }
     }
 }
 
+/// The local API's one table from code to HTTP status. Codes only other
+/// faces send are listed too, so a new code cannot be forgotten here.
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::InvalidArgument => StatusCode::BAD_REQUEST,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::GenerationChanged => StatusCode::CONFLICT,
+        ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Busy | ErrorCode::LocalApiUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        ErrorCode::Cancelled | ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (code, status) = self.code_and_status();
+        let status = self.status();
         if status.is_server_error() {
-            tracing::warn!(code, "{self}");
+            tracing::warn!(code = self.code().as_str(), "{self}");
         }
         let mut response = (status, Json(self.body())).into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE {

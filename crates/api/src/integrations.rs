@@ -1,4 +1,4 @@
-//! MCP client configs for the Integrations page (seed 000): "Generic"
+//! MCP client configs for the Integrations page: "Generic"
 //! (`mcpServers`) and "VS Code" (`servers`, `"type": "stdio"`), with absolute
 //! paths and no key. Lectern prints or shows them; it never writes a
 //! client's config file. `lectern mcp config generic|vscode` prints the same.

@@ -1,10 +1,10 @@
 //! The private local API on 127.0.0.1 and the web page served on it
-//! (SPEC §4): an access key in `{user-data}/api/`, a challenge that proves the
+//! (docs/local-api.md): an access key in `{user-data}/api/`, a challenge that proves the
 //! server before a client sends the key, versioned JSON endpoints under `/v1/`
 //! over the one [`Library`], and a small embedded web page.
 //!
 //! # Layout
-//! - `error`: [`ApiError`], mapped to a status and `{"error":{"code","message"}}` once.
+//! - `error`: [`ApiError`], mapped to a code, a status and `{"error":{"code","message"}}` once.
 //! - `discovery`: the server lock and discovery files, and their safe reader
 //!   (shared with `lectern doctor` and the stdio MCP bridge).
 //! - `challenge`: the HMAC server proof and random secrets.
@@ -15,12 +15,11 @@
 //! - `web`: the login URL, the session cookie and the embedded page.
 //! - `integrations`: MCP client configs (Generic, VS Code).
 //! - `openapi`: the OpenAPI 3.1 description (served, and kept in docs/openapi.json).
-//! - `client`: a tiny blocking HTTP client that checks the challenge first.
-//! - `demo`: the demo site embedded in the binary (`lectern serve --demo`).
+//! - `client`: the one client of the local API (async, with a blocking
+//!   face), which checks the challenge before it sends the key.
 
 pub mod challenge;
 pub mod client;
-pub mod demo;
 pub mod discovery;
 pub mod error;
 mod extract;

@@ -245,7 +245,11 @@ mod tests {
             "postgresql@18/zh-Hans"
         );
         for bad in ["postgresql", "postgresql@18", "@18/en", "pg@18/en/manual/x/y", "pg@/en"] {
-            assert_eq!(bad.parse::<EditionId>().unwrap_err().code(), "invalid_argument", "{bad}");
+            assert_eq!(
+                bad.parse::<EditionId>().unwrap_err().code(),
+                crate::ErrorCode::InvalidArgument,
+                "{bad}"
+            );
         }
     }
 

@@ -1,7 +1,69 @@
-//! Library errors with the stable codes every face maps once
-//! (`invalid_argument`, `not_found`, `generation_changed`, ...).
+//! Library errors and [`ErrorCode`], the stable codes every face maps to its
+//! transport once (HTTP status, MCP tool error).
 
 use serde::{Deserialize, Serialize};
+
+/// The stable code of an error on every face, sent as its snake_case name
+/// (`"invalid_argument"`, `"not_found"`, ...). Clients branch on these, so a
+/// name never changes once sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A parameter, query string or body is not valid; the message says what is allowed.
+    InvalidArgument,
+    /// No such edition, section, page or path.
+    NotFound,
+    /// The expected generation is gone; `generation` holds the current one.
+    GenerationChanged,
+    /// Too many requests at once, or another writer holds the library; retry.
+    Busy,
+    /// The request took longer than its time limit.
+    Timeout,
+    /// A body or answer over its size limit.
+    TooLarge,
+    /// No or a wrong access key or session.
+    Unauthorized,
+    /// A Host or Origin that is not allowed.
+    Forbidden,
+    /// The site: the wrong HTTP method for a path (the local API sends
+    /// `invalid_argument` with HTTP 405).
+    MethodNotAllowed,
+    /// The site: one client sent more requests than its rate limit allows.
+    RateLimited,
+    /// The stdio MCP tools: no working local API to read through.
+    LocalApiUnavailable,
+    /// The stdio MCP tools: the client cancelled the request.
+    Cancelled,
+    /// A fault of the library or server, not of the request.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The name sent on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::GenerationChanged => "generation_changed",
+            ErrorCode::Busy => "busy",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::LocalApiUnavailable => "local_api_unavailable",
+            ErrorCode::Cancelled => "cancelled",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// An error a face shows its client; `code()` is stable, the message says what
 /// was wrong and what is allowed.
@@ -17,6 +79,13 @@ pub enum LibraryError {
     GenerationChanged { expected: String, current: String },
     #[error("{0}")]
     Busy(String),
+    /// Another process holds the library's write lock; `holder` is its pid
+    /// as the lock file records it.
+    #[error("the library at {library} is being changed by {}; try again when it finishes", writer(.holder))]
+    WriterBusy { library: String, holder: Option<String> },
+    /// The library on disk has a format this build does not read.
+    #[error("{}", library_format(*.found, *.reads))]
+    LibraryFormat { found: u32, reads: u32 },
     #[error("{0}")]
     Timeout(String),
     #[error("{0}")]
@@ -39,9 +108,10 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
+/// One error: its code, what went wrong and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ErrorDetail {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     /// For `generation_changed`: the current generation.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,18 +120,37 @@ pub struct ErrorDetail {
 
 impl LibraryError {
     /// The stable error code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            LibraryError::InvalidArgument(_) | LibraryError::Config(_) => "invalid_argument",
-            LibraryError::Source(lectern_corpus::SourceError::NotFound { .. }) => "not_found",
-            LibraryError::Source(_) => "invalid_argument",
-            LibraryError::NotFound(_) => "not_found",
-            LibraryError::GenerationChanged { .. } => "generation_changed",
-            LibraryError::Busy(_) => "busy",
-            LibraryError::Timeout(_) => "timeout",
-            LibraryError::TooLarge(_) => "too_large",
-            LibraryError::Index(_) | LibraryError::Io { .. } | LibraryError::Internal(_) => "internal",
+            LibraryError::InvalidArgument(_) | LibraryError::Config(_) => ErrorCode::InvalidArgument,
+            LibraryError::Source(lectern_corpus::SourceError::NotFound { .. }) => ErrorCode::NotFound,
+            LibraryError::Source(_) => ErrorCode::InvalidArgument,
+            LibraryError::NotFound(_) => ErrorCode::NotFound,
+            LibraryError::GenerationChanged { .. } => ErrorCode::GenerationChanged,
+            LibraryError::Busy(_) | LibraryError::WriterBusy { .. } => ErrorCode::Busy,
+            LibraryError::Timeout(_) => ErrorCode::Timeout,
+            LibraryError::TooLarge(_) => ErrorCode::TooLarge,
+            LibraryError::Index(_)
+            | LibraryError::Io { .. }
+            | LibraryError::LibraryFormat { .. }
+            | LibraryError::Internal(_) => ErrorCode::Internal,
         }
+    }
+
+    /// What an MCP face answers for tool arguments its decoder rejected (a
+    /// wrong type, an unknown field such as Dash's `load_url`): rmcp's own
+    /// text, `decoder` (without its "failed to deserialize parameters: "
+    /// lead-in), becomes an `invalid_argument` like every other bad input.
+    pub fn undecodable_arguments(decoder: Option<&str>) -> LibraryError {
+        LibraryError::InvalidArgument(decoder.map_or_else(
+            || "the tool arguments are not valid".to_owned(),
+            |text| {
+                format!(
+                    "invalid arguments: {}",
+                    text.trim_start_matches("failed to deserialize parameters: ")
+                )
+            },
+        ))
     }
 
     /// The error as `{"error":{"code","message"}}`.
@@ -70,9 +159,7 @@ impl LibraryError {
             LibraryError::GenerationChanged { current, .. } => Some(current.clone()),
             _ => None,
         };
-        ErrorBody {
-            error: ErrorDetail { code: self.code().to_owned(), message: self.to_string(), generation },
-        }
+        ErrorBody { error: ErrorDetail { code: self.code(), message: self.to_string(), generation } }
     }
 
     pub(crate) fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
@@ -80,7 +167,97 @@ impl LibraryError {
     }
 }
 
+/// Who holds the write lock, for [`LibraryError::WriterBusy`].
+pub(crate) fn writer(holder: &Option<String>) -> String {
+    holder.as_ref().map_or_else(|| "another lectern".to_owned(), |pid| format!("lectern pid {pid}"))
+}
+
+/// What to do about a library of another format: a newer one needs a newer
+/// lectern, an older one can be rebuilt from its sources.
+fn library_format(found: u32, reads: u32) -> String {
+    if found > reads {
+        format!("the library has format {found}, newer than this lectern reads ({reads}); upgrade lectern")
+    } else {
+        format!(
+            "the library has the old format {found}; this lectern reads format {reads}: run `lectern repair` to rebuild it from its sources"
+        )
+    }
+}
+
 /// Builds an `invalid_argument` error.
 pub(crate) fn invalid(message: impl Into<String>) -> LibraryError {
     LibraryError::InvalidArgument(message.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code goes on the wire as the name `as_str` gives, both ways.
+    #[test]
+    fn codes_serialize_as_their_names() {
+        use ErrorCode::*;
+        for code in [
+            InvalidArgument,
+            NotFound,
+            GenerationChanged,
+            Busy,
+            Timeout,
+            TooLarge,
+            Unauthorized,
+            Forbidden,
+            MethodNotAllowed,
+            RateLimited,
+            LocalApiUnavailable,
+            Cancelled,
+            Internal,
+        ] {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, serde_json::Value::String(code.as_str().to_owned()));
+            assert_eq!(serde_json::from_value::<ErrorCode>(json).unwrap(), code);
+        }
+    }
+
+    /// The typed variants say what their string variants used to, word for word.
+    #[test]
+    fn typed_variants_keep_their_messages() {
+        let busy = LibraryError::WriterBusy { library: "/l".into(), holder: Some("42".into()) };
+        assert_eq!(
+            busy.to_string(),
+            "the library at /l is being changed by lectern pid 42; try again when it finishes"
+        );
+        assert_eq!(busy.code(), ErrorCode::Busy);
+        let busy = LibraryError::WriterBusy { library: "/l".into(), holder: None };
+        assert_eq!(
+            busy.to_string(),
+            "the library at /l is being changed by another lectern; try again when it finishes"
+        );
+        let newer = LibraryError::LibraryFormat { found: 3, reads: 1 };
+        assert_eq!(
+            newer.to_string(),
+            "the library has format 3, newer than this lectern reads (1); upgrade lectern"
+        );
+        assert_eq!(newer.code(), ErrorCode::Internal);
+        let older = LibraryError::LibraryFormat { found: 0, reads: 1 };
+        assert_eq!(
+            older.to_string(),
+            "the library has the old format 0; this lectern reads format 1: run `lectern repair` to rebuild it from its sources"
+        );
+    }
+
+    #[test]
+    fn error_bodies_are_unchanged_on_the_wire() {
+        let e = LibraryError::GenerationChanged { expected: "a".into(), current: "b".into() };
+        let body = serde_json::to_string(&e.body()).unwrap();
+        assert!(
+            body.starts_with(r#"{"error":{"code":"generation_changed","message":"the library changed"#),
+            "{body}"
+        );
+        assert!(body.ends_with(r#"","generation":"b"}}"#), "{body}");
+        let e = invalid("limit must be 1-50");
+        assert_eq!(
+            serde_json::to_string(&e.body()).unwrap(),
+            r#"{"error":{"code":"invalid_argument","message":"limit must be 1-50"}}"#
+        );
+    }
 }

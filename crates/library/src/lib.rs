@@ -3,7 +3,7 @@
 //! and pages. No HTTP, no MCP: faces are thin adapters over [`Library`].
 //!
 //! # Layout
-//! - `error`: [`LibraryError`] and its stable codes (the same on every face).
+//! - `error`: [`LibraryError`] and [`ErrorCode`], its stable codes (the same on every face).
 //! - `edition`: edition ids, fields, statuses, and the prefix rule.
 //! - `manifest`: what a generation commits (editions + settings) and the generation string.
 //! - `settings`: `lectern config get/set` keys and the defaults' fallback order.
@@ -49,7 +49,7 @@ mod suggest;
 pub mod view;
 
 pub use edition::{EditionId, EditionRecord, EditionSpec, Status};
-pub use error::LibraryError;
+pub use error::{ErrorCode, LibraryError};
 pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View, Watcher};
 pub use list::{ListRequest, ListResponse};
 pub use manifest::Manifest;

@@ -6,7 +6,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::error::LibraryError;
+use crate::error::{LibraryError, writer};
 
 /// Held while writing; released on drop (or when the process dies).
 #[derive(Debug)]
@@ -38,19 +38,16 @@ impl WriterLock {
                     let mut holder = String::new();
                     let _ = file.seek(SeekFrom::Start(0)).and_then(|_| file.read_to_string(&mut holder));
                     let holder = holder.trim();
-                    let who = if holder.is_empty() {
-                        "another lectern".to_owned()
-                    } else {
-                        format!("lectern pid {holder}")
-                    };
+                    let holder = (!holder.is_empty()).then(|| holder.to_owned());
                     if start.elapsed() >= wait {
-                        return Err(LibraryError::Busy(format!(
-                            "the library at {} is being changed by {who}; try again when it finishes",
-                            path.parent().unwrap_or(path).display()
-                        )));
+                        let library = path.parent().unwrap_or(path).display().to_string();
+                        return Err(LibraryError::WriterBusy { library, holder });
                     }
                     if !told {
-                        on_wait(&format!("waiting for {who} to finish changing the library..."));
+                        on_wait(&format!(
+                            "waiting for {} to finish changing the library...",
+                            writer(&holder)
+                        ));
                         told = true;
                     }
                     std::thread::sleep(Duration::from_millis(50));

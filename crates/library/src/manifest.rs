@@ -47,17 +47,7 @@ impl Manifest {
             LibraryError::Internal(format!("library manifest unreadable: {e}; run `lectern repair`"))
         })?;
         if probe.format != LIBRARY_FORMAT {
-            return Err(LibraryError::Internal(if probe.format > LIBRARY_FORMAT {
-                format!(
-                    "the library has format {}, newer than this lectern reads ({LIBRARY_FORMAT}); upgrade lectern",
-                    probe.format
-                )
-            } else {
-                format!(
-                    "the library has the old format {}; this lectern reads format {LIBRARY_FORMAT}: run `lectern repair` to rebuild it from its sources",
-                    probe.format
-                )
-            }));
+            return Err(LibraryError::LibraryFormat { found: probe.format, reads: LIBRARY_FORMAT });
         }
         serde_json::from_str(payload).map_err(|e| {
             LibraryError::Internal(format!("library manifest unreadable: {e}; run `lectern repair`"))

@@ -1,5 +1,4 @@
-//! Our own stdio framing under rmcp (seed 000's rules, which rmcp's reader
-//! does not give): one JSON-RPC message per line; a line over 262,144 bytes
+//! Our own stdio framing under rmcp (rules rmcp's reader does not give): one JSON-RPC message per line; a line over 262,144 bytes
 //! gets an error reply and serving goes on; garbage gets -32700; batches are
 //! split for rmcp and answered as one array; at most 8 document requests
 //! (`tools/call`, batch elements included) in flight, the rest wait in a
@@ -18,7 +17,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-/// Longest accepted line, newline not counted (seed 000: 256 KiB).
+/// Longest accepted line, newline not counted (256 KiB).
 pub const MAX_LINE_BYTES: usize = 262_144;
 /// Document requests served at once.
 pub const MAX_IN_FLIGHT: usize = 8;
@@ -280,7 +279,7 @@ fn error(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
-/// seed 000's `busy`, as a tool error result (the shape every tool error has).
+/// `busy`, as a tool error result (the shape every tool error has).
 fn busy(id: Value, request: &Value) -> Value {
     let message = format!(
         "too many documentation requests at once: {MAX_IN_FLIGHT} are being served and {MAX_QUEUED} are waiting; retry when one finishes"

@@ -1,4 +1,4 @@
-//! `lectern mcp`: seed 000's stdio MCP program. Exactly three tools
+//! `lectern mcp`: the stdio MCP program. Exactly three tools
 //! (`list_installed_docsets`, `search_documentation`,
 //! `load_documentation_page`), reading only through the local API; rmcp
 //! (pinned) for protocol semantics (2026-07-28 stateless requests and
@@ -7,7 +7,7 @@
 //!
 //! # Layout
 //! - `framing`: the stdio line transport (limits, -32700, batches, in-flight cap, EOF).
-//! - `bridge`: the local API client (discovery files, challenge, 8 s, 4 MiB).
+//! - `bridge`: calls through the local API's client; its failures as tool errors.
 //! - `tools`: the three tools, their schemas, and the server instructions.
 
 pub mod bridge;

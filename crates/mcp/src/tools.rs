@@ -1,18 +1,20 @@
-//! Seed 000's three tools, exactly: `list_installed_docsets`,
+//! The stdio program's three tools, exactly: `list_installed_docsets`,
 //! `search_documentation`, `load_documentation_page`. Each makes one local
 //! API call; results carry `structuredContent` and the same JSON as text;
 //! errors are `isError: true` with `{"error":{"code","message"}}`.
 
-use lectern_library::SearchResponse;
+use lectern_api::client::{Request, query};
+use lectern_library::error::{ErrorBody, ErrorDetail};
 use lectern_library::list::{Defaults, ListResponse};
 use lectern_library::read::SectionResponse;
+use lectern_library::{ErrorCode, LibraryError, SearchParams, SearchResponse};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::bridge::{Bridge, ToolError};
@@ -144,11 +146,8 @@ impl DocsServer {
         Parameters(args): Parameters<ListArgs>,
         ct: CancellationToken,
     ) -> Result<Json<DocsetList>, CallToolResult> {
-        let path = format!(
-            "/v1/editions{}",
-            lectern_api::client::query(&[("generation", args.generation.as_deref())])
-        );
-        let list: ListResponse = decode(cancellable(&ct, self.bridge.get(&path)).await?)?;
+        let path = format!("/v1/editions{}", query(&[("generation", args.generation.as_deref())]));
+        let list: ListResponse = decode(cancellable(&ct, self.bridge.call(&Request::get(path))).await?)?;
         Ok(Json(DocsetList {
             generation: list.generation,
             defaults: list.defaults,
@@ -183,18 +182,20 @@ impl DocsServer {
         Parameters(args): Parameters<SearchArgs>,
         ct: CancellationToken,
     ) -> Result<Json<SearchResponse>, CallToolResult> {
-        let body = json!({
-            "text": args.text,
-            "project": args.project,
-            "version": args.branch,
-            "locale": args.locale,
-            "domain": args.domain,
-            "collection": args.collection,
-            "limit": args.limit,
-            "offset": args.offset,
-            "generation": args.generation,
-        });
-        decode(cancellable(&ct, self.bridge.post("/v1/search", &body)).await?).map(Json)
+        let params = SearchParams {
+            text: args.text,
+            project: args.project,
+            version: args.branch,
+            locale: args.locale,
+            domain: args.domain,
+            collection: args.collection,
+            limit: args.limit,
+            offset: args.offset,
+            generation: args.generation,
+            prefix: false,
+        };
+        let request = Request::post("/v1/search", &params);
+        decode(cancellable(&ct, self.bridge.call(&request)).await?).map(Json)
     }
 
     /// Read one section's plain text by the section_key and generation of a search result. offset and limit
@@ -214,7 +215,7 @@ impl DocsServer {
         let (offset, limit) = (args.offset.map(|o| o.to_string()), args.limit.map(|l| l.to_string()));
         let path = format!(
             "/v1/section{}",
-            lectern_api::client::query(&[
+            query(&[
                 ("section_key", Some(args.section_key.as_str())),
                 ("generation", Some(args.generation.as_str())),
                 ("offset", offset.as_deref()),
@@ -222,7 +223,7 @@ impl DocsServer {
                 ("format", Some("text")),
             ])
         );
-        let s: SectionResponse = decode(cancellable(&ct, self.bridge.get(&path)).await?)?;
+        let s: SectionResponse = decode(cancellable(&ct, self.bridge.call(&Request::get(path))).await?)?;
         Ok(Json(SectionText {
             generation: s.generation,
             section_key: s.section_key,
@@ -254,7 +255,15 @@ impl ServerHandler for DocsServer {
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(tcc).await?;
-        structure_argument_errors(&mut response);
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response
+            && result.is_error == Some(true)
+            && result.structured_content.is_none()
+        {
+            let decoder = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.as_str());
+            let e = LibraryError::undecodable_arguments(decoder);
+            result.structured_content = serde_json::to_value(e.body()).ok();
+            result.content = vec![ContentBlock::text(e.to_string())];
+        }
         Ok(response)
     }
     fn get_info(&self) -> ServerConfig {
@@ -276,48 +285,24 @@ async fn cancellable<T>(
 ) -> Result<T, CallToolResult> {
     tokio::select! {
         result = call => result.map_err(error_result),
-        () = ct.cancelled() => Err(error_result(ToolError::new("cancelled", "the request was cancelled by the client"))),
+        () = ct.cancelled() => Err(error_result(ToolError::new(ErrorCode::Cancelled, "the request was cancelled by the client"))),
     }
 }
 
 fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, CallToolResult> {
     serde_json::from_value(value).map_err(|e| {
         error_result(ToolError::new(
-            "local_api_unavailable",
+            ErrorCode::LocalApiUnavailable,
             format!("The local API answered in a shape this program does not understand ({e}): use the same Lectern version for `lectern serve` and `lectern mcp`."),
         ))
     })
 }
 
-/// rmcp answers undecodable tool arguments (`{"text": 42}`, Dash's
-/// `load_url`) with a bare error text; every face owes the shared shape, so
-/// such a result gets `{"error":{"code":"invalid_argument","message"}}`.
-/// Used by both MCP faces (stdio and the site's `/mcp`).
-pub fn structure_argument_errors(response: &mut rmcp::model::CallToolResponse) {
-    if let rmcp::model::CallToolResponse::Complete(result) = response
-        && result.is_error == Some(true)
-        && result.structured_content.is_none()
-    {
-        let message = result.content.first().and_then(|c| c.as_text()).map_or_else(
-            || "the tool arguments are not valid".to_owned(),
-            |t| {
-                format!(
-                    "invalid arguments: {}",
-                    t.text.trim_start_matches("failed to deserialize parameters: ")
-                )
-            },
-        );
-        result.structured_content =
-            Some(serde_json::json!({"error": {"code": "invalid_argument", "message": message}}));
-        result.content = vec![ContentBlock::text(message)];
-    }
-}
-
 /// `isError: true` with `{"error":{"code","message"}}` and the message as text.
 pub fn error_result(e: ToolError) -> CallToolResult {
-    let body = json!({"error": {"code": e.code, "message": e.message}});
-    let mut result = CallToolResult::error(vec![ContentBlock::text(e.message)]);
-    result.structured_content = Some(body);
+    let body = ErrorBody { error: ErrorDetail { code: e.code, message: e.message, generation: None } };
+    let mut result = CallToolResult::error(vec![ContentBlock::text(body.error.message.clone())]);
+    result.structured_content = serde_json::to_value(body).ok();
     result
 }
 

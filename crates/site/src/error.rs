@@ -1,9 +1,9 @@
-//! [`SiteError`]: every failure a site visitor sees, turned into an HTTP
-//! status and a small HTML page in exactly one place.
+//! [`SiteError`]: every failure a site visitor sees, given a code, turned
+//! into an HTTP status and a small HTML page in exactly one place.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use lectern_library::LibraryError;
+use lectern_library::{ErrorCode, LibraryError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SiteError {
@@ -22,22 +22,37 @@ pub enum SiteError {
 }
 
 impl SiteError {
-    pub fn status(&self) -> StatusCode {
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
         match self {
-            SiteError::Forbidden(_) => StatusCode::FORBIDDEN,
-            SiteError::NotFound(_) => StatusCode::NOT_FOUND,
-            SiteError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            SiteError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            SiteError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            SiteError::Library(e) => match e.code() {
-                "invalid_argument" => StatusCode::BAD_REQUEST,
-                "not_found" => StatusCode::NOT_FOUND,
-                "busy" => StatusCode::SERVICE_UNAVAILABLE,
-                "timeout" => StatusCode::GATEWAY_TIMEOUT,
-                "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
-                _ => StatusCode::INTERNAL_SERVER_ERROR,
-            },
+            SiteError::Forbidden(_) => ErrorCode::Forbidden,
+            SiteError::NotFound(_) => ErrorCode::NotFound,
+            SiteError::MethodNotAllowed(_) => ErrorCode::MethodNotAllowed,
+            SiteError::TooManyRequests { .. } => ErrorCode::RateLimited,
+            SiteError::Internal(_) => ErrorCode::Internal,
+            SiteError::Library(e) => e.code(),
         }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        status_of(self.code())
+    }
+}
+
+/// The site's one table from code to HTTP status.
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::InvalidArgument => StatusCode::BAD_REQUEST,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::GenerationChanged => StatusCode::CONFLICT,
+        ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Busy | ErrorCode::LocalApiUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        ErrorCode::Cancelled | ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

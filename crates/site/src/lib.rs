@@ -1,10 +1,10 @@
-//! The public docs site: every page as HTML at its path, `{path}.md`,
-//! `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page, and `/mcp`
-//! (Streamable HTTP, stateless) with exactly four tools, all over the one
-//! [`Library`]. Never exposes the local API's `/v1`.
+//! The public docs site (docs/site.md): every page as HTML at its path,
+//! `{path}.md`, `/llms.txt`, `/sitemap.xml`, `/healthz`, a search page, and
+//! `/mcp` (Streamable HTTP, stateless) with exactly four tools, all over the
+//! one [`Library`]. Never exposes the local API's `/v1`.
 //!
 //! # Layout
-//! - `error`: [`SiteError`], turned into a status and a small HTML page once.
+//! - `error`: [`SiteError`], given a code, turned into a status and a small HTML page once.
 //! - `state`: [`SiteState`] and [`Options`]: the library, limits, caches.
 //! - `rate_limit`: token buckets per client address.
 //! - `guard`: the Host check, the client address (trusted proxies), the rate limit.

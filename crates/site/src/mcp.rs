@@ -1,5 +1,6 @@
-//! `/mcp`: a stateless Streamable HTTP MCP server (rmcp) with exactly seed
-//! 002's four tools over the library's page API. Name, description and
+//! `/mcp`: a stateless Streamable HTTP MCP server (rmcp) with exactly four
+//! tools (`list_versions`, `list_pages`, `search_docs`, `read_page`) over
+//! the library's page API. Name, description and
 //! instructions come from the site config. Tool errors are `isError: true`
 //! results whose `structuredContent` is `{"error":{"code","message"}}`, the
 //! same shape as every face, with the message as text.
@@ -149,7 +150,15 @@ impl ServerHandler for DocsTools {
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(tcc).await?;
-        lectern_mcp::tools::structure_argument_errors(&mut response);
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response
+            && result.is_error == Some(true)
+            && result.structured_content.is_none()
+        {
+            let decoder = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.as_str());
+            let e = LibraryError::undecodable_arguments(decoder);
+            result.structured_content = serde_json::to_value(e.body()).ok();
+            result.content = vec![ContentBlock::text(e.to_string())];
+        }
         Ok(response)
     }
     fn get_info(&self) -> ServerConfig {
@@ -247,7 +256,7 @@ pub(crate) async fn parse_errors(
 mod tests {
     use super::*;
 
-    /// Seed 002's four tools as `tools/list` sends them.
+    /// The four tools as `tools/list` sends them.
     #[test]
     fn tools_list_snapshot() {
         let mut tools = DocsTools::tool_router().list_all();

@@ -189,7 +189,7 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
                     let message = results.is_empty().then_some("Nothing found. Try other words.");
                     Ok((StatusCode::OK, page(&results, message)))
                 }
-                Some(Err(e)) if e.code() == "invalid_argument" => {
+                Some(Err(e)) if e.code() == lectern_library::ErrorCode::InvalidArgument => {
                     Ok((StatusCode::BAD_REQUEST, page(&[], Some(&e.to_string()))))
                 }
                 Some(Err(e)) => Err(e.into()),

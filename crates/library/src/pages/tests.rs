@@ -140,7 +140,7 @@ fn a_scope_is_one_edition_and_never_its_nested_versions() {
     );
     let err =
         lib.list_pages(&ListPagesRequest { prefix: Some("/nope".into()), ..Default::default() }).unwrap_err();
-    assert_eq!(err.code(), "invalid_argument");
+    assert_eq!(err.code(), crate::ErrorCode::InvalidArgument);
     assert!(err.to_string().contains("/app, /app/v1, /zh-Hans/app"), "{err}");
 }
 
@@ -223,7 +223,7 @@ fn bad_limits_cursors_and_terms_say_what_is_valid() {
     for term in ["", "  \t", &"x".repeat(257)] {
         let e =
             lib.search_pages(&SearchPagesRequest { term: term.into(), ..Default::default() }).unwrap_err();
-        assert_eq!(e.code(), "invalid_argument", "{e}");
+        assert_eq!(e.code(), crate::ErrorCode::InvalidArgument, "{e}");
     }
     assert!(lib.search_pages(&SearchPagesRequest { term: "x".repeat(256), ..Default::default() }).is_ok());
 }
@@ -298,8 +298,8 @@ fn read_page_is_our_frontmatter_over_the_markdown_as_written() {
     assert!(!page.markdown.contains("<p>"));
     let own = lib.site_page("/app/guide/install/").unwrap();
     assert!(!own.fallback && !own.markdown.contains("fallback:"));
-    assert_eq!(lib.site_page("/app/nope").unwrap_err().code(), "not_found");
-    assert_eq!(lib.site_page("app").unwrap_err().code(), "invalid_argument");
+    assert_eq!(lib.site_page("/app/nope").unwrap_err().code(), crate::ErrorCode::NotFound);
+    assert_eq!(lib.site_page("app").unwrap_err().code(), crate::ErrorCode::InvalidArgument);
 }
 
 // --- differential test: optimised search == naive scan ----------------------

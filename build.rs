@@ -1,11 +1,11 @@
-//! Embeds the demo site (examples/demo) in the crate so `lectern serve --demo`
-//! works from an installed binary, far from the source tree.
+//! Embeds the demo site (examples/demo) in the `lectern` binary so `lectern
+//! serve --demo` works from an installed binary, far from the source tree.
 
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo");
-    let demo = demo.canonicalize().expect("examples/demo exists next to the crate");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo");
+    let demo = demo.canonicalize().expect("examples/demo exists in the package");
     println!("cargo:rerun-if-changed={}", demo.display());
     let mut files = Vec::new();
     walk(&demo, &mut files);
