@@ -26,7 +26,7 @@ fn version() -> &'static str {
             "{} (library format {}, index format {})",
             env!("CARGO_PKG_VERSION"),
             lectern_library::manifest::LIBRARY_FORMAT,
-            lectern_index::schema::FORMAT_VERSION
+            lectern_library::manifest::INDEX_FORMAT
         )
     })
 }

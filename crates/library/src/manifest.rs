@@ -13,6 +13,10 @@ use crate::error::LibraryError;
 /// On-disk library format this build reads and writes.
 pub const LIBRARY_FORMAT: u32 = 1;
 
+/// The on-disk index format this build reads and writes (`lectern --version`
+/// shows it; an index of another format needs `lectern repair`).
+pub const INDEX_FORMAT: u32 = lectern_index::schema::FORMAT_VERSION;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Manifest {
     pub format: u32,
