@@ -28,11 +28,21 @@ struct Check {
     detail: String,
 }
 
+/// Adds one check line.
+type Push<'a> = dyn FnMut(&'static str, Level, String) + 'a;
+
 pub fn run(config: &Config, args: DoctorArgs) -> Result<ExitCode> {
     let mut checks = Vec::new();
     let mut push = |check, level, detail: String| checks.push(Check { check, level, detail });
     let root = &config.user_data;
+    let generation = check_library(root, &mut push);
+    check_server(root, generation.as_deref(), &mut push);
+    report(&checks, args.json)
+}
 
+/// The library folder, its editions and generation, and the index checksums;
+/// returns the library's generation when it could be read.
+fn check_library(root: &std::path::Path, push: &mut Push<'_>) -> Option<String> {
     let mut generation = None;
     if !root.join("index").is_dir() {
         push(
@@ -80,6 +90,12 @@ pub fn run(config: &Config, args: DoctorArgs) -> Result<ExitCode> {
         }
     }
 
+    generation
+}
+
+/// The local API: discovery files, the challenge, an authenticated status
+/// call, and whether it serves the library's generation.
+fn check_server(root: &std::path::Path, generation: Option<&str>, push: &mut Push<'_>) {
     match discovery::read(root) {
         Err(DiscoveryError::NotRunning { .. }) => {
             push(
@@ -127,8 +143,8 @@ pub fn run(config: &Config, args: DoctorArgs) -> Result<ExitCode> {
                             let served = v["generation"].as_str().unwrap_or("?").to_owned();
                             let detail =
                                 format!("GET /v1/status with the key: ok, serving generation {served}");
-                            match &generation {
-                                Some(g) if *g != served => push(
+                            match generation {
+                                Some(g) if g != served => push(
                                     "api",
                                     Level::Note,
                                     format!(
@@ -143,12 +159,15 @@ pub fn run(config: &Config, args: DoctorArgs) -> Result<ExitCode> {
             }
         }
     }
+}
 
+/// Prints the checks (a table, or JSON) and exits 1 on a problem.
+fn report(checks: &[Check], json: bool) -> Result<ExitCode> {
     let problem = checks.iter().any(|c| matches!(c.level, Level::Problem));
-    if args.json {
+    if json {
         crate::output::json(&serde_json::json!({ "ok": !problem, "checks": checks }))?;
     } else {
-        for c in &checks {
+        for c in checks {
             let tag = match c.level {
                 Level::Ok => "ok     ",
                 Level::Note => "note   ",

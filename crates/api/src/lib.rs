@@ -45,8 +45,9 @@ pub use state::{AppState, Options};
 /// The whole service: web page, login, challenge and `/v1/`, behind the guards.
 /// Testable without a socket (`tower::ServiceExt::oneshot`).
 pub fn app(state: AppState) -> Router {
-    let v1 =
-        v1::routes().route_layer(axum::middleware::from_fn_with_state(state.clone(), guard::authenticate));
+    let v1 = v1::routes()
+        .route("/openapi.json", axum::routing::get(openapi::serve))
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), guard::authenticate));
     Router::new()
         .merge(web::routes())
         .nest("/v1", v1)

@@ -16,6 +16,12 @@ use crate::web::{ChallengeRequest, ChallengeResponse};
 
 pub use crate::v1::ROUTES;
 
+/// `GET /v1/openapi.json`.
+pub(crate) async fn serve() -> axum::response::Response {
+    use axum::response::IntoResponse;
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], document_text()).into_response()
+}
+
 /// The document as served (pretty JSON, trailing newline).
 pub fn document_text() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
