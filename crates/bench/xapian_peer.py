@@ -65,8 +65,11 @@ class Edition:
         try:
             query = self.parser.parse_query(text, flags)
         except xapian.QueryParserError:
-            # Text the default syntax rejects (a stray quote, say) is read as plain words.
-            query = self.parser.parse_query(text, flags & xapian.QueryParser.FLAG_CJK_NGRAM)
+            # Text the parser rejects is read as plain words: a stray quote,
+            # say, or (Xapian 1.4.22) a lone CJK character between two Latin
+            # words, as in `DELETE 和 TRUNCATE`. The bigrams sent for Chinese
+            # are terms of the index as they stand.
+            query = self.parser.parse_query(text, 0)
         enquire = xapian.Enquire(self.db)
         enquire.set_query(query)
         enquire.set_weighting_scheme(xapian.BM25Weight())

@@ -131,5 +131,10 @@ mod tests {
         assert_eq!(peer.search("zh", "zh-Hans", "怎么创建索引", 10).unwrap(), ["/z"], "bigrams, any of them");
         assert!(peer.search("nowhere", "en", "x", 10).is_err());
         assert!(peer.search("en", "en", "\"unbalanced AND", 10).is_ok(), "odd syntax is read as words");
+        assert_eq!(
+            peer.search("zh", "zh-Hans", "DELETE和TRUNCATE有什么区别", 10).unwrap(),
+            Vec::<String>::new()
+        );
+        assert_eq!(peer.search("zh", "zh-Hans", "CREATE和索引", 10).unwrap(), ["/z"], "a lone CJK character");
     }
 }
