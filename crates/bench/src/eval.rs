@@ -2,7 +2,11 @@
 //!
 //! 1. Bookindex terms: the manual's own index says which sections each term
 //!    belongs to; hit@1, hit@k and MRR@10 at page and section level.
-//! 2. Natural-language questions (`data/questions-*.tsv`), page level.
+//! 2. Natural-language questions, two sets per language
+//!    (`data/questions-*.tsv` and `data/questions-more-*.tsv`), page level,
+//!    asked of Lectern and of two peers over the same sections: SQLite FTS5
+//!    (as in `search`) and Xapian (`xapian_peer.py`, when python3-xapian is
+//!    installed).
 //! 3. Chinese recall: for Chinese strings sampled from the sections' text,
 //!    every section holding the string must be among the results (paged
 //!    through), compared with a plain substring scan of the same sections.
@@ -10,14 +14,20 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use anyhow::Context;
 use lectern_index::SectionRecord;
 use lectern_library::{Library, SearchResponse};
 use serde_json::json;
 
 use crate::bookindex::{self, IndexTerm};
+use crate::fts::Fts;
 use crate::report::{Table, json_line, pct};
 use crate::score::{Found, Level, Metrics, Target, first_rank, relative};
 use crate::setup::{Fresh, pg18, search, sections};
+use crate::xapian::{self, Xapian};
+
+/// The FTS5 peer's tokenizer, as `search` uses by default.
+const FTS_TOKENIZER: &str = "porter unicode61";
 
 /// One edition under evaluation.
 pub struct Edition {
@@ -74,6 +84,93 @@ pub fn terms(corpora: &Path, locale: &str, n: usize) -> anyhow::Result<Vec<Index
     Ok(bookindex::sample(&all, locale != "en", n))
 }
 
+/// The engines the question sets are asked of: Lectern and its two peers
+/// over the same sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    Lectern,
+    Fts5,
+    Xapian,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Lectern => "Lectern",
+            Engine::Fts5 => "FTS5 (porter unicode61, bm25)",
+            Engine::Xapian => "Xapian (BM25, OR)",
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Engine::Lectern => "lectern",
+            Engine::Fts5 => "fts5",
+            Engine::Xapian => "xapian",
+        }
+    }
+}
+
+/// The peers built over the sections the library holds.
+struct Peers {
+    fts: Fts,
+    /// None when python3-xapian is not installed.
+    xapian: Option<Xapian>,
+}
+
+/// One engine's top 10 for a question, reduced for scoring, and its top 3 described.
+fn answer(
+    engine: Engine,
+    lib: &Library,
+    peers: &mut Peers,
+    e: &Edition,
+    text: &str,
+) -> anyhow::Result<(Vec<Found>, String)> {
+    let reduce = |paths: Vec<(String, Option<String>)>| {
+        let f: Vec<Found> =
+            paths.into_iter().map(|(p, anchor)| Found { page: relative(&p, &e.prefix), anchor }).collect();
+        let top = f.iter().take(3).map(|x| x.page.clone()).collect::<Vec<_>>().join(" ; ");
+        (f, top)
+    };
+    match engine {
+        Engine::Lectern => {
+            let response = search(lib, text, "18", &e.locale, 10, 0)?;
+            Ok((found(&response, &e.prefix), describe(&response, &e.prefix)))
+        }
+        Engine::Fts5 => Ok(reduce(
+            peers.fts.search(&[e.id.as_str()], text, 10)?.into_iter().map(|h| (h.path, h.anchor)).collect(),
+        )),
+        Engine::Xapian => {
+            let x = peers.xapian.as_mut().context("Xapian is not available")?;
+            Ok(reduce(x.search(&e.id, &e.locale, text, 10)?.into_iter().map(|p| (p, None)).collect()))
+        }
+    }
+}
+
+/// Adds one row to the table and to the JSON sets.
+fn add_row(
+    quality: &mut Table,
+    json_sets: &mut Vec<serde_json::Value>,
+    k: usize,
+    (set, engine, locale): (&str, Engine, &str),
+    m: &Metrics,
+    errors: usize,
+) {
+    quality.row(vec![
+        set.into(),
+        locale.into(),
+        engine.name().into(),
+        m.queries.to_string(),
+        pct(m.hit1()),
+        pct(m.hitk()),
+        format!("{:.3}", m.mrr()),
+        errors.to_string(),
+    ]);
+    json_sets.push(json!({
+        "set": set, "locale": locale, "engine": engine.key(), "metrics": m.json(k), "errors": errors,
+    }));
+}
+
 pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Result<()> {
     let fresh = Fresh::new()?;
     let reports = fresh.install_all(corpora, &pg18())?;
@@ -86,23 +183,57 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
         })
         .collect();
     let lib = &fresh.library;
+    let mut notes: Vec<String> = Vec::new();
+
+    // The peers index the very sections the library holds.
+    let per_edition: Vec<(String, Vec<SectionRecord>)> =
+        editions.iter().map(|e| Ok((e.id.clone(), sections(lib, &e.id)?))).collect::<anyhow::Result<_>>()?;
+    let (fts, fts_build) = Fts::build(FTS_TOKENIZER, &per_edition)?;
+    eprintln!("FTS5 built in {:.1} s", fts_build.as_secs_f64());
+    let xapian = match xapian::find_python() {
+        Some(python) => {
+            let started = std::time::Instant::now();
+            let input: Vec<(&str, &str, &[SectionRecord])> = editions
+                .iter()
+                .zip(&per_edition)
+                .map(|(e, (_, s))| (e.id.as_str(), e.locale.as_str(), s.as_slice()))
+                .collect();
+            let x = Xapian::start(&python, &input)?;
+            eprintln!(
+                "Xapian peer started with {python} ({:.1} s to send the sections)",
+                started.elapsed().as_secs_f64()
+            );
+            Some(x)
+        }
+        None => {
+            let note = "Xapian: python3-xapian not found (`apt-get install python3-xapian`; or set LECTERN_BENCH_PYTHON to a python3 that can `import xapian`): its rows are left out";
+            eprintln!("{note}");
+            notes.push(note.to_owned());
+            None
+        }
+    };
+    let mut peers = Peers { fts, xapian };
+    let mut engines = vec![Engine::Lectern, Engine::Fts5];
+    if peers.xapian.is_some() {
+        engines.push(Engine::Xapian);
+    }
+
     let mut quality = Table::new(
         &format!("eval: PostgreSQL 18, search restricted to the edition, limit 10 (k = {k})"),
-        &["set", "locale", "queries", "hit@1", &format!("hit@{k}"), "MRR@10", "errors"],
+        &["set", "locale", "engine", "queries", "hit@1", &format!("hit@{k}"), "MRR@10", "errors"],
     );
     let mut json_sets = Vec::new();
     let mut failures: Vec<String> = Vec::new();
+    let mut peer_wins: Vec<String> = Vec::new();
     let mut recall_json = serde_json::Value::Null;
-    let mut notes: Vec<String> = Vec::new();
-    for e in &editions {
-        let all_sections = sections(lib, &e.id)?;
+    for (e, (_, all_sections)) in editions.iter().zip(&per_edition) {
         let anchors: HashSet<(String, String)> = all_sections
             .iter()
             .filter_map(|s| Some((relative(&s.page_path, &e.prefix), s.anchor.clone()?.to_lowercase())))
             .collect();
         let pages: HashSet<String> = all_sections.iter().map(|s| relative(&s.page_path, &e.prefix)).collect();
 
-        // 1. Bookindex terms.
+        // 1. Bookindex terms (Lectern only).
         let sample = terms(corpora, &e.locale, n_terms)?;
         let (mut page_m, mut sec_m, mut no_index_m) =
             (Metrics::default(), Metrics::default(), Metrics::default());
@@ -148,82 +279,131 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
                 ));
             }
         }
-        let mut add_row = |set: &str, m: &Metrics, errors: usize| {
-            quality.row(vec![
-                set.into(),
-                e.locale.clone(),
-                m.queries.to_string(),
-                pct(m.hit1()),
-                pct(m.hitk()),
-                format!("{:.3}", m.mrr()),
-                errors.to_string(),
-            ]);
-            json_sets.push(json!({ "set": set, "locale": e.locale, "metrics": m.json(k), "errors": errors }));
-        };
-        add_row("bookindex terms, page", &page_m, errors);
-        add_row("bookindex terms, section", &sec_m, errors);
-        add_row("bookindex terms, page, bookindex page left out (diagnostic)", &no_index_m, errors);
+        let lectern = |set| (set, Engine::Lectern, e.locale.as_str());
+        add_row(&mut quality, &mut json_sets, k, lectern("bookindex terms, page"), &page_m, errors);
+        add_row(&mut quality, &mut json_sets, k, lectern("bookindex terms, section"), &sec_m, errors);
+        add_row(
+            &mut quality,
+            &mut json_sets,
+            k,
+            lectern("bookindex terms, page, bookindex page left out (diagnostic)"),
+            &no_index_m,
+            errors,
+        );
         notes.push(format!(
             "{}: {} terms sampled; {unreachable} have no target that is a section of the library (section level cannot hit); {missing_pages} targets name pages the library does not hold",
             e.locale,
             sample.len()
         ));
 
-        // 2. Questions.
-        let questions = crate::questions::load(&e.locale);
-        let mut q_m = Metrics::default();
-        let mut q_err = 0;
-        let mut q_shown = 0;
-        for q in &questions {
-            if let Some(t) = q.targets.iter().find(|t| !pages.contains(&t.page)) {
-                anyhow::bail!(
-                    "question {:?} expects page {:?}, which {} does not hold",
-                    q.text,
-                    t.page,
-                    e.id
-                );
-            }
-            match search(lib, &q.text, "18", &e.locale, 10, 0) {
-                Ok(response) => {
-                    let rank = first_rank(&found(&response, &e.prefix), &q.targets, Level::Page);
-                    q_m.add(rank, k);
-                    if rank.is_none_or(|r| r > k) && q_shown < show {
-                        q_shown += 1;
-                        failures.push(format!(
-                            "[{} question] {:?} (rank {}) expected {} ; got {}",
-                            e.locale,
-                            q.text,
-                            rank.map_or("-".into(), |r| r.to_string()),
-                            target_str(&q.targets),
-                            describe(&response, &e.prefix)
-                        ));
-                    }
+        // 2. The two question sets, each asked of every engine.
+        let sets = [
+            ("questions, page", "question", crate::questions::load(&e.locale)),
+            ("more questions, page", "more question", crate::questions::load_more(&e.locale)),
+        ];
+        for (set, tag, questions) in &sets {
+            for q in questions {
+                if let Some(t) = q.targets.iter().find(|t| !pages.contains(&t.page)) {
+                    anyhow::bail!(
+                        "question {:?} expects page {:?}, which {} does not hold",
+                        q.text,
+                        t.page,
+                        e.id
+                    );
                 }
-                Err(err) => {
-                    q_err += 1;
-                    q_m.add(None, k);
-                    failures.push(format!("[{} question] {:?}: error: {err}", e.locale, q.text));
+            }
+            // ranks[engine][question]
+            let mut ranks: Vec<Vec<Option<usize>>> = Vec::new();
+            for &engine in &engines {
+                let mut m = Metrics::default();
+                let mut errs = 0;
+                let mut shown = 0;
+                let mut these = Vec::new();
+                for q in questions {
+                    let rank = match answer(engine, lib, &mut peers, e, &q.text) {
+                        Ok((f, top)) => {
+                            let rank = first_rank(&f, &q.targets, Level::Page);
+                            if engine == Engine::Lectern && rank.is_none_or(|r| r > k) && shown < show {
+                                shown += 1;
+                                failures.push(format!(
+                                    "[{} {tag}] {:?} (rank {}) expected {} ; got {top}",
+                                    e.locale,
+                                    q.text,
+                                    rank.map_or("-".into(), |r| r.to_string()),
+                                    target_str(&q.targets),
+                                ));
+                            }
+                            rank
+                        }
+                        Err(err) => {
+                            errs += 1;
+                            failures.push(format!(
+                                "[{} {tag}, {}] {:?}: error: {err}",
+                                e.locale,
+                                engine.name(),
+                                q.text
+                            ));
+                            None
+                        }
+                    };
+                    m.add(rank, k);
+                    these.push(rank);
+                }
+                add_row(&mut quality, &mut json_sets, k, (set, engine, &e.locale), &m, errs);
+                ranks.push(these);
+            }
+            // Where a peer finds the page in its top k and Lectern does not.
+            let within = |r: Option<usize>| r.is_some_and(|r| r <= k);
+            let rank_str = |r: Option<usize>| r.map_or("-".into(), |r: usize| r.to_string());
+            let mut listed = 0;
+            for (i, q) in questions.iter().enumerate() {
+                let better: Vec<String> = engines
+                    .iter()
+                    .zip(&ranks)
+                    .skip(1)
+                    .filter(|(_, r)| within(r[i]) && !within(ranks[0][i]))
+                    .map(|(engine, r)| format!("{} rank {}", engine.key(), rank_str(r[i])))
+                    .collect();
+                if !better.is_empty() && listed < show {
+                    listed += 1;
+                    peer_wins.push(format!(
+                        "[{} {tag}] {:?}: Lectern rank {}, {}",
+                        e.locale,
+                        q.text,
+                        rank_str(ranks[0][i]),
+                        better.join(", ")
+                    ));
                 }
             }
         }
-        add_row("questions, page", &q_m, q_err);
 
         // 3. Chinese recall.
         if e.locale != "en" {
-            recall_json = chinese_recall(lib, e, &all_sections, 50, &mut failures)?;
+            recall_json = chinese_recall(lib, e, all_sections, 50, &mut failures)?;
         }
     }
+    drop(peers);
     quality.print();
     for n in &notes {
         println!("{n}");
     }
     if !failures.is_empty() {
-        println!("\nmisses (first {show} per set; top 3 results shown):");
+        println!("\nmisses of Lectern (first {show} per set; top 3 results shown):");
         for f in &failures {
             println!("  {f}");
         }
     }
-    json_line(&json!({ "bench": "eval", "k": k, "sets": json_sets, "chinese_recall": recall_json }));
+    if !peer_wins.is_empty() {
+        println!("\nquestions a peer answers in its top {k} and Lectern does not (first {show} per set):");
+        for w in &peer_wins {
+            println!("  {w}");
+        }
+    }
+    let xapian_note = if engines.contains(&Engine::Xapian) { "BM25, OR" } else { "not installed" };
+    json_line(&json!({
+        "bench": "eval", "k": k, "sets": json_sets, "chinese_recall": recall_json,
+        "peers": { "fts5_tokenizer": FTS_TOKENIZER, "xapian": xapian_note },
+    }));
     Ok(())
 }
 

@@ -9,7 +9,8 @@
 //! - `score`: hit@k and MRR against page- or section-level targets.
 //! - `report`: tables, JSON lines, percentiles, peak RSS, folder sizes.
 //! - `ingest`, `eval`, `speed`, `site`, `requests`, `load`: one file per subcommand.
-//! - `fts`: the SQLite FTS5 baseline `speed` compares against.
+//! - `fts`: the SQLite FTS5 baseline `speed` and `eval` compare against.
+//! - `xapian`: the Xapian peer of `eval`, `xapian_peer.py` run as a child process.
 
 mod bookindex;
 mod corpus;
@@ -24,6 +25,7 @@ mod score;
 mod setup;
 mod site;
 mod speed;
+mod xapian;
 
 use std::path::PathBuf;
 
@@ -51,7 +53,9 @@ enum Command {
         #[arg(long)]
         from_folder: bool,
     },
-    /// Search quality: bookindex terms, natural-language questions, Chinese recall.
+    /// Search quality: bookindex terms, natural-language questions (side by
+    /// side with SQLite FTS5 and, when python3-xapian is installed, Xapian),
+    /// Chinese recall.
     Eval {
         #[arg(default_value = "../shared/corpora")]
         corpora: PathBuf,
