@@ -9,6 +9,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use lectern_library::read::ReadFormat;
+use lectern_library::search::CacheLookup;
 use lectern_library::{
     Library, LibraryError, ListRequest, ReadPageRequest, ReadSectionRequest, SearchParams,
 };
@@ -168,10 +169,12 @@ impl Drop for CancelOnDrop {
 
 async fn search(state: AppState, params: SearchParams) -> Result<Response, ApiError> {
     // A repeated search is answered here, without a blocking thread (handing
-    // over to one and back cost more than the answer itself).
-    if let Some(result) = state.library().search_if_cached(&params)? {
-        return Ok(axum::Json(result).into_response());
-    }
+    // over to one and back cost more than the answer itself); a miss goes
+    // there as checked here.
+    let pending = match state.library().search_cached(&params)? {
+        CacheLookup::Answered(result) => return Ok(axum::Json(result).into_response()),
+        CacheLookup::Missed(pending) => pending,
+    };
     let slots = state.search_slots();
     let wait = state.limits().busy_wait;
     let permit = match tokio::time::timeout(wait, slots.acquire_owned()).await {
@@ -189,7 +192,7 @@ async fn search(state: AppState, params: SearchParams) -> Result<Response, ApiEr
     let deadline = state.limits().search_deadline;
     let result = blocking(&state, move |l| {
         let _permit = permit;
-        l.search(&params, Some(deadline), Some(cancel))
+        l.search_pending(pending, Some(deadline), Some(cancel))
     })
     .await?;
     Ok(axum::Json(result).into_response())

@@ -8,6 +8,7 @@ use scraper::{Html, Node, node::Element};
 
 use crate::page::{Page, PageError, Section, Symbol, utf8};
 use crate::paths;
+use crate::script::{is_cjk, is_hangul};
 use crate::text::{Slugger, collapse_whitespace, join_texts, nfc, tidy};
 
 /// File extensions read as HTML.
@@ -399,7 +400,7 @@ impl Inline {
     fn content(&mut self, first: Option<char>) {
         if self.soft {
             let before = self.text.trim_end_matches(' ').chars().next_back();
-            if first.is_some_and(is_cjk) || before.is_some_and(is_cjk) {
+            if first.is_some_and(joins_without_space) || before.is_some_and(joins_without_space) {
                 if self.md.ends_with(' ') {
                     self.md.pop();
                 }
@@ -435,11 +436,13 @@ impl Inline {
     }
 }
 
-/// Han, kana and CJK punctuation: scripts written without spaces between words.
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
-        | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x2FFFF)
+/// Text written without spaces between its words, so that a line break
+/// in the source beside it stands for nothing: Han and kana, CJK
+/// punctuation (、。「」) and fullwidth forms (，！：). Not Hangul, CJK as it is
+/// to the index: Korean puts spaces between words, so a line break in it
+/// stays a space.
+fn joins_without_space(c: char) -> bool {
+    (is_cjk(c) && !is_hangul(c)) || matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFF65 | 0xFFE0..=0xFFEF)
 }
 
 /// Escapes the characters that would turn prose into Markdown syntax.

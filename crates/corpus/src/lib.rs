@@ -15,6 +15,7 @@
 //! - `site`: `lectern.toml` site configs.
 //! - `names`: validators for project, version, locale, prefix... names.
 //! - `text`: shared text helpers (NFC, slugs, tidying).
+//! - `script`: which characters are CJK (and which of those Hangul), for every crate.
 
 pub mod archive;
 pub mod docset;
@@ -25,6 +26,7 @@ pub mod names;
 pub mod page;
 pub mod paths;
 pub mod render;
+pub mod script;
 pub mod site;
 pub mod source;
 pub mod text;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::store::{SearchOutcome, SearchRequest};
+use crate::request::{SearchOutcome, SearchRequest};
 
 /// Bytes of results one snapshot keeps, at most (estimated).
 const MAX_BYTES: usize = 4 * 1024 * 1024;
@@ -23,28 +23,50 @@ pub(crate) struct ResultCache {
 #[derive(Default)]
 struct Inner {
     /// key → (last use, estimated bytes, outcome)
-    entries: HashMap<String, (u64, usize, Arc<SearchOutcome>)>,
+    entries: HashMap<Key, (u64, usize, Arc<SearchOutcome>)>,
     bytes: usize,
     clock: u64,
 }
 
-/// Everything a result depends on besides the snapshot (not the deadline:
-/// only complete results are kept).
-pub(crate) fn key(request: &SearchRequest<'_>) -> String {
-    let q = request.query;
-    format!(
-        "{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}",
-        q.words,
-        q.phrases,
-        q.excluded,
-        request.editions,
-        request.last_word_prefix,
-        request.limit,
-        request.offset
-    )
+/// Everything a result depends on besides the snapshot (not the deadline
+/// nor the cancel flag: only complete results are kept).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    words: Vec<String>,
+    phrases: Vec<String>,
+    excluded: Vec<String>,
+    editions: Vec<String>,
+    last_word_prefix: bool,
+    limit: usize,
+    offset: usize,
 }
 
-fn size(key: &str, outcome: &SearchOutcome) -> usize {
+impl Key {
+    pub(crate) fn of(request: &SearchRequest<'_>) -> Key {
+        let q = request.query;
+        Key {
+            words: q.words.clone(),
+            phrases: q.phrases.clone(),
+            excluded: q.excluded.clone(),
+            editions: request.editions.to_vec(),
+            last_word_prefix: request.last_word_prefix,
+            limit: request.limit,
+            offset: request.offset,
+        }
+    }
+
+    /// Bytes the key holds, roughly.
+    fn size(&self) -> usize {
+        [&self.words, &self.phrases, &self.excluded, &self.editions]
+            .into_iter()
+            .flatten()
+            .map(|s| s.len() + 4)
+            .sum::<usize>()
+            + 32
+    }
+}
+
+fn size(key: &Key, outcome: &SearchOutcome) -> usize {
     let hits: usize = outcome
         .hits
         .iter()
@@ -59,7 +81,7 @@ fn size(key: &str, outcome: &SearchOutcome) -> usize {
                 + h.highlights.len() * 16
         })
         .sum();
-    128 + key.len() + hits
+    128 + key.size() + hits
 }
 
 impl ResultCache {
@@ -70,7 +92,7 @@ impl ResultCache {
 
     /// The result kept for `key`; `count_miss`: whether not finding it is
     /// counted as a miss.
-    pub(crate) fn get(&self, key: &str, count_miss: bool) -> Option<Arc<SearchOutcome>> {
+    pub(crate) fn get(&self, key: &Key, count_miss: bool) -> Option<Arc<SearchOutcome>> {
         let mut inner = self.lock();
         inner.clock += 1;
         let now = inner.clock;
@@ -87,7 +109,7 @@ impl ResultCache {
 
     /// Keeps a complete result (one cut short by a deadline or a cancel is
     /// not the answer to the next caller).
-    pub(crate) fn put(&self, key: String, outcome: &Arc<SearchOutcome>) {
+    pub(crate) fn put(&self, key: Key, outcome: &Arc<SearchOutcome>) {
         if outcome.timed_out || outcome.cancelled {
             return;
         }
@@ -117,5 +139,63 @@ impl ResultCache {
     /// it and not found.
     pub(crate) fn counts(&self) -> (u64, u64) {
         (self.hits.load(Ordering::Relaxed), self.misses.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::query::parse_query;
+
+    fn request<'a>(query: &'a crate::ParsedQuery, editions: &'a [String]) -> SearchRequest<'a> {
+        SearchRequest {
+            query,
+            editions,
+            last_word_prefix: false,
+            limit: 20,
+            offset: 0,
+            deadline: Instant::now(),
+            cancel: None,
+        }
+    }
+
+    #[test]
+    fn keys_differ_by_every_field_but_the_deadline_and_the_cancel_flag() {
+        let editions = vec!["a@1/en".to_string()];
+        let query = parse_query("create index -heap \"for update\"").unwrap();
+        let key = Key::of(&request(&query, &editions));
+        let later = SearchRequest {
+            deadline: Instant::now(),
+            cancel: Some(Default::default()),
+            ..request(&query, &editions)
+        };
+        assert_eq!(Key::of(&later), key);
+        // A word moved between lists is another query.
+        let (one, two) = (parse_query("a \"b\"").unwrap(), parse_query("\"a\" b").unwrap());
+        assert_ne!(Key::of(&request(&one, &editions)), Key::of(&request(&two, &editions)));
+        let other = vec!["a@1/en".to_string(), "b@1/en".to_string()];
+        assert_ne!(Key::of(&request(&query, &other)), key);
+        for changed in [
+            SearchRequest { last_word_prefix: true, ..request(&query, &editions) },
+            SearchRequest { limit: 10, ..request(&query, &editions) },
+            SearchRequest { offset: 20, ..request(&query, &editions) },
+        ] {
+            assert_ne!(Key::of(&changed), key);
+        }
+    }
+
+    #[test]
+    fn a_result_cut_short_is_not_kept() {
+        let editions = vec!["a@1/en".to_string()];
+        let query = parse_query("vacuum").unwrap();
+        let key = Key::of(&request(&query, &editions));
+        let cache = ResultCache::default();
+        cache.put(key.clone(), &Arc::new(SearchOutcome { timed_out: true, ..Default::default() }));
+        assert!(cache.get(&key, true).is_none());
+        cache.put(key.clone(), &Arc::new(SearchOutcome::default()));
+        assert!(cache.get(&key, true).is_some());
+        assert_eq!(cache.counts(), (1, 1));
     }
 }

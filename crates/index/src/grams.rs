@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use tantivy::DocAddress;
 use tantivy::query::Query;
 
+use crate::index::Snapshot;
 use crate::records::term_query;
-use crate::store::Snapshot;
 use crate::tokenizer::{ASCII_GRAM_CHARS, distinct_grams};
 
 /// At most this many grams are intersected: fewer grams only widen the

@@ -5,35 +5,53 @@
 //!
 //! # Layout
 //! - `schema`: fields and `FORMAT_VERSION` (one place).
+//! - `format`: the format file beside tantivy's, written at creation, checked at open.
+//! - `error`: `IndexError`.
 //! - `text`: NFC + Unicode case folding shared by indexing and querying.
 //! - `tokenizer`: words for Latin scripts (stemmed), bigrams + unigrams for Han/Kana/Hangul.
-//! - `store`: `Index` (open, writer, commit with payload, consistent snapshots).
-//! - `records`: sections, pages and page listings read from a snapshot.
+//! - `keys`: section keys and symbol keys, derived from content.
+//! - `index`: `Index` (open, refresh) and its consistent `Snapshot`s.
+//! - `writer`: `Writer` (add pages, delete editions, commit a generation with its payload).
+//! - `records`: sections, pages and page listings as stored, read from a snapshot.
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
+//! - `request`: a search's request, outcome and hits.
+//! - `compile`: a query compiled into the two tiers' queries and what snippets light.
 //! - `search`: ranked search over a set of editions, tiers, deadline, cancellation.
-//! - `snippet`: snippets with highlight ranges in scalar offsets.
+//! - `cache`: a snapshot's recent search results.
+//! - `highlight`, `snippet`: snippets with highlight ranges in scalar offsets.
 //! - `hitdoc`: a hit's stored fields read from the document's bytes, borrowed.
 //! - `grams`: n-gram candidates for substring search.
+//!
+//! Modules import one way: `error`, `format`, `index`, then `writer`,
+//! `records`, `compile` and `search` on top; none imports a module that
+//! imports it.
 
 mod cache;
+mod compile;
+mod error;
+mod format;
 pub mod grams;
 mod highlight;
 mod hitdoc;
+mod index;
+mod keys;
 pub mod query;
 mod records;
+mod request;
 pub mod schema;
 mod search;
 pub mod snippet;
-pub mod store;
 pub mod text;
 pub mod tokenizer;
+mod writer;
 
+pub use error::IndexError;
+pub use index::{Index, Snapshot};
+pub use keys::section_key;
 pub use query::{FilterKey, ParsedQuery, QueryError, parse_query};
-pub use records::{PageParts, PageRow};
+pub use records::{PageMeta, PageParts, PageRecord, PageRow, SectionRecord};
+pub use request::{Cancel, Hit, SearchOutcome, SearchRequest};
 pub use schema::FORMAT_VERSION;
-pub use store::{
-    Cancel, Hit, Index, IndexError, PageMeta, PageRecord, SearchOutcome, SearchRequest, SectionRecord,
-    Snapshot, Writer, section_key,
-};
 /// Where a document is in the index (a page of [`Snapshot::page_rows`]).
 pub use tantivy::DocAddress;
+pub use writer::Writer;

@@ -1,6 +1,6 @@
 //! The query front end: our own parser (tantivy's misreads `PG96:`).
 //!
-//! Syntax (SPEC §3): words; `"quoted phrases"` (strict); `-excluded` words or
+//! Syntax: words; `"quoted phrases"` (strict); `-excluded` words or
 //! phrases; filters `project:`, `version:`/`branch:`, `locale:`/`lang:`,
 //! `domain:`, `collection:` (value `*` = all); a leading version prefix
 //! `PG96:` / `pg 13:` / `postgresql18:`. Splitting a prefix into project

@@ -1,15 +1,62 @@
-//! Reading stored records from a snapshot: sections, pages, page listings
-//! (from fast fields only) and per-edition counts.
+//! Stored records and reading them from a snapshot: sections, pages, page
+//! listings (from fast fields only) and per-edition counts.
 
 use std::collections::HashSet;
 
+use serde::{Deserialize, Serialize};
 use tantivy::collector::{Count, DocSetCollector};
 use tantivy::query::{BooleanQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, Term};
 
+use crate::index::Snapshot;
+use crate::keys::section_key;
 use crate::schema::{Fields, KIND_PAGE, KIND_SECTION};
-use crate::store::{PageMeta, PageRecord, SectionRecord, Snapshot, section_key};
+
+/// A section as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SectionRecord {
+    pub key: String,
+    pub edition: String,
+    pub page_path: String,
+    pub anchor: Option<String>,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    pub text: String,
+    /// Read only when asked for ([`Snapshot::section_with_markdown`]).
+    pub markdown: Option<String>,
+}
+
+/// A page as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageRecord {
+    pub edition: String,
+    pub path: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub order: Option<i64>,
+    pub draft: bool,
+    pub frontmatter: Option<String>,
+    pub markdown: String,
+    pub text: String,
+    /// Section keys in document order.
+    pub section_keys: Vec<String>,
+    /// The file inside the source the page came from.
+    #[serde(default)]
+    pub source_file: String,
+    /// Each section's anchor, in document order (None for the lead).
+    #[serde(default)]
+    pub anchors: Vec<Option<String>>,
+}
+
+/// A page's listing entry (no bodies).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageMeta {
+    pub path: String,
+    pub title: String,
+    pub order: Option<i64>,
+    pub draft: bool,
+}
 
 pub(crate) fn term_query(field: Field, text: &str) -> Box<dyn Query> {
     Box::new(TermQuery::new(Term::from_field_text(field, text), IndexRecordOption::Basic))

@@ -1,6 +1,7 @@
-//! Ranked search over a set of editions: query compilation, the two tiers
-//! (every word, then most words), exact symbols first, deadline and
-//! cancellation checked while collecting, exact paging, and snippets.
+//! Ranked search over a set of editions: the two tiers (every word, then
+//! most words), exact symbols first, deadline and cancellation checked while
+//! collecting, exact paging, snippets, and the snapshot's result cache in
+//! front of it all.
 //!
 //! Order: (tier, score desc, section key asc). Tier 1 holds the sections with
 //! every word and phrase (and those whose symbol is exactly the query words,
@@ -13,495 +14,27 @@
 //! the same on every page of one query and limit: pages never overlap or skip.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
-};
+use tantivy::query::{EnableScoring, Query};
+use tantivy::schema::OwnedValue;
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
-use tantivy::schema::{IndexRecordOption, OwnedValue};
-use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED, Term};
+use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED};
 
-use crate::highlight::{Highlight, SNIPPET_SOURCE_BYTES};
+use crate::cache::Key;
+use crate::compile::{Compiled, Coverage, compile};
+use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
+use crate::index::{Snapshot, SnapshotInner};
+use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
-use crate::store::{Hit, SearchOutcome, SearchRequest, SnapshotInner, symbol_key};
-use crate::text::fold;
-use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
-pub const MAX_CANDIDATES: usize = 200_000;
-/// Terms a prefix expands to, at most.
-const MAX_PREFIX_TERMS: usize = 50;
+const MAX_CANDIDATES: usize = 200_000;
 /// Deadline and cancellation are checked every this many documents.
 const CHECK_EVERY: u32 = 256;
-/// Score given to an exact symbol match: above any BM25 sum.
-const SYMBOL_SCORE: Score = 10_000.0;
-/// Bonus for the sections of a page whose symbol starts the query.
-const PAGE_SYMBOL_SCORE: Score = 40.0;
-/// Field boosts over body.
-const TITLE_BOOST: Score = 3.0;
-const BREADCRUMB_BOOST: Score = 1.5;
-
-/// English words that say nothing about the answer; they never count toward
-/// the "most words" of tier 2.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from",
-    "get", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or",
-    "should", "so", "that", "the", "their", "then", "there", "these", "this", "to", "use", "using", "was",
-    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without", "would", "you",
-    "your",
-];
-
-/// One searchable unit: a term, a phrase (terms at offsets), or any of
-/// several terms (a prefix expansion).
-#[derive(Debug, Clone, PartialEq)]
-enum Unit {
-    Term(String),
-    Phrase(Vec<(usize, String)>),
-    AnyOf(Vec<String>),
-}
-
-impl Unit {
-    fn terms(&self) -> Vec<&str> {
-        match self {
-            Unit::Term(t) => vec![t],
-            Unit::Phrase(ts) => ts.iter().map(|(_, t)| t.as_str()).collect(),
-            Unit::AnyOf(ts) => ts.iter().map(String::as_str).collect(),
-        }
-    }
-
-    /// The unit in one field, or None when it cannot match there.
-    fn query_in(&self, field: tantivy::schema::Field) -> Option<Box<dyn Query>> {
-        let term = |t: &str| Term::from_field_text(field, t);
-        match self {
-            Unit::Term(t) => Some(Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs))),
-            Unit::Phrase(ts) if ts.len() >= 2 => {
-                Some(Box::new(PhraseQuery::new_with_offset(ts.iter().map(|(o, t)| (*o, term(t))).collect())))
-            }
-            Unit::Phrase(ts) => {
-                ts.first().map(|(_, t)| Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as _)
-            }
-            Unit::AnyOf(ts) if ts.is_empty() => None,
-            Unit::AnyOf(ts) => Some(Box::new(BooleanQuery::new(
-                ts.iter()
-                    .map(|t| {
-                        (
-                            Occur::Should,
-                            Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as Box<dyn Query>,
-                        )
-                    })
-                    .collect(),
-            ))),
-        }
-    }
-
-    /// The unit in body, title (×3) or breadcrumb (×1.5).
-    fn query(&self, f: &Fields) -> Option<Box<dyn Query>> {
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (field, boost) in [(f.body, 1.0), (f.title, TITLE_BOOST), (f.breadcrumb, BREADCRUMB_BOOST)] {
-            if let Some(q) = self.query_in(field) {
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
-            }
-        }
-        (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
-    }
-}
-
-/// The terms of a phrase as the index holds them: words (not identifier
-/// parts) at their positions; for CJK runs the bigrams, or the unigram of a
-/// one-char run.
-fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
-    let bigram_at: HashSet<usize> =
-        tokens.iter().filter(|t| t.kind == TokenKind::Bigram).map(|t| t.position).collect();
-    let mut terms: Vec<(usize, String)> = tokens
-        .iter()
-        .filter(|t| match t.kind {
-            TokenKind::Word | TokenKind::Bigram => true,
-            TokenKind::Part => false,
-            // A one-char run: no bigram starts at it or just before it.
-            TokenKind::Unigram => {
-                let before = t.position.checked_sub(1).is_some_and(|p| bigram_at.contains(&p));
-                !before && !bigram_at.contains(&t.position)
-            }
-        })
-        .map(|t| (t.position, t.text.clone()))
-        .collect();
-    terms.sort();
-    let first = terms.first().map_or(0, |t| t.0);
-    for t in &mut terms {
-        t.0 -= first;
-    }
-    terms
-}
-
-fn analyzed(text: &str) -> Vec<Analyzed> {
-    let mut tokens = Vec::new();
-    analyze(&fold(text), true, &mut tokens);
-    tokens
-}
-
-/// A word or phrase as one unit (a term when it is a single token).
-fn unit_of(text: &str) -> Option<Unit> {
-    let mut terms = phrase_terms(&analyzed(text));
-    match terms.len() {
-        0 => None,
-        1 => terms.pop().map(|(_, t)| Unit::Term(t)),
-        _ => Some(Unit::Phrase(terms)),
-    }
-}
-
-/// The query, compiled once per search.
-struct Compiled {
-    /// Tier 1: every word, phrase and exclusion, or the symbol.
-    tier1: Box<dyn Query>,
-    /// Tier 2: most of the words; None when it could add nothing.
-    tier2: Option<(Box<dyn Query>, Coverage)>,
-    /// What snippets look for.
-    highlight: Highlight,
-}
-
-fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
-    let mut upper = prefix.as_bytes().to_vec();
-    upper.push(0xFF);
-    let mut found: Vec<String> = Vec::new();
-    // The typed text may run past the indexed stem (`lockin` for `lock`,
-    // stem of `locking`): take the longest indexed term it starts with.
-    let chars: Vec<usize> = prefix.char_indices().map(|(b, _)| b).skip(1).collect();
-    let shortest = chars.len().saturating_sub(4).max(2);
-    'shorter: for &end in chars.iter().skip(shortest).rev() {
-        let shorter = &prefix[..end];
-        for reader in searcher.segment_readers() {
-            for field in [f.body, f.title] {
-                if let Ok(inverted) = reader.inverted_index(field)
-                    && inverted.terms().get(shorter).ok().flatten().is_some()
-                {
-                    found.push(shorter.to_string());
-                    break 'shorter;
-                }
-            }
-        }
-    }
-    'segments: for reader in searcher.segment_readers() {
-        for field in [f.body, f.title] {
-            let Ok(inverted) = reader.inverted_index(field) else { continue };
-            let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()
-            else {
-                continue;
-            };
-            while stream.advance() {
-                if let Ok(term) = std::str::from_utf8(stream.key())
-                    && !found.iter().any(|t| t == term)
-                {
-                    found.push(term.to_string());
-                    if found.len() >= MAX_PREFIX_TERMS {
-                        break 'segments;
-                    }
-                }
-            }
-        }
-    }
-    found
-}
-
-fn compile(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Option<Compiled> {
-    let f = &*snap.fields;
-    let q = request.query;
-
-    let mut word_units: Vec<Unit> = Vec::new();
-    // Which word units are English stopwords (not highlighted beside others).
-    let mut stop_units: Vec<bool> = Vec::new();
-    let last = q.words.len().saturating_sub(1);
-    for (i, word) in q.words.iter().enumerate() {
-        let Some(unit) = unit_of(word) else { continue };
-        stop_units.push(STOPWORDS.contains(&fold(word).as_str()));
-        let unit = match unit {
-            Unit::Term(t) if request.last_word_prefix && i == last && !t.chars().any(crate::text::is_cjk) => {
-                // Typed so far: the stemmed word itself, or any indexed term it starts.
-                let mut unstemmed = Vec::new();
-                analyze(&fold(word), false, &mut unstemmed);
-                let prefix = unstemmed.first().map(|a| a.text.clone()).unwrap_or_else(|| t.clone());
-                let mut terms = expand_prefix(&snap.searcher, f, &prefix);
-                if !terms.contains(&t) {
-                    terms.push(t);
-                }
-                Unit::AnyOf(terms)
-            }
-            other => other,
-        };
-        word_units.push(unit);
-    }
-    let phrase_units: Vec<Unit> = q.phrases.iter().filter_map(|p| unit_of(p)).collect();
-    let excluded: Vec<Box<dyn Query>> =
-        q.excluded.iter().filter_map(|e| unit_of(e)).filter_map(|u| u.query(f)).collect();
-    if word_units.is_empty() && phrase_units.is_empty() {
-        return None;
-    }
-
-    // Highlight groups: one per word or phrase (a prefix's expansions and a
-    // CJK run's bigrams share their word's group). Stopwords are not lit
-    // beside other words: a window is chosen for the words that matter.
-    let mut highlight: Vec<(String, u32)> = Vec::new();
-    let mut groups = 0u32;
-    let only_stopwords = phrase_units.is_empty() && stop_units.iter().all(|&s| s);
-    let lit =
-        word_units.iter().zip(&stop_units).filter(|(_, stop)| only_stopwords || !**stop).map(|(u, _)| u);
-    for unit in lit.chain(&phrase_units) {
-        for t in unit.terms() {
-            if !highlight.iter().any(|(h, _)| h == t) {
-                highlight.push((t.to_string(), groups));
-            }
-        }
-        groups += 1;
-    }
-
-    // Exact symbol: the query words, folded and joined by single spaces.
-    let symbol_text = if !q.words.is_empty() {
-        symbol_key(&q.words.join(" "))
-    } else if q.phrases.len() == 1 {
-        symbol_key(&q.phrases[0])
-    } else {
-        String::new()
-    };
-    let symbol: Option<Box<dyn Query>> = (!symbol_text.is_empty()).then(|| {
-        Box::new(ConstScoreQuery::new(
-            Box::new(TermQuery::new(Term::from_field_text(f.symbol, &symbol_text), IndexRecordOption::Basic)),
-            SYMBOL_SCORE,
-        )) as Box<dyn Query>
-    });
-
-    let common = |with_phrases: bool| {
-        // The edition filter is applied while collecting (a fast-field
-        // lookup), cheaper than intersecting with every edition's postings.
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        if with_phrases {
-            clauses.extend(phrase_units.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)));
-        }
-        clauses.extend(excluded.iter().map(|q| (Occur::MustNot, q.box_clone())));
-        clauses
-    };
-
-    // Tier 1.
-    let mut tier1 = common(true);
-    let all_words: Vec<(Occur, Box<dyn Query>)> =
-        word_units.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)).collect();
-    match (all_words.is_empty(), &symbol) {
-        (false, Some(symbol)) => tier1.push((
-            Occur::Must,
-            Box::new(BooleanQuery::new(vec![
-                (Occur::Should, Box::new(BooleanQuery::new(all_words)) as Box<dyn Query>),
-                (Occur::Should, symbol.box_clone()),
-            ])),
-        )),
-        (false, None) => tier1.extend(all_words),
-        (true, Some(symbol)) => tier1.push((Occur::Should, symbol.box_clone())),
-        (true, None) => {}
-    }
-
-    // A query that starts with a symbol (`create index concurrently`) favours
-    // the sections of the page defining it; BM25 picks among them.
-    for k in (1..q.words.len()).rev() {
-        let leading = symbol_key(&q.words[..k].join(" "));
-        if !leading.is_empty() {
-            tier1.push((
-                Occur::Should,
-                Box::new(ConstScoreQuery::new(
-                    Box::new(TermQuery::new(
-                        Term::from_field_text(f.page_symbol, &leading),
-                        IndexRecordOption::Basic,
-                    )),
-                    PAGE_SYMBOL_SCORE,
-                )),
-            ));
-        }
-    }
-
-    // Tier 2: Latin words (not stopwords) and short CJK runs (a term like
-    // 配置参数) as the words; the bigrams of longer CJK runs (a sentence)
-    // as words of their own.
-    let mut latin: Vec<Unit> = Vec::new();
-    let mut grams: Vec<Unit> = Vec::new();
-    let runs: Vec<Vec<Run>> = q.words.iter().map(|w| cjk_runs(phrase_terms(&analyzed(w)))).collect();
-    // A query that is one CJK run alone (a term, a question) is matched by
-    // its bigrams: as one word it could only repeat tier 1.
-    let alone = runs.iter().map(Vec::len).sum::<usize>() == 1;
-    for (word, runs) in q.words.iter().zip(runs) {
-        if runs.iter().any(|r| matches!(r, Run::Cjk(_))) {
-            for run in runs {
-                let (unit, list) = match run {
-                    Run::Other(t) => (Unit::Term(t), &mut latin),
-                    Run::Cjk(mut bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
-                        let first = bigrams.first().map_or(0, |b| b.0);
-                        bigrams.iter_mut().for_each(|b| b.0 -= first);
-                        let unit = match bigrams.len() {
-                            1 => Unit::Term(bigrams.remove(0).1),
-                            _ => Unit::Phrase(bigrams),
-                        };
-                        (unit, &mut latin)
-                    }
-                    Run::Cjk(bigrams) => {
-                        for (_, t) in bigrams {
-                            let unit = Unit::Term(t);
-                            if !grams.contains(&unit) {
-                                grams.push(unit);
-                            }
-                        }
-                        continue;
-                    }
-                };
-                if !list.contains(&unit) {
-                    list.push(unit);
-                }
-            }
-        } else if !STOPWORDS.contains(&fold(word).as_str())
-            && let Some(unit) = unit_of(word)
-            && !latin.contains(&unit)
-        {
-            latin.push(unit);
-        }
-    }
-    if let Some(Unit::AnyOf(terms)) = word_units.last()
-        && let Some(Unit::Term(stemmed)) = latin.last()
-        && terms.contains(stemmed)
-    {
-        // Keep the prefix expansion of the last word in tier 2 as well.
-        let n = latin.len();
-        latin[n - 1] = Unit::AnyOf(terms.clone());
-    }
-    if latin.is_empty() && grams.is_empty() {
-        // Only stopwords: then they are the words.
-        latin = word_units.clone();
-    }
-    // Each word of tier 2 weighs by its rarity: a section with only the rare
-    // word (`log_min_duration_sample`) outranks one titled with the two
-    // common ones (`configuration parameters`).
-    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(&snap.searcher, f, u)).collect();
-    let known: Vec<Score> = idfs.iter().flatten().copied().collect();
-    let mean_idf = if known.is_empty() { 1.0 } else { known.iter().sum::<Score>() / known.len() as Score };
-    let shoulds: Vec<Box<dyn Query>> = latin
-        .iter()
-        .chain(&grams)
-        .zip(&idfs)
-        .filter_map(|(u, idf)| {
-            let q = u.query(f)?;
-            Some(match idf {
-                Some(idf) => Box::new(BoostQuery::new(q, idf / mean_idf)) as Box<dyn Query>,
-                None => q,
-            })
-        })
-        .collect();
-    let tier2 = if shoulds.len() >= 2 || (shoulds.len() == 1 && word_units.len() + phrase_units.len() > 1) {
-        let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(2)).clamp(1, shoulds.len());
-        let mut clauses = common(true);
-        let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
-            shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
-            minimum,
-        ));
-        // The rarest word alone also qualifies: `log_min_duration_sample
-        // configuration parameter` must find the one section naming the
-        // setting even when it lacks the two common words.
-        let rarest = latin
-            .iter()
-            .chain(&grams)
-            .zip(&idfs)
-            .filter_map(|(u, idf)| match (u, idf) {
-                (_, Some(idf)) => Some((*idf, u)),
-                _ => None,
-            })
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .and_then(|(idf, u)| {
-                Some(Box::new(BoostQuery::new(u.query(f)?, idf / mean_idf)) as Box<dyn Query>)
-            });
-        match rarest {
-            Some(rare) if minimum > 1 => clauses.push((
-                Occur::Must,
-                Box::new(BooleanQuery::new(vec![(Occur::Should, most), (Occur::Should, rare)])),
-            )),
-            _ => clauses.push((Occur::Must, most)),
-        }
-        for unit in &grams {
-            for t in unit.terms() {
-                if !highlight.iter().any(|(h, _)| h == t) {
-                    highlight.push((t.to_string(), groups));
-                    groups += 1;
-                }
-            }
-        }
-        // The bigrams of a CJK sentence count alike: those spanning two
-        // words (制每 in 限制每个) are rare but say nothing.
-        let units: Vec<(Box<dyn Query>, Score)> = latin
-            .iter()
-            .map(|u| (u, false))
-            .chain(grams.iter().map(|u| (u, true)))
-            .zip(&idfs)
-            .filter_map(|((u, gram), idf)| {
-                Some((u.query(f)?, if gram { mean_idf } else { idf.unwrap_or(mean_idf) }))
-            })
-            .collect();
-        let total = units.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
-        Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, Coverage { units, total }))
-    } else {
-        None
-    };
-
-    Some(Compiled {
-        tier1: Box::new(BooleanQuery::new(tier1)),
-        tier2,
-        highlight: Highlight::new(highlight, groups),
-    })
-}
-
-/// A CJK run of at most this many chars is one word in tier 2.
-const MAX_CJK_WORD_CHARS: usize = 4;
-
-/// Phrase terms split into CJK runs (consecutive bigrams) and the rest.
-enum Run {
-    Other(String),
-    Cjk(Vec<(usize, String)>),
-}
-
-fn cjk_runs(terms: Vec<(usize, String)>) -> Vec<Run> {
-    let mut runs: Vec<Run> = Vec::new();
-    for (position, t) in terms {
-        let cjk = t.chars().any(crate::text::is_cjk);
-        match runs.last_mut() {
-            Some(Run::Cjk(run)) if cjk && run.last().is_some_and(|l| l.0 + 1 == position) => {
-                run.push((position, t))
-            }
-            _ if cjk => runs.push(Run::Cjk(vec![(position, t)])),
-            _ => runs.push(Run::Other(t)),
-        }
-    }
-    runs
-}
-
-/// BM25's inverse document frequency of a unit in the body field: a term's,
-/// or a phrase's rarest term's (a phrase is at least as rare); None for a
-/// prefix expansion or a term no section holds.
-fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
-    let n = searcher.num_docs() as Score;
-    let of = |t: &str| -> Option<Score> {
-        let df = searcher.doc_freq(&Term::from_field_text(f.body, t)).ok()?;
-        (df > 0).then(|| (1.0 + (n - df as Score + 0.5) / (df as Score + 0.5)).ln())
-    };
-    match unit {
-        Unit::Term(t) => of(t),
-        Unit::Phrase(ts) => {
-            ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
-        }
-        Unit::AnyOf(_) => None,
-    }
-}
-
-/// How much of the query a tier-2 section covers: the sum of the rarity
-/// (idf) of the words it holds over that of all words, so that the sections
-/// with most of the (telling) words come first, as SPEC §3 says, and BM25
-/// orders those that cover the same.
-struct Coverage {
-    units: Vec<(Box<dyn Query>, Score)>,
-    total: Score,
-}
 
 /// Coverage counts this much more than any BM25 sum of a section.
 const COVERAGE_SCORE: Score = 200.0;
@@ -643,8 +176,8 @@ fn top(candidates: &mut [Candidate], k: usize) {
     }
 }
 
-/// Ranked search (SPEC §3). Never panics; flags instead of failing.
-pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
+/// Ranked search, uncached. Never panics; flags instead of failing.
+fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     let mut outcome = SearchOutcome::default();
     let mut flags = Flags::default();
     if request.editions.is_empty() || flags.check(request) {
@@ -652,7 +185,7 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
         outcome.cancelled = flags.cancelled;
         return outcome;
     }
-    let Some(compiled) = compile(snap, request) else { return outcome };
+    let Some(compiled) = compile(&snap.searcher, &snap.fields, request) else { return outcome };
     let searcher = &snap.searcher;
     let wanted = request.offset.saturating_add(request.limit);
 
@@ -699,6 +232,49 @@ pub(crate) fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Searc
     outcome.cancelled = flags.cancelled;
     outcome.candidate_truncated = flags.truncated;
     outcome
+}
+
+impl Snapshot {
+    /// Ranked search. Never panics, never exceeds the deadline by more than
+    /// a few ms; sets flags instead of failing. Repeated requests are
+    /// answered from this snapshot's result cache.
+    pub fn search(&self, request: &SearchRequest<'_>) -> SearchOutcome {
+        Arc::unwrap_or_clone(self.search_shared(request))
+    }
+
+    /// [`Snapshot::search`], answered with the result the cache shares
+    /// (no copy of it is made).
+    pub fn search_shared(&self, request: &SearchRequest<'_>) -> Arc<SearchOutcome> {
+        let key = Key::of(request);
+        if let Some(cached) = self.inner.results.get(&key, true) {
+            return cached;
+        }
+        let outcome = Arc::new(self.search_uncached(request));
+        self.inner.results.put(key, &outcome);
+        outcome
+    }
+
+    /// The result cache's answer to `request`, if it holds one (a miss is
+    /// not counted: the search that follows counts it).
+    pub fn search_if_cached(&self, request: &SearchRequest<'_>) -> Option<Arc<SearchOutcome>> {
+        self.inner.results.get(&Key::of(request), false)
+    }
+
+    /// Ranked search without the result cache (benchmarks of the engine).
+    pub fn search_uncached(&self, request: &SearchRequest<'_>) -> SearchOutcome {
+        search(&self.inner, request)
+    }
+
+    /// Searches of this snapshot answered from its result cache.
+    pub fn cached_searches(&self) -> u64 {
+        self.inner.results.counts().0
+    }
+
+    /// Searches of this snapshot that looked in its result cache and had
+    /// to search (`search_uncached` does not look).
+    pub fn searched_after_cache_miss(&self) -> u64 {
+        self.inner.results.counts().1
+    }
 }
 
 fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
@@ -823,24 +399,5 @@ mod tests {
             }
         }
         assert_eq!(sections_read, 3);
-    }
-
-    #[test]
-    fn phrase_terms_of_cjk_runs() {
-        let terms = phrase_terms(&analyzed("创建索引"));
-        assert_eq!(terms, vec![(0, "创建".into()), (1, "建索".into()), (2, "索引".into())]);
-        assert_eq!(phrase_terms(&analyzed("索")), vec![(0, "索".into())]);
-        assert_eq!(
-            phrase_terms(&analyzed("在PostgreSQL中")),
-            vec![(0, "在".into()), (1, "postgresql".into()), (2, "中".into())]
-        );
-    }
-
-    #[test]
-    fn identifiers_are_one_term() {
-        assert_eq!(unit_of("work_mem"), Some(Unit::Term("work_mem".into())));
-        assert_eq!(unit_of("Indexes"), Some(Unit::Term("index".into())));
-        assert_eq!(unit_of("9.6"), Some(Unit::Phrase(vec![(0, "9".into()), (1, "6".into())])));
-        assert_eq!(unit_of("!!"), None);
     }
 }

@@ -1,6 +1,8 @@
 //! Text normalisation shared by indexing and querying: NFC, then Unicode
 //! default case folding, and the script classes the tokenizer splits on.
 
+/// CJK as every crate classifies it (the corpus owns the table).
+pub use lectern_corpus::script::is_cjk;
 use unicode_normalization::UnicodeNormalization;
 
 /// NFC-normalises and case-folds (Unicode default case folding).
@@ -10,29 +12,6 @@ pub fn fold(s: &str) -> String {
     }
     let nfc: String = s.nfc().collect();
     caseless::default_case_fold_str(&nfc)
-}
-
-/// Han, Hiragana, Katakana and Hangul: scripts written without spaces, indexed
-/// as overlapping bigrams plus unigrams.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x1100..=0x11FF          // Hangul Jamo
-        | 0x2E80..=0x2FDF        // CJK radicals, Kangxi radicals
-        | 0x3005..=0x3007        // 々 〆 〇
-        | 0x3021..=0x3029        // Hangzhou numerals
-        | 0x3031..=0x3035        // kana repeat marks
-        | 0x3040..=0x30FF        // Hiragana, Katakana (incl. ー)
-        | 0x3130..=0x318F        // Hangul compatibility Jamo
-        | 0x31F0..=0x31FF        // Katakana phonetic extensions
-        | 0x3400..=0x4DBF        // CJK Ext A
-        | 0x4E00..=0x9FFF        // CJK Unified Ideographs
-        | 0xA960..=0xA97F        // Hangul Jamo Ext A
-        | 0xAC00..=0xD7FF        // Hangul syllables, Jamo Ext B
-        | 0xF900..=0xFAFF        // CJK compatibility ideographs
-        | 0xFF66..=0xFF9F        // halfwidth Katakana
-        | 0xFFA0..=0xFFDC        // halfwidth Hangul
-        | 0x20000..=0x3FFFF      // CJK Ext B..H
-    )
 }
 
 /// Combining marks that continue a word (text is NFC, but not every

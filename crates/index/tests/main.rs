@@ -2,7 +2,7 @@
 //! hand-made pages (English and Chinese) in a tempdir.
 //!
 //! # Contents
-//! - fixture: `page`, `fixture_pages`, `build`, `search`
+//! - fixture: `page`, `fixture_pages` (English, Chinese, other), `build`, `search`
 //! - generations: snapshot isolation, payload/searcher consistency across
 //!   two `Index` handles, refresh is cheap, delete_edition, format check,
 //!   read-only open, verify
@@ -61,8 +61,17 @@ fn page(path: &str, title: &str, sections: &[(Option<&str>, &str, &str)], symbol
     }
 }
 
+/// Every page of the fixture, in the order they are written.
 fn fixture_pages() -> Vec<(&'static str, Page)> {
-    let mut pages = vec![
+    let mut pages = english_pages();
+    pages.extend(chinese_pages());
+    pages.extend(other_pages());
+    pages
+}
+
+/// Reference pages, an introduction and a settings page of the English manual.
+fn english_pages() -> Vec<(&'static str, Page)> {
+    vec![
         (
             EN,
             page(
@@ -122,6 +131,12 @@ fn fixture_pages() -> Vec<(&'static str, Page)> {
                 &[],
             ),
         ),
+    ]
+}
+
+/// The Chinese manual (and a section in kana and Hangul).
+fn chinese_pages() -> Vec<(&'static str, Page)> {
+    vec![
         (
             ZH,
             page(
@@ -167,6 +182,12 @@ fn fixture_pages() -> Vec<(&'static str, Page)> {
                 &[],
             ),
         ),
+    ]
+}
+
+/// Another edition, the tier pages, and thirty maintenance pages that page.
+fn other_pages() -> Vec<(&'static str, Page)> {
+    let mut pages = vec![
         (
             OTHER,
             page(

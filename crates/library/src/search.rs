@@ -1,11 +1,11 @@
 //! Ranked search as every face offers it: parameters and their limits
-//! (at most 50 results a time, offsets to 10,000), scope resolution, and
-//! the result envelope.
+//! (at most 50 results a time, offsets to 10,000), scope resolution, the
+//! result cache in front, and the result envelope.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lectern_index::{Cancel, SearchOutcome, SearchRequest, parse_query};
+use lectern_index::{Cancel, ParsedQuery, SearchOutcome, SearchRequest, parse_query};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{LibraryError, invalid};
@@ -23,8 +23,8 @@ pub const SEARCH_LIMIT: Bounds = limit(DEFAULT_LIMIT, MAX_LIMIT);
 /// Where in the ranking a page of hits starts.
 pub const SEARCH_OFFSET: Bounds = Bounds { name: "offset", min: 0, max: MAX_OFFSET, default: 0, unit: None };
 
-/// A search request (seed 000's `search_documentation` parameters; `branch`
-/// is accepted for `version`).
+/// A search request (the parameters of the stdio MCP tool
+/// `search_documentation`; `branch` is accepted for `version`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SearchParams {
     /// Search text, at most 256 characters; filters (`project:`, `version:`,
@@ -87,6 +87,37 @@ pub fn check_paging(limit: Option<i64>, offset: Option<i64>) -> Result<(usize, u
     Ok((SEARCH_LIMIT.check(limit)?, SEARCH_OFFSET.check(offset)?))
 }
 
+/// What the result cache says to a search: its answer, or the search to run.
+pub enum CacheLookup {
+    /// Found without searching.
+    Answered(SearchResponse),
+    /// Not there: run it with [`Library::search_pending`] (on a thread that
+    /// may block).
+    Missed(PendingSearch),
+}
+
+/// A search the result cache did not answer, as checked on the way (so it
+/// is not checked again when it runs).
+pub struct PendingSearch(Pending);
+
+enum Pending {
+    Checked(Checked),
+    /// The cache is off, or the view of a new generation is yet to be built:
+    /// nothing was checked.
+    Unchecked(SearchParams),
+}
+
+/// A search whose text, paging and generation are checked and whose scope
+/// is resolved against one view.
+struct Checked {
+    view: Arc<View>,
+    query: ParsedQuery,
+    scope: ResolvedScope,
+    limit: usize,
+    offset: usize,
+    prefix: bool,
+}
+
 impl Library {
     /// Ranked search. `deadline` caps the library's own deadline setting
     /// (a face passes what is left of its request budget).
@@ -96,76 +127,117 @@ impl Library {
         deadline: Option<Duration>,
         cancel: Option<Cancel>,
     ) -> Result<SearchResponse, LibraryError> {
-        let cache = self.result_cache();
-        let found = self.search_by(params, deadline, cancel, self.view()?, |snapshot, request| {
-            Some(if cache {
-                snapshot.search_shared(request)
-            } else {
-                Arc::new(snapshot.search_uncached(request))
-            })
-        })?;
-        found.ok_or_else(|| LibraryError::Internal("a search returned no outcome".into()))
+        let checked = check(params, self.view()?)?;
+        Ok(self.run(checked, deadline, cancel))
     }
 
     /// The answer to `params` if the result cache holds it (or an error
     /// about the input), without searching: cheap enough for a face's async
-    /// thread, which then hands only a miss (`Ok(None)`) to a blocking one.
-    /// Also `Ok(None)` when the cache is off or a new generation's view has
-    /// yet to be built.
-    pub fn search_if_cached(&self, params: &SearchParams) -> Result<Option<SearchResponse>, LibraryError> {
+    /// thread, which then hands only a miss to a blocking one. Never checks
+    /// the input twice: a miss carries what was checked.
+    pub fn search_cached(&self, params: &SearchParams) -> Result<CacheLookup, LibraryError> {
+        let unchecked = || CacheLookup::Missed(PendingSearch(Pending::Unchecked(params.clone())));
         if !self.result_cache() {
-            return Ok(None);
+            return Ok(unchecked());
         }
-        let Some(view) = self.current_view() else { return Ok(None) };
-        self.search_by(params, None, None, view, |snapshot, request| snapshot.search_if_cached(request))
+        let Some(view) = self.current_view() else { return Ok(unchecked()) };
+        let checked = check(params, view)?;
+        // The deadline does not count: only complete results are kept.
+        let cached = checked.view.snapshot.search_if_cached(&checked.request(Instant::now(), None));
+        Ok(match cached {
+            Some(outcome) => CacheLookup::Answered(checked.respond(&outcome)),
+            None => CacheLookup::Missed(PendingSearch(Pending::Checked(checked))),
+        })
     }
 
-    fn search_by(
+    /// [`Library::search_cached`]'s answer alone: `Ok(None)` on a miss,
+    /// when the cache is off, or when a new generation's view has yet to be
+    /// built.
+    pub fn search_if_cached(&self, params: &SearchParams) -> Result<Option<SearchResponse>, LibraryError> {
+        Ok(match self.search_cached(params)? {
+            CacheLookup::Answered(response) => Some(response),
+            CacheLookup::Missed(_) => None,
+        })
+    }
+
+    /// Runs a search the result cache missed, as [`Library::search`] would.
+    pub fn search_pending(
         &self,
-        params: &SearchParams,
+        pending: PendingSearch,
         deadline: Option<Duration>,
         cancel: Option<Cancel>,
-        view: Arc<View>,
-        run: impl FnOnce(&lectern_index::Snapshot, &SearchRequest<'_>) -> Option<Arc<SearchOutcome>>,
-    ) -> Result<Option<SearchResponse>, LibraryError> {
-        let chars = params.text.chars().count();
-        if chars > MAX_TEXT_CHARS {
-            return Err(invalid(format!(
-                "text is {chars} characters long; at most {MAX_TEXT_CHARS} are allowed (filters included)"
-            )));
-        }
-        if params.text.trim().is_empty() {
-            return Err(invalid("text is empty; give the words to search for (e.g. \"CREATE INDEX\")"));
-        }
-        let (limit, offset) = check_paging(params.limit, params.offset)?;
-        view.check_generation(params.generation.as_deref())?;
-        let mut query = parse_query(&params.text).map_err(|e| invalid(e.to_string()))?;
-        let scope_params = ScopeParams {
-            project: params.project.clone(),
-            version: params.version.clone(),
-            locale: params.locale.clone(),
-            domain: params.domain.clone(),
-            collection: params.collection.clone(),
+    ) -> Result<SearchResponse, LibraryError> {
+        let checked = match pending.0 {
+            Pending::Checked(checked) => checked,
+            Pending::Unchecked(params) => check(&params, self.view()?)?,
         };
-        let scope = resolve(&view.manifest, &scope_params, &mut query)?;
-        if query.words.is_empty() && query.phrases.is_empty() {
-            return Err(invalid("the text has filters but no words to search for; add a word or \"phrase\""));
-        }
-        let mut budget = Duration::from_millis(view.manifest.deadline_ms());
+        Ok(self.run(checked, deadline, cancel))
+    }
+
+    /// Searches (through the result cache when it is on) within the view's
+    /// deadline setting, capped by `deadline`.
+    fn run(&self, checked: Checked, deadline: Option<Duration>, cancel: Option<Cancel>) -> SearchResponse {
+        let mut budget = Duration::from_millis(checked.view.manifest.deadline_ms());
         if let Some(d) = deadline {
             budget = budget.min(d);
         }
-        let request = SearchRequest {
-            query: &query,
-            editions: &scope.editions,
-            last_word_prefix: params.prefix,
-            limit,
-            offset,
-            deadline: Instant::now() + budget,
-            cancel,
+        let outcome = {
+            let request = checked.request(Instant::now() + budget, cancel);
+            let snapshot = &checked.view.snapshot;
+            if self.result_cache() {
+                snapshot.search_shared(&request)
+            } else {
+                Arc::new(snapshot.search_uncached(&request))
+            }
         };
-        let Some(outcome) = run(&view.snapshot, &request) else { return Ok(None) };
-        // Copied once, from the result the cache may share.
+        checked.respond(&outcome)
+    }
+}
+
+/// Checks `params` against `view` and resolves their scope.
+fn check(params: &SearchParams, view: Arc<View>) -> Result<Checked, LibraryError> {
+    let chars = params.text.chars().count();
+    if chars > MAX_TEXT_CHARS {
+        return Err(invalid(format!(
+            "text is {chars} characters long; at most {MAX_TEXT_CHARS} are allowed (filters included)"
+        )));
+    }
+    if params.text.trim().is_empty() {
+        return Err(invalid("text is empty; give the words to search for (e.g. \"CREATE INDEX\")"));
+    }
+    let (limit, offset) = check_paging(params.limit, params.offset)?;
+    view.check_generation(params.generation.as_deref())?;
+    let mut query = parse_query(&params.text).map_err(|e| invalid(e.to_string()))?;
+    let scope_params = ScopeParams {
+        project: params.project.clone(),
+        version: params.version.clone(),
+        locale: params.locale.clone(),
+        domain: params.domain.clone(),
+        collection: params.collection.clone(),
+    };
+    let scope = resolve(&view.manifest, &scope_params, &mut query)?;
+    if query.words.is_empty() && query.phrases.is_empty() {
+        return Err(invalid("the text has filters but no words to search for; add a word or \"phrase\""));
+    }
+    Ok(Checked { view, query, scope, limit, offset, prefix: params.prefix })
+}
+
+impl Checked {
+    fn request(&self, deadline: Instant, cancel: Option<Cancel>) -> SearchRequest<'_> {
+        SearchRequest {
+            query: &self.query,
+            editions: &self.scope.editions,
+            last_word_prefix: self.prefix,
+            limit: self.limit,
+            offset: self.offset,
+            deadline,
+            cancel,
+        }
+    }
+
+    /// The envelope of `outcome`, copied once from the result the cache may share.
+    fn respond(self, outcome: &SearchOutcome) -> SearchResponse {
+        let view = &self.view;
         let hits: Vec<SearchHit> = outcome
             .hits
             .iter()
@@ -189,9 +261,9 @@ impl Library {
                 })
             })
             .collect();
-        let end = offset + hits.len();
+        let end = self.offset + hits.len();
         let has_more = end < outcome.total;
-        Ok(Some(SearchResponse {
+        SearchResponse {
             generation: view.generation.clone(),
             total: outcome.total,
             has_more,
@@ -199,8 +271,8 @@ impl Library {
             timed_out: outcome.timed_out,
             cancelled: outcome.cancelled,
             candidate_truncated: outcome.candidate_truncated,
-            scope,
+            scope: self.scope,
             hits,
-        }))
+        }
     }
 }

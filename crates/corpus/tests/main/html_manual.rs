@@ -98,3 +98,12 @@ fn hostile_html_does_not_panic() {
     let headings = "<h2>a</h2>".repeat(20_000);
     assert_eq!(html_to_page(headings.as_bytes(), "h.html", "").unwrap().sections.len(), 20_000);
 }
+
+#[test]
+fn a_line_break_beside_chinese_is_no_space_but_stays_one_in_korean() {
+    let html =
+        "<html><body><p>本节介绍\n如何运行。\nFrob 与\n数据库</p><p>색인을\n만든다。</p></body></html>";
+    let page = html_to_page(html.as_bytes(), "p.html", "").unwrap();
+    assert!(page.text.contains("本节介绍如何运行。Frob 与数据库"), "{}", page.text);
+    assert!(page.text.contains("색인을 만든다。"), "{}", page.text);
+}

@@ -1,0 +1,581 @@
+//! A query compiled for one search: each word analysed once into units,
+//! tier 1 (every word and phrase, or the exact symbol), tier 2 (most of the
+//! words, weighed by rarity) and what snippets light.
+
+use std::collections::HashSet;
+
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{Score, Searcher, Term};
+
+use crate::highlight::Highlight;
+use crate::keys::symbol_key_of_folded;
+use crate::request::SearchRequest;
+use crate::schema::Fields;
+use crate::text::{fold, is_cjk};
+use crate::tokenizer::{Analyzed, TokenKind, analyze};
+
+/// Terms a prefix expands to, at most.
+const MAX_PREFIX_TERMS: usize = 50;
+/// Score given to an exact symbol match: above any BM25 sum.
+const SYMBOL_SCORE: Score = 10_000.0;
+/// Bonus for the sections of a page whose symbol starts the query.
+const PAGE_SYMBOL_SCORE: Score = 40.0;
+/// Field boosts over body.
+const TITLE_BOOST: Score = 3.0;
+const BREADCRUMB_BOOST: Score = 1.5;
+/// A CJK run of at most this many chars is one word in tier 2.
+const MAX_CJK_WORD_CHARS: usize = 4;
+
+/// English words that say nothing about the answer; they never count toward
+/// the "most words" of tier 2.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from",
+    "get", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or",
+    "should", "so", "that", "the", "their", "then", "there", "these", "this", "to", "use", "using", "was",
+    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without", "would", "you",
+    "your",
+];
+
+/// The query, compiled once per search.
+pub(crate) struct Compiled {
+    /// Tier 1: every word, phrase and exclusion, or the symbol.
+    pub(crate) tier1: Box<dyn Query>,
+    /// Tier 2: most of the words; None when it could add nothing.
+    pub(crate) tier2: Option<(Box<dyn Query>, Coverage)>,
+    /// What snippets look for.
+    pub(crate) highlight: Highlight,
+}
+
+/// How much of the query a tier-2 section covers: the sum of the rarity
+/// (idf) of the words it holds over that of all words, so that the sections
+/// with most of the (telling) words come first and BM25 orders those that
+/// cover the same.
+pub(crate) struct Coverage {
+    /// Each word's query (matched unscored) and its weight.
+    pub(crate) units: Vec<(Box<dyn Query>, Score)>,
+    /// The sum of the weights.
+    pub(crate) total: Score,
+}
+
+/// One searchable unit: a term, a phrase (terms at offsets), or any of
+/// several terms (a prefix expansion).
+#[derive(Debug, Clone, PartialEq)]
+enum Unit {
+    Term(String),
+    Phrase(Vec<(usize, String)>),
+    AnyOf(Vec<String>),
+}
+
+impl Unit {
+    /// A word or phrase as one unit (a term when it is a single token).
+    fn of_terms(mut terms: Vec<(usize, String)>) -> Option<Unit> {
+        match terms.len() {
+            0 => None,
+            1 => terms.pop().map(|(_, t)| Unit::Term(t)),
+            _ => Some(Unit::Phrase(terms)),
+        }
+    }
+
+    fn terms(&self) -> Vec<&str> {
+        match self {
+            Unit::Term(t) => vec![t],
+            Unit::Phrase(ts) => ts.iter().map(|(_, t)| t.as_str()).collect(),
+            Unit::AnyOf(ts) => ts.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// The unit in one field, or None when it cannot match there.
+    fn query_in(&self, field: Field) -> Option<Box<dyn Query>> {
+        let term = |t: &str| Term::from_field_text(field, t);
+        match self {
+            Unit::Term(t) => Some(Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs))),
+            Unit::Phrase(ts) if ts.len() >= 2 => {
+                Some(Box::new(PhraseQuery::new_with_offset(ts.iter().map(|(o, t)| (*o, term(t))).collect())))
+            }
+            Unit::Phrase(ts) => {
+                ts.first().map(|(_, t)| Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as _)
+            }
+            Unit::AnyOf(ts) if ts.is_empty() => None,
+            Unit::AnyOf(ts) => Some(Box::new(BooleanQuery::new(
+                ts.iter()
+                    .map(|t| {
+                        (
+                            Occur::Should,
+                            Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs)) as Box<dyn Query>,
+                        )
+                    })
+                    .collect(),
+            ))),
+        }
+    }
+
+    /// The unit in body, title (×3) or breadcrumb (×1.5).
+    fn query(&self, f: &Fields) -> Option<Box<dyn Query>> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (field, boost) in [(f.body, 1.0), (f.title, TITLE_BOOST), (f.breadcrumb, BREADCRUMB_BOOST)] {
+            if let Some(q) = self.query_in(field) {
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
+            }
+        }
+        (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
+    }
+}
+
+/// A query word or phrase, folded and analysed once.
+struct Word {
+    folded: String,
+    /// Its terms as the index holds them ([`phrase_terms`]).
+    terms: Vec<(usize, String)>,
+}
+
+impl Word {
+    fn new(text: &str) -> Word {
+        let folded = fold(text);
+        let terms = phrase_terms(&analyzed_folded(&folded));
+        Word { folded, terms }
+    }
+
+    fn unit(&self) -> Option<Unit> {
+        Unit::of_terms(self.terms.clone())
+    }
+
+    fn is_stopword(&self) -> bool {
+        STOPWORDS.contains(&self.folded.as_str())
+    }
+}
+
+/// The terms of a phrase as the index holds them: words (not identifier
+/// parts) at their positions; for CJK runs the bigrams, or the unigram of a
+/// one-char run.
+fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
+    let bigram_at: HashSet<usize> =
+        tokens.iter().filter(|t| t.kind == TokenKind::Bigram).map(|t| t.position).collect();
+    let mut terms: Vec<(usize, String)> = tokens
+        .iter()
+        .filter(|t| match t.kind {
+            TokenKind::Word | TokenKind::Bigram => true,
+            TokenKind::Part => false,
+            // A one-char run: no bigram starts at it or just before it.
+            TokenKind::Unigram => {
+                let before = t.position.checked_sub(1).is_some_and(|p| bigram_at.contains(&p));
+                !before && !bigram_at.contains(&t.position)
+            }
+        })
+        .map(|t| (t.position, t.text.clone()))
+        .collect();
+    terms.sort();
+    let first = terms.first().map_or(0, |t| t.0);
+    for t in &mut terms {
+        t.0 -= first;
+    }
+    terms
+}
+
+/// The stemmed tokens of text already folded.
+fn analyzed_folded(folded: &str) -> Vec<Analyzed> {
+    let mut tokens = Vec::new();
+    analyze(folded, true, &mut tokens);
+    tokens
+}
+
+/// A word or phrase as one unit (a term when it is a single token).
+fn unit_of(text: &str) -> Option<Unit> {
+    Word::new(text).unit()
+}
+
+fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
+    let mut upper = prefix.as_bytes().to_vec();
+    upper.push(0xFF);
+    let mut found: Vec<String> = Vec::new();
+    // The typed text may run past the indexed stem (`lockin` for `lock`,
+    // stem of `locking`): take the longest indexed term it starts with.
+    let chars: Vec<usize> = prefix.char_indices().map(|(b, _)| b).skip(1).collect();
+    let shortest = chars.len().saturating_sub(4).max(2);
+    'shorter: for &end in chars.iter().skip(shortest).rev() {
+        let shorter = &prefix[..end];
+        for reader in searcher.segment_readers() {
+            for field in [f.body, f.title] {
+                if let Ok(inverted) = reader.inverted_index(field)
+                    && inverted.terms().get(shorter).ok().flatten().is_some()
+                {
+                    found.push(shorter.to_string());
+                    break 'shorter;
+                }
+            }
+        }
+    }
+    'segments: for reader in searcher.segment_readers() {
+        for field in [f.body, f.title] {
+            let Ok(inverted) = reader.inverted_index(field) else { continue };
+            let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()
+            else {
+                continue;
+            };
+            while stream.advance() {
+                if let Ok(term) = std::str::from_utf8(stream.key())
+                    && !found.iter().any(|t| t == term)
+                {
+                    found.push(term.to_string());
+                    if found.len() >= MAX_PREFIX_TERMS {
+                        break 'segments;
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The query's words and phrases as units, and the clauses every tier carries.
+struct Units {
+    /// One per query word that has terms, in order; the last word typed may
+    /// be a prefix expansion.
+    words: Vec<Unit>,
+    /// Which of `words` are English stopwords (not highlighted beside others).
+    stop: Vec<bool>,
+    phrases: Vec<Unit>,
+    /// Each phrase (must) and each exclusion (must not). The edition filter
+    /// is applied while collecting (a fast-field lookup), cheaper than
+    /// intersecting with every edition's postings.
+    filters: Vec<(Occur, Box<dyn Query>)>,
+}
+
+impl Units {
+    fn new(
+        searcher: &Searcher,
+        f: &Fields,
+        request: &SearchRequest<'_>,
+        words: &[Word],
+        phrases: &[Word],
+    ) -> Units {
+        let mut units = Vec::new();
+        let mut stop = Vec::new();
+        let last = words.len().saturating_sub(1);
+        for (i, word) in words.iter().enumerate() {
+            let Some(unit) = word.unit() else { continue };
+            stop.push(word.is_stopword());
+            units.push(match unit {
+                Unit::Term(t) if request.last_word_prefix && i == last && !t.chars().any(is_cjk) => {
+                    prefix_unit(searcher, f, word, t)
+                }
+                other => other,
+            });
+        }
+        let phrases: Vec<Unit> = phrases.iter().filter_map(Word::unit).collect();
+        let excluded = request.query.excluded.iter().filter_map(|e| unit_of(e)).filter_map(|u| u.query(f));
+        let filters = phrases
+            .iter()
+            .filter_map(|u| u.query(f))
+            .map(|q| (Occur::Must, q))
+            .chain(excluded.map(|q| (Occur::MustNot, q)))
+            .collect();
+        Units { words: units, stop, phrases, filters }
+    }
+
+    fn filters(&self) -> Vec<(Occur, Box<dyn Query>)> {
+        self.filters.iter().map(|(occur, q)| (*occur, q.box_clone())).collect()
+    }
+}
+
+/// The last word typed so far: its stemmed term, or any indexed term it starts.
+fn prefix_unit(searcher: &Searcher, f: &Fields, word: &Word, stemmed: String) -> Unit {
+    let mut unstemmed = Vec::new();
+    analyze(&word.folded, false, &mut unstemmed);
+    let prefix = unstemmed.first().map(|a| a.text.clone()).unwrap_or_else(|| stemmed.clone());
+    let mut terms = expand_prefix(searcher, f, &prefix);
+    if !terms.contains(&stemmed) {
+        terms.push(stemmed);
+    }
+    Unit::AnyOf(terms)
+}
+
+/// What snippets light, in groups: one per word or phrase (a prefix's
+/// expansions and a CJK run's bigrams share their word's group). Stopwords
+/// are not lit beside other words: a window is chosen for the words that
+/// matter.
+struct Lit {
+    terms: Vec<(String, u32)>,
+    groups: u32,
+}
+
+impl Lit {
+    fn new(units: &Units) -> Lit {
+        let mut lit = Lit { terms: Vec::new(), groups: 0 };
+        let only_stopwords = units.phrases.is_empty() && units.stop.iter().all(|&s| s);
+        let words = units.words.iter().zip(&units.stop).filter(|(_, stop)| only_stopwords || !**stop);
+        for unit in words.map(|(u, _)| u).chain(&units.phrases) {
+            for t in unit.terms() {
+                lit.add(t, lit.groups);
+            }
+            lit.groups += 1;
+        }
+        lit
+    }
+
+    /// Lights `term` in `group` unless it is lit already; true when added.
+    fn add(&mut self, term: &str, group: u32) -> bool {
+        let new = !self.terms.iter().any(|(h, _)| h == term);
+        if new {
+            self.terms.push((term.to_string(), group));
+        }
+        new
+    }
+
+    /// Each bigram of a CJK sentence is lit as a group of its own.
+    fn add_grams(&mut self, grams: &[Unit]) {
+        for t in grams.iter().flat_map(Unit::terms) {
+            if self.add(t, self.groups) {
+                self.groups += 1;
+            }
+        }
+    }
+}
+
+fn const_term(field: Field, text: &str, score: Score) -> Box<dyn Query> {
+    Box::new(ConstScoreQuery::new(
+        Box::new(TermQuery::new(Term::from_field_text(field, text), IndexRecordOption::Basic)),
+        score,
+    ))
+}
+
+/// Tier 1: every word and phrase, none of the exclusions; the section whose
+/// symbol is exactly the query words qualifies too, scored above all.
+fn tier1(f: &Fields, units: &Units, words: &[Word], phrases: &[Word]) -> Box<dyn Query> {
+    // Exact symbol: the query words, folded and joined by single spaces.
+    let symbol_text = if !words.is_empty() {
+        symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()))
+    } else if let [phrase] = phrases {
+        symbol_key_of_folded([phrase.folded.as_str()])
+    } else {
+        String::new()
+    };
+    let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, &symbol_text, SYMBOL_SCORE));
+    let mut tier1 = units.filters();
+    let all_words: Vec<(Occur, Box<dyn Query>)> =
+        units.words.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)).collect();
+    match (all_words.is_empty(), symbol) {
+        (false, Some(symbol)) => tier1.push((
+            Occur::Must,
+            Box::new(BooleanQuery::new(vec![
+                (Occur::Should, Box::new(BooleanQuery::new(all_words)) as Box<dyn Query>),
+                (Occur::Should, symbol),
+            ])),
+        )),
+        (false, None) => tier1.extend(all_words),
+        (true, Some(symbol)) => tier1.push((Occur::Should, symbol)),
+        (true, None) => {}
+    }
+    // A query that starts with a symbol (`create index concurrently`) favours
+    // the sections of the page defining it; BM25 picks among them.
+    for k in (1..words.len()).rev() {
+        let leading = symbol_key_of_folded(words[..k].iter().map(|w| w.folded.as_str()));
+        if !leading.is_empty() {
+            tier1.push((Occur::Should, const_term(f.page_symbol, &leading, PAGE_SYMBOL_SCORE)));
+        }
+    }
+    Box::new(BooleanQuery::new(tier1))
+}
+
+/// Phrase terms split into CJK runs (consecutive bigrams) and the rest.
+enum Run {
+    Other(String),
+    Cjk(Vec<(usize, String)>),
+}
+
+fn cjk_runs(terms: Vec<(usize, String)>) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (position, t) in terms {
+        let cjk = t.chars().any(is_cjk);
+        match runs.last_mut() {
+            Some(Run::Cjk(run)) if cjk && run.last().is_some_and(|l| l.0 + 1 == position) => {
+                run.push((position, t))
+            }
+            _ if cjk => runs.push(Run::Cjk(vec![(position, t)])),
+            _ => runs.push(Run::Other(t)),
+        }
+    }
+    runs
+}
+
+fn push_new(list: &mut Vec<Unit>, unit: Unit) {
+    if !list.contains(&unit) {
+        list.push(unit);
+    }
+}
+
+/// The words of tier 2: Latin words (not stopwords) and short CJK runs (a
+/// term like 配置参数) as the words; the bigrams of longer CJK runs (a
+/// sentence) as words of their own (the second list).
+fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
+    let mut latin: Vec<Unit> = Vec::new();
+    let mut grams: Vec<Unit> = Vec::new();
+    let runs: Vec<Vec<Run>> = words.iter().map(|w| cjk_runs(w.terms.clone())).collect();
+    // A query that is one CJK run alone (a term, a question) is matched by
+    // its bigrams: as one word it could only repeat tier 1.
+    let alone = runs.iter().map(Vec::len).sum::<usize>() == 1;
+    for (word, runs) in words.iter().zip(runs) {
+        if !runs.iter().any(|r| matches!(r, Run::Cjk(_))) {
+            if !word.is_stopword()
+                && let Some(unit) = word.unit()
+            {
+                push_new(&mut latin, unit);
+            }
+            continue;
+        }
+        for run in runs {
+            match run {
+                Run::Other(t) => push_new(&mut latin, Unit::Term(t)),
+                Run::Cjk(mut bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
+                    let first = bigrams.first().map_or(0, |b| b.0);
+                    bigrams.iter_mut().for_each(|b| b.0 -= first);
+                    let unit = match bigrams.len() {
+                        1 => Unit::Term(bigrams.remove(0).1),
+                        _ => Unit::Phrase(bigrams),
+                    };
+                    push_new(&mut latin, unit);
+                }
+                Run::Cjk(bigrams) => {
+                    bigrams.into_iter().for_each(|(_, t)| push_new(&mut grams, Unit::Term(t)))
+                }
+            }
+        }
+    }
+    if let Some(Unit::AnyOf(terms)) = units.words.last()
+        && let Some(last) = latin.last_mut()
+        && matches!(last, Unit::Term(stemmed) if terms.contains(stemmed))
+    {
+        // Keep the prefix expansion of the last word in tier 2 as well.
+        *last = Unit::AnyOf(terms.clone());
+    }
+    if latin.is_empty() && grams.is_empty() {
+        // Only stopwords: then they are the words.
+        latin = units.words.clone();
+    }
+    (latin, grams)
+}
+
+/// BM25's inverse document frequency of a unit in the body field: a term's,
+/// or a phrase's rarest term's (a phrase is at least as rare); None for a
+/// prefix expansion or a term no section holds.
+fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
+    let n = searcher.num_docs() as Score;
+    let of = |t: &str| -> Option<Score> {
+        let df = searcher.doc_freq(&Term::from_field_text(f.body, t)).ok()?;
+        (df > 0).then(|| (1.0 + (n - df as Score + 0.5) / (df as Score + 0.5)).ln())
+    };
+    match unit {
+        Unit::Term(t) => of(t),
+        Unit::Phrase(ts) => {
+            ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
+        }
+        Unit::AnyOf(_) => None,
+    }
+}
+
+/// Tier 2: most of the words (or the rarest one), each weighed by its
+/// rarity: a section with only the rare word (`log_min_duration_sample`)
+/// outranks one titled with the two common ones (`configuration
+/// parameters`). None when it could add nothing to tier 1.
+fn tier2(
+    searcher: &Searcher,
+    f: &Fields,
+    units: &Units,
+    latin: &[Unit],
+    grams: &[Unit],
+) -> Option<(Box<dyn Query>, Coverage)> {
+    let all = || latin.iter().chain(grams);
+    let idfs: Vec<Option<Score>> = all().map(|u| idf(searcher, f, u)).collect();
+    let known: Vec<Score> = idfs.iter().flatten().copied().collect();
+    let mean_idf = if known.is_empty() { 1.0 } else { known.iter().sum::<Score>() / known.len() as Score };
+    let boosted = |u: &Unit, idf: Option<Score>| -> Option<Box<dyn Query>> {
+        let q = u.query(f)?;
+        Some(match idf {
+            Some(idf) => Box::new(BoostQuery::new(q, idf / mean_idf)) as Box<dyn Query>,
+            None => q,
+        })
+    };
+    let shoulds: Vec<Box<dyn Query>> = all().zip(&idfs).filter_map(|(u, idf)| boosted(u, *idf)).collect();
+    let many = units.words.len() + units.phrases.len() > 1;
+    if !(shoulds.len() >= 2 || (shoulds.len() == 1 && many)) {
+        return None;
+    }
+    let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(2)).clamp(1, shoulds.len());
+    let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
+        shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
+        minimum,
+    ));
+    // The rarest word alone also qualifies: `log_min_duration_sample
+    // configuration parameter` must find the one section naming the
+    // setting even when it lacks the two common words.
+    let rarest = all()
+        .zip(&idfs)
+        .filter_map(|(u, idf)| (*idf).map(|idf| (idf, u)))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .and_then(|(idf, u)| boosted(u, Some(idf)));
+    let mut clauses = units.filters();
+    match rarest {
+        Some(rare) if minimum > 1 => clauses.push((
+            Occur::Must,
+            Box::new(BooleanQuery::new(vec![(Occur::Should, most), (Occur::Should, rare)])),
+        )),
+        _ => clauses.push((Occur::Must, most)),
+    }
+    // The bigrams of a CJK sentence count alike: those spanning two
+    // words (制每 in 限制每个) are rare but say nothing.
+    let weights = latin.iter().zip(&idfs).map(|(_, idf)| idf.unwrap_or(mean_idf));
+    let weights = weights.chain(grams.iter().map(|_| mean_idf));
+    let coverage: Vec<(Box<dyn Query>, Score)> =
+        all().zip(weights).filter_map(|(u, weight)| Some((u.query(f)?, weight))).collect();
+    let total = coverage.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
+    Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, Coverage { units: coverage, total }))
+}
+
+/// Compiles the request's query against this searcher (prefixes expand to
+/// its terms, words weigh by their rarity in it); None when the query has
+/// no word or phrase that could match.
+pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
+    let q = request.query;
+    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w)).collect();
+    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p)).collect();
+    let units = Units::new(searcher, f, request, &words, &phrases);
+    if units.words.is_empty() && units.phrases.is_empty() {
+        return None;
+    }
+    let mut lit = Lit::new(&units);
+    let tier1 = tier1(f, &units, &words, &phrases);
+    let (latin, grams) = tier2_words(&words, &units);
+    let tier2 = tier2(searcher, f, &units, &latin, &grams);
+    if tier2.is_some() {
+        lit.add_grams(&grams);
+    }
+    Some(Compiled { tier1, tier2, highlight: Highlight::new(lit.terms, lit.groups) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyzed(text: &str) -> Vec<Analyzed> {
+        analyzed_folded(&fold(text))
+    }
+
+    #[test]
+    fn phrase_terms_of_cjk_runs() {
+        let terms = phrase_terms(&analyzed("创建索引"));
+        assert_eq!(terms, vec![(0, "创建".into()), (1, "建索".into()), (2, "索引".into())]);
+        assert_eq!(phrase_terms(&analyzed("索")), vec![(0, "索".into())]);
+        assert_eq!(
+            phrase_terms(&analyzed("在PostgreSQL中")),
+            vec![(0, "在".into()), (1, "postgresql".into()), (2, "中".into())]
+        );
+    }
+
+    #[test]
+    fn identifiers_are_one_term() {
+        assert_eq!(unit_of("work_mem"), Some(Unit::Term("work_mem".into())));
+        assert_eq!(unit_of("Indexes"), Some(Unit::Term("index".into())));
+        assert_eq!(unit_of("9.6"), Some(Unit::Phrase(vec![(0, "9".into()), (1, "6".into())])));
+        assert_eq!(unit_of("!!"), None);
+    }
+}

@@ -1,0 +1,48 @@
+//! What a ranked search is asked and what it answers: the request, the
+//! outcome with its flags, and one hit.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::query::ParsedQuery;
+
+/// Cancellation flag shared with the caller (a face sets it when its client goes away).
+pub type Cancel = Arc<AtomicBool>;
+
+pub struct SearchRequest<'a> {
+    pub query: &'a ParsedQuery,
+    /// Edition keys to search (already resolved from scope + enabled).
+    pub editions: &'a [String],
+    /// Treat the last plain word as a prefix (search as you type).
+    pub last_word_prefix: bool,
+    pub limit: usize,
+    pub offset: usize,
+    pub deadline: Instant,
+    pub cancel: Option<Cancel>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    pub section_key: String,
+    pub edition: String,
+    pub path: String,
+    pub anchor: Option<String>,
+    pub title: String,
+    pub breadcrumb: Vec<String>,
+    pub snippet: String,
+    /// `[start, end)` ranges in Unicode scalar offsets of `snippet`.
+    pub highlights: Vec<[usize; 2]>,
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchOutcome {
+    pub total: usize,
+    pub hits: Vec<Hit>,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    pub candidate_truncated: bool,
+}

@@ -1,0 +1,196 @@
+//! Writing editions: the writer (tantivy's lock), one page and its sections
+//! as documents, deletes by edition, and the atomic commit of a generation
+//! with the library's payload.
+
+use std::sync::Arc;
+
+use lectern_corpus::Page;
+use tantivy::Term;
+use tantivy::schema::TantivyDocument;
+
+use crate::error::IndexError;
+use crate::index::{Index, Shared};
+use crate::keys::{section_key, section_key_num, symbol_key};
+use crate::schema::{KIND_PAGE, KIND_SECTION};
+use crate::text::fold;
+
+/// Writer memory budget, shared by its threads: small enough that an ingest
+/// of two manuals peaks well under 300 MiB.
+const WRITER_MEMORY_BYTES: usize = 96_000_000;
+/// Indexing threads: the machines we target have two cores.
+const WRITER_THREADS: usize = 2;
+
+/// Rank weight (percent) of a generated listing's sections: they contain
+/// every term, so they would otherwise crowd the top of many searches.
+const LISTING_WEIGHT: u64 = 5;
+
+/// A writer holding tantivy's writer lock; dropped without `commit` = nothing changes.
+pub struct Writer {
+    shared: Arc<Shared>,
+    writer: tantivy::IndexWriter,
+}
+
+impl Index {
+    /// Takes the writer (tantivy's lock). Callers serialise writers with the
+    /// library lock first, so this does not wait.
+    pub fn writer(&self) -> Result<Writer, IndexError> {
+        if self.shared.read_only {
+            return Err(IndexError::open(&self.shared.dir, "opened read-only"));
+        }
+        let writer = self.shared.index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)?;
+        // Files of an ingest that died (a crash, a full disk) are not in the
+        // last commit: drop them first, or a full disk stays full.
+        if let Err(e) = writer.garbage_collect_files().wait() {
+            tracing::warn!("could not remove files left by an interrupted write: {e}");
+        }
+        Ok(Writer { shared: self.shared.clone(), writer })
+    }
+}
+
+/// Reference pages are titled by the command they define (`CREATE INDEX`).
+fn title_is_symbol(title: &str) -> bool {
+    let words = title.split_whitespace().count();
+    (1..=5).contains(&words)
+        && title.chars().any(|c| c.is_ascii_uppercase())
+        && title.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == ' ' || c == '_')
+}
+
+/// Each section's symbols (keys): a symbol goes to the section whose anchor
+/// it names, else to the lead section, as does a title that is a symbol.
+fn section_symbols(page: &Page) -> Vec<Vec<String>> {
+    let mut symbols: Vec<Vec<String>> = vec![Vec::new(); page.sections.len().max(1)];
+    let mut attach = |name: &str, anchor: Option<&str>| {
+        let key = symbol_key(name);
+        if key.is_empty() {
+            return;
+        }
+        let at = anchor
+            .and_then(|a| page.sections.iter().position(|s| s.anchor.as_deref() == Some(a)))
+            .unwrap_or(0);
+        if !symbols[at].contains(&key) {
+            symbols[at].push(key);
+        }
+    };
+    for symbol in &page.symbols {
+        attach(&symbol.name, symbol.anchor.as_deref());
+    }
+    if title_is_symbol(&page.title) {
+        attach(&page.title, None);
+    }
+    symbols
+}
+
+/// Where each of `parts` is in `whole`, in order and without overlap, as
+/// (byte offset, byte length); None for a part not found after the previous one.
+fn slices<'a>(whole: &str, parts: impl Iterator<Item = &'a str>) -> Vec<Option<(usize, usize)>> {
+    let mut at = 0;
+    parts
+        .map(|part| {
+            let found =
+                if whole[at..].starts_with(part) { Some(at) } else { whole[at..].find(part).map(|i| at + i) };
+            found.map(|from| {
+                at = from + part.len();
+                (from, part.len())
+            })
+        })
+        .collect()
+}
+
+impl Writer {
+    /// Deletes every document of an edition (applied at commit).
+    pub fn delete_edition(&mut self, edition: &str) {
+        self.writer.delete_term(Term::from_field_text(self.shared.fields.edition, edition));
+    }
+
+    /// Adds a page and its sections under an edition key. Section keys are
+    /// derived from (edition, page path, section ordinal).
+    pub fn add_page(&mut self, edition: &str, page: &Page) -> Result<(), IndexError> {
+        let f = &self.shared.fields;
+        let symbols = section_symbols(page);
+        let markdown_at = slices(&page.markdown, page.sections.iter().map(|s| s.markdown.as_str()));
+        let mut page_symbols: Vec<&String> = symbols.iter().flatten().collect();
+        page_symbols.sort();
+        page_symbols.dedup();
+        for (ordinal, section) in page.sections.iter().enumerate() {
+            let mut doc = TantivyDocument::default();
+            doc.add_text(f.kind, KIND_SECTION);
+            doc.add_text(f.edition, edition);
+            doc.add_text(f.section_key, section_key(edition, &page.path, ordinal));
+            doc.add_u64(f.key_num, section_key_num(edition, &page.path, ordinal));
+            doc.add_text(f.path, &page.path);
+            if let Some(anchor) = &section.anchor {
+                doc.add_text(f.anchor, anchor);
+            }
+            doc.add_text(f.title, &section.title);
+            for crumb in &section.breadcrumb {
+                doc.add_text(f.breadcrumb, crumb);
+            }
+            doc.add_text(f.body, &section.text);
+            for symbol in &symbols[ordinal] {
+                doc.add_text(f.symbol, symbol);
+            }
+            for symbol in &page_symbols {
+                doc.add_text(f.page_symbol, symbol);
+            }
+            doc.add_u64(f.weight, if page.listing { LISTING_WEIGHT } else { 100 });
+            // After everything a search hit shows: reading a hit stops at
+            // the body (`hitdoc::read`).
+            match markdown_at[ordinal] {
+                Some((from, len)) => {
+                    doc.add_u64(f.markdown_at, from as u64);
+                    doc.add_u64(f.markdown_at, len as u64);
+                }
+                None => doc.add_text(f.markdown, &section.markdown),
+            }
+            doc.add_u64(f.ordinal, ordinal as u64);
+            self.writer.add_document(doc)?;
+        }
+        self.writer.add_document(self.page_document(edition, page))?;
+        Ok(())
+    }
+
+    /// The page's own document: what listing, reading and substring search use.
+    fn page_document(&self, edition: &str, page: &Page) -> TantivyDocument {
+        let f = &self.shared.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.kind, KIND_PAGE);
+        doc.add_text(f.edition, edition);
+        doc.add_text(f.path, &page.path);
+        doc.add_text(f.page_title, &page.title);
+        doc.add_text(f.source_file, &page.source_file);
+        for section in &page.sections {
+            doc.add_text(f.anchors, section.anchor.as_deref().unwrap_or(""));
+        }
+        doc.add_text(f.page_text, &page.text);
+        doc.add_text(f.markdown, &page.markdown);
+        if let Some(d) = &page.description {
+            doc.add_text(f.description, d);
+        }
+        if let Some(fm) = &page.frontmatter {
+            doc.add_text(f.frontmatter, fm);
+        }
+        if let Some(order) = page.order {
+            doc.add_i64(f.order, order);
+        }
+        doc.add_bool(f.draft, page.draft);
+        doc.add_u64(f.section_count, page.sections.len() as u64);
+        let mut grams = fold(&page.title);
+        grams.push('\n');
+        grams.push_str(&fold(&page.text));
+        doc.add_text(f.grams, &grams);
+        doc
+    }
+
+    /// Commits atomically with `payload` (the library manifest) and refreshes
+    /// the owning index's snapshot. A crash before this returns leaves the
+    /// previous commit in place.
+    pub fn commit(mut self, payload: &str) -> Result<(), IndexError> {
+        let mut prepared = self.writer.prepare_commit()?;
+        prepared.set_payload(payload);
+        prepared.commit()?;
+        // Let merges finish so the next reader sees few segments, and release the lock.
+        self.writer.wait_merging_threads()?;
+        self.shared.refresh(true)?;
+        Ok(())
+    }
+}
