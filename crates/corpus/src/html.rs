@@ -24,48 +24,201 @@ const MAX_DEPTH: usize = 200;
 /// Deeper element nesting in the source than this is refused.
 pub const MAX_NESTING: usize = 1000;
 
-/// Elements whose end tag may be omitted, or that have none: not counted
-/// when estimating nesting depth.
-const OPTIONAL_END: [&str; 33] = [
+/// More elements in one document than this are refused.
+pub const MAX_ELEMENTS: usize = 500_000;
+
+/// Elements whose end tag may be omitted (the parser closes them when the
+/// next one starts): not counted when estimating nesting depth.
+const OPTIONAL_END: [&str; 19] = [
     "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup",
-    "rb", "rt", "rp", "html", "head", "body", "area", "base", "br", "col", "embed", "hr", "img", "input",
-    "link", "meta", "source", "track", "wbr", "param",
+    "rb", "rt", "rp", "html", "head", "body",
 ];
 
-/// Whether the source nests elements deeper than `limit`, estimated by
-/// counting start and end tags (tags with optional end tags ignored).
-fn too_deep(src: &str, limit: usize) -> bool {
+/// Void elements: they never hold anything, so they never nest.
+const VOID: [&str; 18] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+    "param", "basefont", "bgsound", "frame", "keygen",
+];
+
+/// Elements an end tag of another name does not close: `</span>` with a
+/// `<div>` open above the `<span>` is ignored by the parser.
+const SPECIAL: [&str; 40] = [
+    "address",
+    "applet",
+    "article",
+    "aside",
+    "blockquote",
+    "button",
+    "caption",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "listing",
+    "main",
+    "marquee",
+    "menu",
+    "nav",
+    "object",
+    "ol",
+    "pre",
+    "search",
+    "section",
+    "select",
+    "summary",
+    "table",
+    "ul",
+];
+
+/// Elements past which the end tag of a block element does not reach.
+const SCOPE_BOUNDARY: [&str; 8] = ["applet", "caption", "table", "td", "th", "marquee", "object", "template"];
+
+/// Elements whose content is raw text up to their own end tag: tags inside
+/// are not tags.
+const RAW_TEXT: [&str; 8] = ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"];
+
+/// Foreign content, where `<x/>` really is an empty element.
+const FOREIGN: [&str; 2] = ["svg", "math"];
+
+/// Refuses a document the parser would turn into more than [`MAX_ELEMENTS`]
+/// elements or nest deeper than `max_nesting`: the HTML parser's scope checks
+/// are linear in the nesting depth, so absurd nesting costs quadratic time.
+///
+/// The tags are counted as the parser will see them, in one pass: every
+/// start tag is an element; `<div/>` opens a `div` like `<div>` does (HTML
+/// ignores the slash outside SVG and MathML); an end tag closes only an
+/// element that is open (`</x>` with no `<x>` closes nothing); comments and
+/// the text of `<script>`, `<style>` and the like hold no tags.
+fn check_shape(src: &str, max_nesting: usize) -> Result<(), String> {
     let bytes = src.as_bytes();
-    let mut depth: usize = 0;
+    let mut open = OpenElements::default();
+    let mut elements = 0usize;
     let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
+    while let Some(off) = memchr(b'<', &bytes[i..]) {
         i += off + 1;
+        if bytes[i..].starts_with(b"!--") {
+            i = find(bytes, i + 3, b"-->").map_or(bytes.len(), |end| end + 3);
+            continue;
+        }
         let closing = bytes.get(i) == Some(&b'/');
         let start = if closing { i + 1 } else { i };
         let len = bytes[start.min(bytes.len())..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
         if len == 0 {
             continue;
         }
-        let name = src.get(start..start + len).unwrap_or("").to_ascii_lowercase();
-        if OPTIONAL_END.contains(&name.as_str()) {
+        let name = src[start..start + len].to_ascii_lowercase();
+        let tag_end = memchr(b'>', &bytes[start + len..]).map(|e| start + len + e);
+        i = tag_end.map_or(bytes.len(), |e| e + 1);
+        if closing {
+            open.close(&name);
             continue;
         }
-        if closing {
-            depth = depth.saturating_sub(1);
-        } else {
-            let self_closing = bytes[start + len..]
-                .iter()
-                .position(|&b| b == b'>')
-                .is_some_and(|end| end > 0 && bytes[start + len + end - 1] == b'/');
-            if !self_closing {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
+        elements += 1;
+        if elements > MAX_ELEMENTS {
+            return Err(format!(
+                "more than {MAX_ELEMENTS} HTML elements; at most {MAX_ELEMENTS} are allowed"
+            ));
+        }
+        if RAW_TEXT.contains(&name.as_str()) {
+            let close = format!("</{name}");
+            i = find_ignore_case(bytes, i, close.as_bytes()).unwrap_or(bytes.len());
+            continue;
+        }
+        let self_closed = tag_end.is_some_and(|e| e > start + len && bytes[e - 1] == b'/');
+        if VOID.contains(&name.as_str())
+            || OPTIONAL_END.contains(&name.as_str())
+            || (self_closed && open.foreign > 0)
+        {
+            continue;
+        }
+        open.push(name);
+        if open.names.len() > max_nesting {
+            return Err(format!(
+                "HTML elements nested deeper than {max_nesting}; at most {max_nesting} levels are allowed"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The elements [`check_shape`] takes to be open, innermost last.
+#[derive(Default)]
+struct OpenElements {
+    names: Vec<String>,
+    /// How many of each name are open, so an end tag with none open costs nothing.
+    counts: std::collections::HashMap<String, usize>,
+    /// How many of them are `svg` or `math`.
+    foreign: usize,
+}
+
+impl OpenElements {
+    fn push(&mut self, name: String) {
+        self.foreign += usize::from(FOREIGN.contains(&name.as_str()));
+        *self.counts.entry(name.clone()).or_default() += 1;
+        self.names.push(name);
+    }
+
+    /// An end tag: closes the innermost open element of that name and all
+    /// inside it, unless an element it cannot reach past comes first (then,
+    /// as the parser does, it closes nothing). Erring towards "not closed"
+    /// only ever overestimates the depth.
+    fn close(&mut self, name: &str) {
+        if self.counts.get(name).is_none_or(|&n| n == 0) {
+            return;
+        }
+        let block = SPECIAL.contains(&name);
+        let mut at = None;
+        for (k, open) in self.names.iter().enumerate().rev() {
+            if open == name {
+                at = Some(k);
+                break;
+            }
+            let blocked = if block {
+                SCOPE_BOUNDARY.contains(&open.as_str())
+            } else {
+                SPECIAL.contains(&open.as_str())
+            };
+            if blocked {
+                return;
+            }
+        }
+        let Some(at) = at else { return };
+        for gone in self.names.drain(at..) {
+            self.foreign -= usize::from(FOREIGN.contains(&gone.as_str()));
+            if let Some(n) = self.counts.get_mut(&gone) {
+                *n -= 1;
             }
         }
     }
-    false
+}
+
+fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+/// Where `needle` next occurs in `hay` from `from`.
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
+}
+
+/// [`find`] with ASCII letters matched in either case.
+fn find_ignore_case(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| from + p)
 }
 
 /// Elements dropped with everything inside them.
@@ -119,13 +272,8 @@ const BLOCK_TAGS: [&str; 22] = [
 /// for the page path, link resolution and messages) into a page under `prefix`.
 pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
     let src = utf8(bytes, rel_file)?;
-    if too_deep(src, MAX_NESTING) {
-        // The HTML parser's scope checks are linear in the nesting depth, so
-        // absurd nesting would cost quadratic time: refuse it up front.
-        return Err(PageError::Malformed {
-            path: rel_file.to_owned(),
-            reason: format!("HTML elements nested deeper than {MAX_NESTING}"),
-        });
+    if let Err(reason) = check_shape(src, MAX_NESTING) {
+        return Err(PageError::Malformed { path: rel_file.to_owned(), reason });
     }
     let doc = Html::parse_document(src);
     let root = main_content(&doc);
