@@ -439,3 +439,22 @@ fn stale_temp_folders_are_removed_and_live_ones_kept() {
     let name = extracted.dir.path().file_name().unwrap().to_str().unwrap().to_owned();
     assert!(name.starts_with(&format!("{TEMP_PREFIX}{me}-")), "{name}");
 }
+
+#[test]
+fn recreated_formatting_elements_count_against_the_limits() {
+    // 900 distinct `<b>` closed by `</div>`: the parser recreates all 900
+    // before every later text, so each `<div>x</div>` costs 900 elements.
+    let mut html = String::from("<html><body><h1>T</h1><div>");
+    for i in 0..900 {
+        html.push_str(&format!("<b a={i}>"));
+    }
+    html.push_str("</div>");
+    html.push_str(&"<div>x</div>".repeat(50_000));
+    assert_malformed_fast(&html, "more than 500000 HTML elements");
+
+    // Sloppy but ordinary: a `<b>` a block closed, recreated and closed in
+    // the next paragraph, does not add up.
+    let html =
+        format!("<html><body><h1>T</h1>{}</body></html>", "<div><b>bold</div><p>text</b></p>".repeat(20_000));
+    assert!(html_to_page(html.as_bytes(), "ok.html", "/h").is_ok());
+}
