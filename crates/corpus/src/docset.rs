@@ -30,6 +30,9 @@ pub const INDEX_DEADLINE: Duration = Duration::from_secs(30);
 /// Longest single value (text or blob) SQLite builds or reads for the index,
 /// so a hostile row cannot make it allocate without end.
 pub const MAX_INDEX_VALUE_BYTES: usize = 1024 * 1024;
+/// Most text (names, types, paths, anchors) kept from an index in all, so
+/// the rows read stay bounded in memory.
+pub const MAX_INDEX_TEXT_BYTES: usize = 512 * 1024 * 1024;
 /// Longest name kept; longer ones are skipped.
 const MAX_NAME_BYTES: usize = 1000;
 /// Longest type, path or anchor kept; rows with longer ones are skipped.
@@ -237,6 +240,7 @@ fn query_rows(conn: &Connection, bounds: &IndexBounds) -> Result<Vec<IndexRow>, 
     let mut rows = stmt.query([]).map_err(failed)?;
     let mut out = Vec::new();
     let mut read: usize = 0;
+    let mut kept_bytes: usize = 0;
     while let Some(row) = rows.next().map_err(failed)? {
         read += 1;
         if read > bounds.max_rows {
@@ -246,6 +250,16 @@ fn query_rows(conn: &Connection, bounds: &IndexBounds) -> Result<Vec<IndexRow>, 
             )));
         }
         if let Some(entry) = index_row(row) {
+            kept_bytes += entry.name.len()
+                + entry.kind.len()
+                + entry.file.len()
+                + entry.anchor.as_ref().map_or(0, String::len);
+            if kept_bytes > MAX_INDEX_TEXT_BYTES {
+                return Err(IndexError::OverBound(format!(
+                    "its index holds more than {MAX_INDEX_TEXT_BYTES} bytes of names, types and paths; \
+                     at most {MAX_INDEX_TEXT_BYTES} are allowed"
+                )));
+            }
             out.push(entry);
         }
     }

@@ -232,7 +232,11 @@ pub fn read_source_with_limits(
             SourceFormat::Docset
         }
         f => {
-            let files = walk::list_files(&root, limits, &mut reader.problems)?;
+            let files = if root == path {
+                walk::list_files(&root, limits, &mut reader.problems)?
+            } else {
+                walk::list_files_within(&root, limits, &mut reader.problems)?
+            };
             let format = match f {
                 SourceFormat::Auto => detect_format(&files)
                     .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
@@ -407,8 +411,11 @@ impl Reader<'_> {
             }
         };
         let docs = root.join(docset::DOCUMENTS_PATH);
-        let files =
-            if docs.is_dir() { walk::list_files(&docs, limits, &mut self.problems)? } else { Vec::new() };
+        let files = if docs.is_dir() {
+            walk::list_files_within(&docs, limits, &mut self.problems)?
+        } else {
+            Vec::new()
+        };
         let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
         let total = wanted.len();
         let mut by_file: HashMap<String, usize> = HashMap::new();

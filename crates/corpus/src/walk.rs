@@ -55,6 +55,33 @@ pub fn list_files(
     limits: &Limits,
     problems: &mut Vec<Problem>,
 ) -> Result<Vec<SourceFile>, SourceError> {
+    walk(root, Root::Given, limits, problems)
+}
+
+/// [`list_files`] for a folder found inside a source (its one inner folder,
+/// a docset's `Documents`): a link there is not followed either.
+pub fn list_files_within(
+    root: &Path,
+    limits: &Limits,
+    problems: &mut Vec<Problem>,
+) -> Result<Vec<SourceFile>, SourceError> {
+    walk(root, Root::Found, limits, problems)
+}
+
+/// Whether the walk's root is the folder the user named (a link to it is
+/// followed) or one found inside it (not followed).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Root {
+    Given,
+    Found,
+}
+
+fn walk(
+    root: &Path,
+    kind: Root,
+    limits: &Limits,
+    problems: &mut Vec<Problem>,
+) -> Result<Vec<SourceFile>, SourceError> {
     let canonical_root = fs::canonicalize(root)
         .map_err(|e| SourceError::Unreadable { path: root.to_path_buf(), reason: e.to_string() })?;
     let mut files = Vec::new();
@@ -62,7 +89,8 @@ pub fn list_files(
         vec![(root.to_path_buf(), String::new(), 0, None)];
     let mut seen: u64 = 0;
     while let Some((dir, rel_dir, depth, expected)) = stack.pop() {
-        let listing = open_dir(&dir, expected).and_then(|fd| {
+        let follow = kind == Root::Given && depth == 0;
+        let listing = open_dir(&dir, follow, expected).and_then(|fd| {
             let entries = Dir::read_from(&fd).map_err(std::io::Error::from)?;
             Ok((fd, entries))
         });
@@ -142,11 +170,11 @@ pub fn list_files(
     Ok(files)
 }
 
-/// Opens a folder to list it. With `expected` (a folder found inside the
-/// source) a link is not followed and the folder must be the one listed.
-fn open_dir(path: &Path, expected: Option<FileId>) -> std::io::Result<OwnedFd> {
+/// Opens a folder to list it, following a link only when `follow`; with
+/// `expected` it must be the folder its parent listed.
+fn open_dir(path: &Path, follow: bool, expected: Option<FileId>) -> std::io::Result<OwnedFd> {
     let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    if expected.is_some() {
+    if !follow {
         flags |= OFlags::NOFOLLOW;
     }
     let fd = rustix::fs::open(path, flags, Mode::empty())?;
