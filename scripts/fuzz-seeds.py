@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the hand-made seed files of fuzz/corpus/<target>/ (idempotent).
+"""Writes the hand-made starting inputs of fuzz/corpus/<target>/ (idempotent).
 
 libFuzzer's own finds are minimised into the same folders by scripts/fuzz;
-this script only (re)creates the named seeds, so a seed can be reviewed as text.
+this script only (re)creates the named inputs, so each can be reviewed as text.
 """
-import json, os, sys
+import json, os, sqlite3, sys, tempfile
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus")
 
@@ -154,6 +154,41 @@ docs = {
 for k, v in docs.items():
     put("docset", k, v)
 
+def sqlite_db(sql):
+    """The bytes of a small SQLite database made by `sql` (512-byte pages)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "db")
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA page_size = 512")
+        conn.executescript(sql)
+        conn.commit()
+        conn.execute("VACUUM")
+        conn.close()
+        with open(path, "rb") as f:
+            return f.read()
+search_table = "CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);"
+ztables = """CREATE TABLE ZTOKENTYPE(Z_PK INTEGER, ZTYPENAME TEXT);
+CREATE TABLE ZFILEPATH(Z_PK INTEGER, ZPATH TEXT);
+CREATE TABLE ZTOKENMETAINFORMATION(Z_PK INTEGER, ZFILE INTEGER, ZANCHOR TEXT);
+CREATE TABLE ZTOKEN(Z_PK INTEGER, ZTOKENNAME TEXT, ZTOKENTYPE INTEGER, ZMETAINFORMATION INTEGER);"""
+count = lambda n: f"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r LIMIT {n})"
+index_dbs = {
+    "search_index": sqlite_db(search_table + "INSERT INTO searchIndex(name, type, path) VALUES ('Abort', 'Exception', 'index.html#click.Abort'), ('Group', 'Class', 'index.html');"),
+    "ztoken": sqlite_db(ztables + "INSERT INTO ZTOKENTYPE VALUES (1, 'Function'); INSERT INTO ZFILEPATH VALUES (1, 'index.html'); INSERT INTO ZTOKENMETAINFORMATION VALUES (1, 1, 'a'); INSERT INTO ZTOKEN VALUES (1, 'f', 1, 1);"),
+    "endless_view": sqlite_db("CREATE VIEW searchIndex AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT NULL AS name, 'Function' AS type, 'index.html' AS path FROM r;"),
+    "endless_empty_view": sqlite_db("CREATE VIEW searchIndex AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT 'x' AS name, 'T' AS type, 'index.html' AS path FROM r WHERE n < 0;"),
+    "multiplying_join": sqlite_db(ztables + "".join(f"{count(40)} INSERT INTO {t} SELECT {v} FROM r;" for t, v in [("ZTOKENTYPE", "1, 'F'"), ("ZFILEPATH", "1, 'index.html'"), ("ZTOKENMETAINFORMATION", "1, 1, NULL"), ("ZTOKEN", "1, 'n', 1, 1")])),
+    "nameless_rows": sqlite_db(search_table + count(300) + " INSERT INTO searchIndex(name, type, path) SELECT NULL, 'F', 'index.html' FROM r;"),
+    "huge_value_view": sqlite_db("CREATE VIEW searchIndex AS SELECT printf('%.*c', 5000000, 'x') AS name, 'T' AS type, 'index.html' AS path;"),
+    "trigger": sqlite_db(search_table + "CREATE TABLE log(x); CREATE TRIGGER t AFTER INSERT ON searchIndex BEGIN INSERT INTO log VALUES (1); END; INSERT INTO searchIndex(name, type, path) VALUES ('a', 'b', 'index.html');"),
+    "no_index_tables": sqlite_db("CREATE TABLE other(x);"),
+    "wrong_types": sqlite_db(search_table + "INSERT INTO searchIndex(name, type, path) VALUES (1, x'00ff', 2.5), ('a', NULL, 'index.html');"),
+}
+index_dbs["truncated"] = index_dbs["search_index"][:700]
+index_dbs["not_sqlite"] = b"SQLite format 3\0" + b"\xff" * 100
+for k, v in index_dbs.items():
+    put("docset_index", k, v)
+
 site = {
     "minimal": '[site]\nname = "Docs"\ndefault_locale = "en"\n\n[[editions]]\nproject = "app"\nversion = "1"\nlocale = "en"\nsource = "docs"\n',
     "full": '[site]\nname = "Docs"\ndescription = "d"\ninstructions = "i"\ndefault_locale = "en"\nbase_url = "https://docs.example.com"\nallowed_hosts = ["docs.example.com"]\n\n[[editions]]\nproject = "app"\nversion = "2"\nlocale = "en"\nsource = "v2"\nprefix = "/app"\nstatus = "current"\nlabel = "App 2"\nref = "v2.0"\n\n[[editions]]\nproject = "app"\nversion = "1"\nlocale = "en"\nsource = "v1"\nprefix = "/app/v1"\nstatus = "eol"\n',
@@ -210,4 +245,4 @@ ck = {
 }
 for k, v in ck.items():
     put("cursor_key", k, v)
-print("seeds written under", os.path.normpath(root))
+print("fuzz inputs written under", os.path.normpath(root))

@@ -61,6 +61,11 @@ fn docset_corpus() {
 }
 
 #[test]
+fn docset_index_corpus() {
+    replay("docset_index");
+}
+
+#[test]
 fn site_config_corpus() {
     replay("site_config");
 }

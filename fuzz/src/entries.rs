@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("markdown", markdown),
     ("html", html),
     ("docset", docset),
+    ("docset_index", docset_index),
     ("site_config", site_config),
     ("cursor_key", cursor_key),
 ];
@@ -184,6 +185,36 @@ pub fn docset(data: &[u8]) {
             assert!(page.path.starts_with("/d"), "path {:?} outside its prefix", page.path);
         }
     }
+}
+
+/// Dash docset index databases: the bytes are the `docSet.dsidx` SQLite file
+/// itself (any schema: views, triggers, recursive queries, corrupt pages).
+/// Reading it must end within its bounds, with rows, a problem or a refusal;
+/// a small budget keeps each run short.
+pub fn docset_index(data: &[u8]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let docset = dir.path().join("Fuzz.docset");
+    let resources = docset.join("Contents/Resources");
+    std::fs::create_dir_all(resources.join("Documents")).expect("mkdir");
+    std::fs::write(resources.join("Documents/index.html"), "<h1>Index</h1><p>x</p>").expect("write");
+    std::fs::write(resources.join("docSet.dsidx"), data).expect("write");
+    let bounds = lectern_corpus::docset::IndexBounds {
+        max_rows: 10_000,
+        max_operations: 20_000_000,
+        deadline: std::time::Duration::from_secs(2),
+    };
+    let started = std::time::Instant::now();
+    if let Ok(rows) = lectern_corpus::docset::read_index_bounded(&resources.join("docSet.dsidx"), &bounds) {
+        assert!(rows.len() <= bounds.max_rows, "{} rows over the cap", rows.len());
+        for row in &rows {
+            assert!(!row.name.trim().is_empty() && row.name.len() <= 1000, "name {:?} kept", row.name);
+        }
+    }
+    let limits = lectern_corpus::Limits { index: bounds, ..lectern_corpus::Limits::default() };
+    let options = ReadOptions { format: SourceFormat::Docset, ..ReadOptions::new("/d") };
+    let _ = lectern_corpus::read_source_with_limits(&docset, &options, &limits, &mut |_, _| {});
+    // Twice the deadline (two reads) plus slack for the folder work.
+    assert!(started.elapsed() < bounds.deadline * 2 + std::time::Duration::from_secs(3), "over the deadline");
 }
 
 /// Site config files (`lectern.toml`): any text parses or fails with a

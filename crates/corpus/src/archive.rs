@@ -1,11 +1,17 @@
 //! Safe extraction of `.tar`, `.tar.gz`/`.tgz`, `.tar.xz` and `.zip` sources
 //! into a temporary folder: no absolute paths, no `..`, no links or devices,
-//! every file capped by the bytes actually read, and caps on the total size
-//! and entry count against archive bombs.
+//! every file capped by the bytes actually read, and caps on the total size,
+//! the expansion ratio and the entry count against archive bombs, enforced as
+//! the bytes stream (and, where an archive declares its sizes, before any byte
+//! is written). Temporary folders are named after the process that owns them,
+//! so a later run removes those whose owner died without cleaning up.
 
+use std::cell::Cell;
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read, Seek, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 use crate::page::Problem;
 use crate::source::{Limits, SourceError};
@@ -48,6 +54,20 @@ pub fn detect(path: &Path) -> io::Result<Option<ArchiveKind>> {
     })
 }
 
+/// Most an archive may expand, as a multiple of its own size, once it has
+/// expanded past [`RATIO_FLOOR_BYTES`] (documentation compresses far less).
+pub const MAX_RATIO: u64 = 50;
+/// What any archive may expand to whatever its ratio.
+pub const RATIO_FLOOR_BYTES: u64 = 64 * 1024 * 1024;
+/// Most one zip entry over [`ENTRY_RATIO_FLOOR_BYTES`] may expand, as a
+/// multiple of its compressed size; checked before it is written, and an
+/// entry over it is skipped.
+pub const MAX_ENTRY_RATIO: u64 = 200;
+/// What one zip entry may expand to whatever its ratio.
+pub const ENTRY_RATIO_FLOOR_BYTES: u64 = 1024 * 1024;
+/// Temporary folders are `{TEMP_PREFIX}{pid}-{random}`.
+pub const TEMP_PREFIX: &str = "lectern-source-";
+
 /// Files and folders an archive was extracted to.
 pub struct Extracted {
     pub dir: tempfile::TempDir,
@@ -61,21 +81,27 @@ pub fn extract(
     max_file_bytes: u64,
     limits: &Limits,
 ) -> Result<Extracted, SourceError> {
+    let parent = std::env::temp_dir();
     let dir = tempfile::Builder::new()
-        .prefix("lectern-source-")
-        .tempdir()
+        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&parent)
         .map_err(|e| unreadable(archive, format!("cannot create a temporary folder: {e}")))?;
+    remove_stale_temp_dirs(&parent, dir.path());
+    let file = File::open(archive).map_err(|e| unreadable(archive, e.to_string()))?;
+    let archive_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let consumed = Rc::new(Cell::new(0u64));
+    let reader = BufReader::new(Counting { inner: file, count: Rc::clone(&consumed) });
     let mut job = Job {
         archive,
         root: dir.path().to_path_buf(),
         max_file_bytes,
         limits,
+        max_total: limits.max_total_bytes.min(RATIO_FLOOR_BYTES.max(archive_bytes.saturating_mul(MAX_RATIO))),
+        consumed,
         entries: 0,
         total: 0,
         problems: Vec::new(),
     };
-    let file = File::open(archive).map_err(|e| unreadable(archive, e.to_string()))?;
-    let reader = BufReader::new(file);
     match kind {
         ArchiveKind::Tar => job.tar(reader)?,
         ArchiveKind::TarGz => job.tar(flate2::read::MultiGzDecoder::new(reader))?,
@@ -83,6 +109,69 @@ pub fn extract(
         ArchiveKind::Zip => job.zip(reader)?,
     }
     Ok(Extracted { dir, problems: job.problems })
+}
+
+/// Removes the temporary folders in `parent` left by processes that are no
+/// longer running (killed before they could clean up). A folder is removed
+/// only when its name carries its owner's pid, that process is gone, and it
+/// belongs to the same user as `ours`; `ours` and any folder whose owner is
+/// alive (or cannot be told) are kept. Returns how many were removed.
+pub fn remove_stale_temp_dirs(parent: &Path, ours: &Path) -> usize {
+    // Without /proc a live owner cannot be told from a dead one: remove nothing.
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let Ok(our_uid) = fs::symlink_metadata(ours).map(|m| m.uid()) else { return 0 };
+    let Ok(entries) = fs::read_dir(parent) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path == ours {
+            continue;
+        }
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)).and_then(owner_pid) else {
+            continue;
+        };
+        let alive = pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists();
+        // Never a link, and never another user's folder.
+        let ours_to_remove = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() && m.uid() == our_uid);
+        if !alive && ours_to_remove && fs::remove_dir_all(&path).is_ok() {
+            tracing::info!(path = %path.display(), pid, "removed a temporary folder left by a process that is gone");
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// `1234-Ab3xYz` → 1234: the owner pid in a temporary folder's name.
+fn owner_pid(rest: &str) -> Option<u32> {
+    let (pid, random) = rest.split_once('-')?;
+    if random.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok().filter(|&p| p > 0)
+}
+
+/// Counts the bytes read through it: the compressed bytes an archive stream
+/// has consumed, for the expansion ratio.
+struct Counting<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Counting<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
 }
 
 fn unreadable(path: &Path, reason: String) -> SourceError {
@@ -94,7 +183,13 @@ struct Job<'a> {
     root: PathBuf,
     max_file_bytes: u64,
     limits: &'a Limits,
+    /// The total cap for this archive: the configured one, or less for a
+    /// small archive (its size times [`MAX_RATIO`], at least [`RATIO_FLOOR_BYTES`]).
+    max_total: u64,
+    /// Archive bytes read so far.
+    consumed: Rc<Cell<u64>>,
     entries: u64,
+    /// Bytes written so far.
     total: u64,
     problems: Vec<Problem>,
 }
@@ -192,7 +287,14 @@ impl Job<'_> {
             self.problem(name, "entry collides with a folder of the same name; skipped");
             return Ok(());
         }
-        let mut out = match File::create(&dest) {
+        // The folder is ours alone, but still never write through a link.
+        let created = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .open(&dest);
+        let mut out = match created {
             Ok(f) => f,
             Err(e) => {
                 self.problem(name, format!("cannot write: {e}"));
@@ -217,12 +319,7 @@ impl Job<'_> {
             };
             written += n as u64;
             self.total += n as u64;
-            if self.total > self.limits.max_total_bytes {
-                return Err(SourceError::TooLarge {
-                    path: self.archive.to_path_buf(),
-                    limit: self.limits.max_total_bytes,
-                });
-            }
+            self.check_total()?;
             if written > cap {
                 drop(out);
                 let _ = fs::remove_file(&dest);
@@ -233,6 +330,26 @@ impl Job<'_> {
                 self.problem(name, format!("cannot write: {e}"));
                 return Ok(());
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses the archive once what it expanded to is over the total cap.
+    fn check_total(&self) -> Result<(), SourceError> {
+        if self.total > self.max_total {
+            let consumed = self.consumed.get();
+            if self.max_total < self.limits.max_total_bytes {
+                return Err(SourceError::Bomb {
+                    path: self.archive.to_path_buf(),
+                    reason: format!(
+                        "it expands to more than {} bytes after {consumed} bytes of it were read; an \
+                         archive may expand to {MAX_RATIO} times its size or {RATIO_FLOOR_BYTES} bytes, \
+                         whichever is more",
+                        self.max_total
+                    ),
+                });
+            }
+            return Err(SourceError::TooLarge { path: self.archive.to_path_buf(), limit: self.max_total });
         }
         Ok(())
     }
@@ -258,6 +375,14 @@ impl Job<'_> {
                 }
             };
             let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            let declared = entry.header().size().unwrap_or(0);
+            if entry.header().entry_type().is_file() && declared > self.max_file_bytes {
+                // Skipped unread: nothing of it is written.
+                self.count_entry()?;
+                let cap = self.max_file_bytes;
+                self.problem(&name, format!("file is over {cap} bytes; skipped"));
+                continue;
+            }
             let kind = match entry.header().entry_type() {
                 tar::EntryType::Regular | tar::EntryType::Continuous => EntryKind::File,
                 tar::EntryType::Directory => EntryKind::Dir,
@@ -280,6 +405,30 @@ impl Job<'_> {
                 limit: self.limits.max_entries,
             });
         }
+        // Zip declares every size up front: refuse a bomb before writing a
+        // byte. Entries over the per-file cap are skipped unread, so they
+        // do not count.
+        let mut declared_total: u64 = 0;
+        for i in 0..archive.len() {
+            if let Ok(file) = archive.by_index_raw(i)
+                && !file.is_dir()
+                && file.size() <= self.max_file_bytes
+            {
+                declared_total = declared_total.saturating_add(file.size());
+            }
+        }
+        if declared_total > self.max_total {
+            if self.max_total < self.limits.max_total_bytes {
+                return Err(SourceError::Bomb {
+                    path: self.archive.to_path_buf(),
+                    reason: format!(
+                        "its entries declare {declared_total} bytes in all; an archive may expand to \
+                         {MAX_RATIO} times its size or {RATIO_FLOOR_BYTES} bytes, whichever is more"
+                    ),
+                });
+            }
+            return Err(SourceError::TooLarge { path: self.archive.to_path_buf(), limit: self.max_total });
+        }
         for i in 0..archive.len() {
             let mut file = match archive.by_index(i) {
                 Ok(f) => f,
@@ -290,6 +439,25 @@ impl Job<'_> {
                 }
             };
             let name = file.name().map(|n| n.into_owned()).unwrap_or_else(|_| format!("(entry {i})"));
+            let (declared, compressed) = (file.size(), file.compressed_size());
+            if !file.is_dir() && declared > self.max_file_bytes {
+                // Skipped unread: nothing of it is written.
+                self.count_entry()?;
+                let cap = self.max_file_bytes;
+                self.problem(&name, format!("file is over {cap} bytes; skipped"));
+                continue;
+            }
+            if declared > ENTRY_RATIO_FLOOR_BYTES && declared / compressed.max(1) > MAX_ENTRY_RATIO {
+                self.count_entry()?;
+                self.problem(
+                    &name,
+                    format!(
+                        "expands from {compressed} to {declared} bytes, more than {MAX_ENTRY_RATIO} times \
+                         (a file over {ENTRY_RATIO_FLOOR_BYTES} bytes may expand at most that much); skipped"
+                    ),
+                );
+                continue;
+            }
             let mode = file.unix_mode().unwrap_or(0);
             let kind = if file.is_symlink() {
                 EntryKind::Link

@@ -1,9 +1,16 @@
 //! Dash/Zeal docsets: `Contents/Info.plist` (name, identifier, platform
 //! family) and the `docSet.dsidx` SQLite index (`searchIndex`, or the older
-//! Core Data `ZTOKEN` tables), opened read-only and immutable.
+//! Core Data `ZTOKEN` tables), opened read-only and immutable and read under
+//! bounds on rows, SQLite operations, time and value length.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::{Duration, Instant};
 
+use rusqlite::config::DbConfig;
+use rusqlite::limits::Limit;
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::source::DocsetInfo;
@@ -13,8 +20,56 @@ pub const INDEX_PATH: &str = "Contents/Resources/docSet.dsidx";
 pub const DOCUMENTS_PATH: &str = "Contents/Resources/Documents";
 pub const INFO_PATH: &str = "Contents/Info.plist";
 
-/// Index rows read at most (a docset is not trusted to be small).
+/// Index rows read at most, named or not (a docset is not trusted to be small).
 pub const MAX_INDEX_ROWS: usize = 2_000_000;
+/// SQLite virtual-machine operations reading the index may take: a view, a
+/// trigger, a join or a recursive query in a hostile index cannot run unbounded.
+pub const MAX_INDEX_OPERATIONS: u64 = 4_000_000_000;
+/// Wall-clock time reading the index may take.
+pub const INDEX_DEADLINE: Duration = Duration::from_secs(30);
+/// Longest single value (text or blob) SQLite builds or reads for the index,
+/// so a hostile row cannot make it allocate without end.
+pub const MAX_INDEX_VALUE_BYTES: usize = 1024 * 1024;
+/// Most text (names, types, paths, anchors) kept from an index in all, so
+/// the rows read stay bounded in memory.
+pub const MAX_INDEX_TEXT_BYTES: usize = 512 * 1024 * 1024;
+/// Longest name kept; longer ones are skipped.
+const MAX_NAME_BYTES: usize = 1000;
+/// Longest type, path or anchor kept; rows with longer ones are skipped.
+const MAX_FIELD_BYTES: usize = 4096;
+/// How many SQLite operations pass between two checks of the bounds.
+const OPERATIONS_PER_CHECK: u64 = 10_000;
+
+/// The bounds reading an index runs under ([`IndexBounds::default`] holds the
+/// constants above; tests and fuzzing use smaller ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexBounds {
+    pub max_rows: usize,
+    pub max_operations: u64,
+    pub deadline: Duration,
+}
+
+impl Default for IndexBounds {
+    fn default() -> Self {
+        IndexBounds {
+            max_rows: MAX_INDEX_ROWS,
+            max_operations: MAX_INDEX_OPERATIONS,
+            deadline: INDEX_DEADLINE,
+        }
+    }
+}
+
+/// Why an index was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    /// Broken or of an unknown layout: reported, and the docset's pages are still read.
+    #[error("{0}")]
+    Unreadable(String),
+    /// Over one of the bounds: the docset is refused. The text says what
+    /// was over and what is allowed.
+    #[error("{0}")]
+    OverBound(String),
+}
 
 /// Whether `dir` is a docset (named `*.docset` or holding its index).
 pub fn is_docset(dir: &Path) -> bool {
@@ -38,13 +93,22 @@ pub fn child_docset(dir: &Path) -> Option<PathBuf> {
     found
 }
 
-/// Reads `Contents/Info.plist`; falls back to the folder name when it is
-/// missing or unreadable.
-pub fn read_info(dir: &Path) -> DocsetInfo {
+/// Reads `Contents/Info.plist` from its bytes (None when it is missing);
+/// falls back to the folder name when it is missing or malformed, and says
+/// why in the second value when it is malformed.
+pub fn read_info(dir: &Path, plist_bytes: Option<&[u8]>) -> (DocsetInfo, Option<String>) {
     let stem = dir.file_stem().and_then(|s| s.to_str()).unwrap_or("docset").to_owned();
     let mut info = DocsetInfo { name: stem.clone(), identifier: stem.to_lowercase(), platform_family: None };
-    let Ok(value) = plist::Value::from_file(dir.join(INFO_PATH)) else { return info };
-    let Some(dict) = value.as_dictionary() else { return info };
+    let Some(bytes) = plist_bytes else { return (info, None) };
+    let value = match plist::Value::from_reader(std::io::Cursor::new(bytes)) {
+        Ok(v) => v,
+        Err(e) => {
+            return (info, Some(format!("not a readable property list ({e}); the folder name is used")));
+        }
+    };
+    let Some(dict) = value.as_dictionary() else {
+        return (info, Some("the property list is not a dictionary; the folder name is used".to_owned()));
+    };
     let get = |k: &str| dict.get(k).and_then(|v| v.as_string()).map(str::trim).filter(|s| !s.is_empty());
     if let Some(name) = get("CFBundleName") {
         name.clone_into(&mut info.name);
@@ -53,7 +117,7 @@ pub fn read_info(dir: &Path) -> DocsetInfo {
         info.identifier = id.to_lowercase();
     }
     info.platform_family = get("DocSetPlatformFamily").map(str::to_owned);
-    info
+    (info, None)
 }
 
 /// One index row: a name, its Dash entry type, and where it points.
@@ -66,58 +130,163 @@ pub struct IndexRow {
     pub anchor: Option<String>,
 }
 
-/// Reads every row of the docset's index (either layout).
-pub fn read_index(dsidx: &Path) -> Result<Vec<IndexRow>, String> {
-    let uri = format!("file:{}?immutable=1", percent_encode_path(dsidx));
-    let conn = Connection::open_with_flags(
+/// Which bound stopped the query, set by the progress handler.
+const TRIPPED_NONE: u8 = 0;
+const TRIPPED_OPERATIONS: u8 = 1;
+const TRIPPED_DEADLINE: u8 = 2;
+
+/// Reads every row of the docset's index (either layout) under the default bounds.
+pub fn read_index(dsidx: &Path) -> Result<Vec<IndexRow>, IndexError> {
+    read_index_bounded(dsidx, &IndexBounds::default())
+}
+
+/// Reads every row of the docset's index (either layout) under `bounds`.
+///
+/// The database is opened read-only and immutable (SQLite never writes, locks
+/// or looks for a journal), with triggers, untrusted schema functions and
+/// extension loading off, and every statement runs under an operation budget
+/// and a deadline; every row read counts against the row cap, whether it is
+/// kept or not.
+pub fn read_index_bounded(dsidx: &Path, bounds: &IndexBounds) -> Result<Vec<IndexRow>, IndexError> {
+    let unreadable = |e: rusqlite::Error| IndexError::Unreadable(format!("cannot open the index: {e}"));
+    let uri = format!("file:{}?mode=ro&immutable=1", percent_encode_path(dsidx));
+    // Extension loading stays off: it is never enabled on this connection,
+    // and the SQL function `load_extension()` refuses until it is. A link in
+    // place of the index file is not followed.
+    let mut conn = Connection::open_with_flags(
         uri,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW,
     )
-    .map_err(|e| format!("cannot open the index: {e}"))?;
-    let has_table = |name: &str| -> bool {
+    .map_err(unreadable)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false).map_err(unreadable)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true).map_err(unreadable)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false).map_err(unreadable)?;
+    let value_limit = i32::try_from(MAX_INDEX_VALUE_BYTES).unwrap_or(i32::MAX);
+    conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, value_limit).map_err(unreadable)?;
+    let tripped = Arc::new(AtomicU8::new(TRIPPED_NONE));
+    {
+        let tripped = Arc::clone(&tripped);
+        let started = Instant::now();
+        let (deadline, checks_allowed) = (bounds.deadline, bounds.max_operations / OPERATIONS_PER_CHECK);
+        let mut checks: u64 = 0;
+        let handler = move || {
+            checks += 1;
+            let over = if checks > checks_allowed {
+                TRIPPED_OPERATIONS
+            } else if started.elapsed() > deadline {
+                TRIPPED_DEADLINE
+            } else {
+                return false;
+            };
+            tripped.store(over, Ordering::Relaxed);
+            true
+        };
+        conn.progress_handler(OPERATIONS_PER_CHECK as i32, Some(handler)).map_err(unreadable)?;
+    }
+    let result = query_rows(&conn, bounds);
+    drop(conn);
+    result.map_err(|e| match tripped.load(Ordering::Relaxed) {
+        TRIPPED_OPERATIONS => IndexError::OverBound(format!(
+            "reading its index took more than {} SQLite operations (a view, trigger or join that \
+             does not end?); at most {} are allowed",
+            bounds.max_operations, bounds.max_operations
+        )),
+        TRIPPED_DEADLINE => IndexError::OverBound(format!(
+            "reading its index took longer than {} s (a view, trigger or join that does not end?); \
+             it must be read within {} s",
+            bounds.deadline.as_secs_f64(),
+            bounds.deadline.as_secs_f64()
+        )),
+        _ => e,
+    })
+}
+
+/// The rows of the index, by layout. Errors other than the row cap and a
+/// value over [`MAX_INDEX_VALUE_BYTES`] are [`IndexError::Unreadable`].
+fn query_rows(conn: &Connection, bounds: &IndexBounds) -> Result<Vec<IndexRow>, IndexError> {
+    let failed = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::TooBig) => IndexError::OverBound(format!(
+            "its index holds a value over {MAX_INDEX_VALUE_BYTES} bytes; at most {MAX_INDEX_VALUE_BYTES} \
+             bytes are allowed"
+        )),
+        _ => IndexError::Unreadable(format!("cannot read the index: {e}")),
+    };
+    let has_table = |name: &str| -> Result<bool, IndexError> {
         conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?1",
             [name],
             |r| r.get::<_, i64>(0),
         )
-        .is_ok_and(|n| n > 0)
+        .map(|n| n > 0)
+        .map_err(failed)
     };
-    let sql = if has_table("searchIndex") {
+    let sql = if has_table("searchIndex")? {
         "SELECT name, type, path, NULL FROM searchIndex"
-    } else if has_table("ZTOKEN") {
+    } else if has_table("ZTOKEN")? {
         "SELECT t.ZTOKENNAME, ty.ZTYPENAME, f.ZPATH, m.ZANCHOR \
          FROM ZTOKEN t \
          JOIN ZTOKENMETAINFORMATION m ON t.ZMETAINFORMATION = m.Z_PK \
          JOIN ZFILEPATH f ON m.ZFILE = f.Z_PK \
          JOIN ZTOKENTYPE ty ON t.ZTOKENTYPE = ty.Z_PK"
     } else {
-        return Err("the index has neither a searchIndex table nor Core Data ZTOKEN tables".to_owned());
+        return Err(IndexError::Unreadable(
+            "the index has neither a searchIndex table nor Core Data ZTOKEN tables".to_owned(),
+        ));
     };
-    let mut stmt = conn.prepare(sql).map_err(|e| format!("cannot read the index: {e}"))?;
-    let mut rows = stmt.query([]).map_err(|e| format!("cannot read the index: {e}"))?;
+    let mut stmt = conn.prepare(sql).map_err(failed)?;
+    let mut rows = stmt.query([]).map_err(failed)?;
     let mut out = Vec::new();
-    loop {
-        let row = match rows.next() {
-            Ok(Some(r)) => r,
-            Ok(None) => break,
-            Err(e) => return Err(format!("cannot read the index: {e}")),
-        };
-        if out.len() >= MAX_INDEX_ROWS {
-            break;
+    let mut read: usize = 0;
+    let mut kept_bytes: usize = 0;
+    while let Some(row) = rows.next().map_err(failed)? {
+        read += 1;
+        if read > bounds.max_rows {
+            return Err(IndexError::OverBound(format!(
+                "its index has more than {} rows (rows without a name count too); at most {} are allowed",
+                bounds.max_rows, bounds.max_rows
+            )));
         }
-        let text = |i: usize| -> Option<String> { row.get::<_, Option<String>>(i).ok().flatten() };
-        let (Some(name), Some(kind), Some(path)) = (text(0), text(1), text(2)) else { continue };
-        let Some((file, mut anchor)) = parse_index_path(&path) else { continue };
-        if let Some(a) = text(3).filter(|a| !a.is_empty()) {
-            anchor = Some(a);
+        if let Some(entry) = index_row(row) {
+            kept_bytes += entry.name.len()
+                + entry.kind.len()
+                + entry.file.len()
+                + entry.anchor.as_ref().map_or(0, String::len);
+            if kept_bytes > MAX_INDEX_TEXT_BYTES {
+                return Err(IndexError::OverBound(format!(
+                    "its index holds more than {MAX_INDEX_TEXT_BYTES} bytes of names, types and paths; \
+                     at most {MAX_INDEX_TEXT_BYTES} are allowed"
+                )));
+            }
+            out.push(entry);
         }
-        let name = name.trim();
-        if name.is_empty() || name.len() > 1000 {
-            continue;
-        }
-        out.push(IndexRow { name: name.to_owned(), kind: kind.trim().to_owned(), file, anchor });
     }
     Ok(out)
+}
+
+/// One row as an [`IndexRow`], or None when a field is missing, empty or too
+/// long. Lengths are checked on SQLite's own buffer before anything is copied.
+fn index_row(row: &rusqlite::Row<'_>) -> Option<IndexRow> {
+    let text = |i: usize, max: usize| -> Option<String> {
+        match row.get_ref(i).ok()? {
+            ValueRef::Text(t) if t.len() <= max => std::str::from_utf8(t).ok().map(str::to_owned),
+            _ => None,
+        }
+    };
+    let name = text(0, MAX_FIELD_BYTES)?;
+    let kind = text(1, MAX_FIELD_BYTES)?;
+    let path = text(2, MAX_FIELD_BYTES)?;
+    let (file, mut anchor) = parse_index_path(&path)?;
+    if let Some(a) = text(3, MAX_FIELD_BYTES).filter(|a| !a.is_empty()) {
+        anchor = Some(a);
+    }
+    let name = name.trim();
+    if name.is_empty() || name.len() > MAX_NAME_BYTES {
+        return None;
+    }
+    Some(IndexRow { name: name.to_owned(), kind: kind.trim().to_owned(), file, anchor })
 }
 
 /// `<dash_entry_name=x>api.html#click.Abort` → (`api.html`, `click.Abort`).

@@ -25,48 +25,275 @@ const MAX_DEPTH: usize = 200;
 /// Deeper element nesting in the source than this is refused.
 pub const MAX_NESTING: usize = 1000;
 
-/// Elements whose end tag may be omitted, or that have none: not counted
-/// when estimating nesting depth.
-const OPTIONAL_END: [&str; 33] = [
+/// More elements in one document than this are refused.
+pub const MAX_ELEMENTS: usize = 500_000;
+
+/// Elements whose end tag may be omitted (the parser closes them when the
+/// next one starts): not counted when estimating nesting depth.
+const OPTIONAL_END: [&str; 19] = [
     "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup",
-    "rb", "rt", "rp", "html", "head", "body", "area", "base", "br", "col", "embed", "hr", "img", "input",
-    "link", "meta", "source", "track", "wbr", "param",
+    "rb", "rt", "rp", "html", "head", "body",
 ];
 
-/// Whether the source nests elements deeper than `limit`, estimated by
-/// counting start and end tags (tags with optional end tags ignored).
-fn too_deep(src: &str, limit: usize) -> bool {
+/// Void elements: they never hold anything, so they never nest.
+const VOID: [&str; 18] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+    "param", "basefont", "bgsound", "frame", "keygen",
+];
+
+/// Elements an end tag of another name does not close: `</span>` with a
+/// `<div>` open above the `<span>` is ignored by the parser.
+const SPECIAL: [&str; 40] = [
+    "address",
+    "applet",
+    "article",
+    "aside",
+    "blockquote",
+    "button",
+    "caption",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "listing",
+    "main",
+    "marquee",
+    "menu",
+    "nav",
+    "object",
+    "ol",
+    "pre",
+    "search",
+    "section",
+    "select",
+    "summary",
+    "table",
+    "ul",
+];
+
+/// Elements past which the end tag of a block element does not reach.
+const SCOPE_BOUNDARY: [&str; 8] = ["applet", "caption", "table", "td", "th", "marquee", "object", "template"];
+
+/// Elements whose content is raw text up to their own end tag: tags inside
+/// are not tags.
+const RAW_TEXT: [&str; 8] = ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"];
+
+/// Foreign content, where `<x/>` really is an empty element.
+const FOREIGN: [&str; 2] = ["svg", "math"];
+
+/// Formatting elements: when a block's end tag closes one left open, the
+/// parser recreates it before the next text or inline tag, once per time.
+const FORMATTING: [&str; 14] =
+    ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"];
+
+/// Refuses a document the parser would turn into more than [`MAX_ELEMENTS`]
+/// elements or nest deeper than `max_nesting`: the HTML parser's scope checks
+/// are linear in the nesting depth, so absurd nesting costs quadratic time,
+/// and recreated formatting elements can multiply the elements of a page.
+///
+/// The tags are counted as the parser will see them, in one pass: every
+/// start tag is an element; `<div/>` opens a `div` like `<div>` does (HTML
+/// ignores the slash outside SVG and MathML); an end tag closes only an
+/// element that is open (`</x>` with no `<x>` closes nothing); formatting
+/// elements a block's end tag closed are counted again each time the parser
+/// recreates them; comments and the text of `<script>`, `<style>` and the
+/// like hold no tags. Where the estimate has to guess it errs towards more.
+fn check_shape(src: &str, max_nesting: usize) -> Result<(), String> {
     let bytes = src.as_bytes();
-    let mut depth: usize = 0;
+    let mut shape = Shape { max_nesting, ..Shape::default() };
     let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
-        i += off + 1;
+    // Where the text since the last tag starts.
+    let mut text_from = 0;
+    while let Some(off) = memchr(b'<', &bytes[i..]) {
+        let at = i + off;
+        i = at + 1;
+        if bytes[i..].starts_with(b"!--") {
+            i = find(bytes, i + 3, b"-->").map_or(bytes.len(), |end| end + 3);
+            text_from = i;
+            continue;
+        }
         let closing = bytes.get(i) == Some(&b'/');
         let start = if closing { i + 1 } else { i };
         let len = bytes[start.min(bytes.len())..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
         if len == 0 {
             continue;
         }
-        let name = src.get(start..start + len).unwrap_or("").to_ascii_lowercase();
-        if OPTIONAL_END.contains(&name.as_str()) {
+        if at > text_from {
+            shape.recreate()?;
+        }
+        let name = src[start..start + len].to_ascii_lowercase();
+        let tag_end = memchr(b'>', &bytes[start + len..]).map(|e| start + len + e);
+        i = tag_end.map_or(bytes.len(), |e| e + 1);
+        text_from = i;
+        if closing {
+            shape.close(&name);
             continue;
         }
-        if closing {
-            depth = depth.saturating_sub(1);
-        } else {
-            let self_closing = bytes[start + len..]
-                .iter()
-                .position(|&b| b == b'>')
-                .is_some_and(|end| end > 0 && bytes[start + len + end - 1] == b'/');
-            if !self_closing {
-                depth += 1;
-                if depth > limit {
-                    return true;
+        shape.count(1)?;
+        if !SPECIAL.contains(&name.as_str()) {
+            shape.recreate()?;
+        }
+        if RAW_TEXT.contains(&name.as_str()) {
+            let close = format!("</{name}");
+            i = find_ignore_case(bytes, i, close.as_bytes()).unwrap_or(bytes.len());
+            text_from = i;
+            continue;
+        }
+        let self_closed = tag_end.is_some_and(|e| e > start + len && bytes[e - 1] == b'/');
+        if VOID.contains(&name.as_str())
+            || OPTIONAL_END.contains(&name.as_str())
+            || (self_closed && shape.foreign > 0)
+        {
+            continue;
+        }
+        let key = FORMATTING.contains(&name.as_str()).then(|| src[start..i].into());
+        shape.push(Open { name, key })?;
+    }
+    Ok(())
+}
+
+/// An element [`check_shape`] takes to be open.
+struct Open {
+    name: String,
+    /// A formatting element's whole start tag (name and attributes): the
+    /// parser keeps at most three identical ones to recreate.
+    key: Option<Box<str>>,
+}
+
+/// What [`check_shape`] knows of the document so far.
+#[derive(Default)]
+struct Shape {
+    max_nesting: usize,
+    elements: usize,
+    /// The open elements, innermost last.
+    open: Vec<Open>,
+    /// How many of each name are open, so an end tag with none open costs nothing.
+    counts: std::collections::HashMap<String, usize>,
+    /// How many of them are `svg` or `math`.
+    foreign: usize,
+    /// Formatting elements closed by a block's end tag, to be recreated.
+    closed_formatting: Vec<Open>,
+    /// How many of `closed_formatting` have each start tag.
+    closed_keys: std::collections::HashMap<Box<str>, usize>,
+}
+
+impl Shape {
+    fn count(&mut self, n: usize) -> Result<(), String> {
+        self.elements += n;
+        if self.elements > MAX_ELEMENTS {
+            return Err(format!(
+                "more than {MAX_ELEMENTS} HTML elements; at most {MAX_ELEMENTS} are allowed"
+            ));
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, open: Open) -> Result<(), String> {
+        self.foreign += usize::from(FOREIGN.contains(&open.name.as_str()));
+        *self.counts.entry(open.name.clone()).or_default() += 1;
+        self.open.push(open);
+        if self.open.len() > self.max_nesting {
+            let max = self.max_nesting;
+            return Err(format!("HTML elements nested deeper than {max}; at most {max} levels are allowed"));
+        }
+        Ok(())
+    }
+
+    /// Text or an inline tag: the parser recreates the formatting elements
+    /// a block's end tag closed, as new elements, open again.
+    fn recreate(&mut self) -> Result<(), String> {
+        if self.closed_formatting.is_empty() {
+            return Ok(());
+        }
+        let again = std::mem::take(&mut self.closed_formatting);
+        self.closed_keys.clear();
+        self.count(again.len())?;
+        for open in again {
+            self.push(open)?;
+        }
+        Ok(())
+    }
+
+    /// An end tag: closes the innermost open element of that name and all
+    /// inside it, unless an element it cannot reach past comes first (then,
+    /// as the parser does, it closes nothing).
+    fn close(&mut self, name: &str) {
+        if self.counts.get(name).is_none_or(|&n| n == 0) {
+            // `</b>` for a closed-off `<b>`: the parser forgets it.
+            if let Some(k) = self.closed_formatting.iter().rposition(|o| o.name == name) {
+                let forgotten = self.closed_formatting.remove(k);
+                if let Some(n) = forgotten.key.and_then(|key| self.closed_keys.get_mut(&key)) {
+                    *n -= 1;
                 }
+            }
+            return;
+        }
+        let block = SPECIAL.contains(&name);
+        let mut at = None;
+        for (k, open) in self.open.iter().enumerate().rev() {
+            if open.name == name {
+                at = Some(k);
+                break;
+            }
+            let blocked = if block {
+                SCOPE_BOUNDARY.contains(&open.name.as_str())
+            } else {
+                SPECIAL.contains(&open.name.as_str())
+            };
+            if blocked {
+                return;
+            }
+        }
+        let Some(at) = at else { return };
+        let mut gone: Vec<Open> = self.open.drain(at..).collect();
+        // The element the end tag names is closed for good.
+        gone.remove(0);
+        if let Some(n) = self.counts.get_mut(name) {
+            *n -= 1;
+        }
+        self.foreign -= usize::from(FOREIGN.contains(&name));
+        for open in gone {
+            self.foreign -= usize::from(FOREIGN.contains(&open.name.as_str()));
+            if let Some(n) = self.counts.get_mut(&open.name) {
+                *n -= 1;
+            }
+            let Some(key) = &open.key else { continue };
+            let twins = self.closed_keys.entry(key.clone()).or_default();
+            if *twins < 3 {
+                *twins += 1;
+                self.closed_formatting.push(open);
             }
         }
     }
-    false
+}
+
+fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+/// Where `needle` next occurs in `hay` from `from`.
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
+}
+
+/// [`find`] with ASCII letters matched in either case.
+fn find_ignore_case(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| from + p)
 }
 
 /// Elements dropped with everything inside them.
@@ -120,13 +347,8 @@ const BLOCK_TAGS: [&str; 22] = [
 /// for the page path, link resolution and messages) into a page under `prefix`.
 pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
     let src = utf8(bytes, rel_file)?;
-    if too_deep(src, MAX_NESTING) {
-        // The HTML parser's scope checks are linear in the nesting depth, so
-        // absurd nesting would cost quadratic time: refuse it up front.
-        return Err(PageError::Malformed {
-            path: rel_file.to_owned(),
-            reason: format!("HTML elements nested deeper than {MAX_NESTING}"),
-        });
+    if let Err(reason) = check_shape(src, MAX_NESTING) {
+        return Err(PageError::Malformed { path: rel_file.to_owned(), reason });
     }
     let doc = Html::parse_document(src);
     let root = main_content(&doc);

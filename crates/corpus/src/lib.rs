@@ -5,11 +5,13 @@
 //! - `page`: the page/section/symbol model every source produces, and per-file errors.
 //! - `source`: `read_source` — detect the format of a directory or archive and read it.
 //! - `archive`: safe extraction of `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`, `.zip`.
-//! - `walk`: listing a source folder's files (hidden files and escaping links skipped).
+//! - `walk`: listing a source folder's files (hidden files and escaping links skipped) and
+//!   reading them without following a link swapped in meanwhile.
 //! - `frontmatter`: splitting and reading YAML frontmatter.
 //! - `markdown`: Markdown → plain text and sections (body kept byte for byte).
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
-//! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`).
+//! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
+//!   index read under bounds on rows, SQLite operations and time.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
 //! - `site`: `lectern.toml` site configs.

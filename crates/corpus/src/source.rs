@@ -2,6 +2,7 @@
 //! HTML manual or Dash docset) and read it into pages.
 
 use std::collections::{HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -96,6 +97,8 @@ pub struct Limits {
     pub max_total_bytes: u64,
     /// Entries in an archive, or files and folders in a source folder.
     pub max_entries: u64,
+    /// Bounds on reading a docset's index.
+    pub index: docset::IndexBounds,
 }
 
 /// Most bytes an archive may expand to.
@@ -105,7 +108,11 @@ pub const MAX_ENTRIES: u64 = 500_000;
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_total_bytes: MAX_TOTAL_BYTES, max_entries: MAX_ENTRIES }
+        Limits {
+            max_total_bytes: MAX_TOTAL_BYTES,
+            max_entries: MAX_ENTRIES,
+            index: docset::IndexBounds::default(),
+        }
     }
 }
 
@@ -123,6 +130,14 @@ pub enum SourceError {
     TooLarge { path: PathBuf, limit: u64 },
     #[error("{path}: more than {limit} entries; refusing it (archive bomb?)")]
     TooManyEntries { path: PathBuf, limit: u64 },
+    /// An archive that expands far more than documentation does; `reason`
+    /// says by how much and what is allowed.
+    #[error("{path}: {reason}; refusing it (archive bomb?)")]
+    Bomb { path: PathBuf, reason: String },
+    /// A docset over one of the bounds its index is read under; `reason`
+    /// says what was over and what is allowed.
+    #[error("{path}: refusing this docset: {reason}")]
+    DocsetRefused { path: PathBuf, reason: String },
 }
 
 /// Why a source gave no pages: the drafts left out, and the skipped files
@@ -207,7 +222,8 @@ pub fn read_source_with_limits(
         }
         f => f,
     };
-    let mut reader = Reader { options, problems, hasher: Sha256::new(), pages: Vec::new() };
+    let mut reader =
+        Reader { options, index_bounds: limits.index, problems, hasher: Sha256::new(), pages: Vec::new() };
     reader.hasher.update(frame(options.prefix.as_bytes()));
     let mut docset_info = None;
     let format = match format {
@@ -216,7 +232,11 @@ pub fn read_source_with_limits(
             SourceFormat::Docset
         }
         f => {
-            let files = walk::list_files(&root, limits, &mut reader.problems)?;
+            let files = if root == path {
+                walk::list_files(&root, limits, &mut reader.problems)?
+            } else {
+                walk::list_files_within(&root, limits, &mut reader.problems)?
+            };
             let format = match f {
                 SourceFormat::Auto => detect_format(&files)
                     .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
@@ -276,6 +296,7 @@ fn frame(bytes: &[u8]) -> Vec<u8> {
 
 struct Reader<'a> {
     options: &'a ReadOptions,
+    index_bounds: docset::IndexBounds,
     problems: Vec<Problem>,
     hasher: Sha256,
     pages: Vec<Page>,
@@ -286,6 +307,27 @@ impl Reader<'_> {
         self.hasher.update(frame(rel.as_bytes()));
         self.hasher.update((bytes.len() as u64).to_le_bytes());
         self.hasher.update(bytes);
+    }
+
+    /// [`Reader::accept`] for a file hashed as it streams (a docset index can
+    /// be large); skipped when it cannot be opened as a regular file.
+    fn accept_file(&mut self, rel: &str, path: &Path) {
+        let Ok(mut file) = walk::open_regular(path, u64::MAX, None) else { return };
+        let Ok(len) = file.metadata().map(|m| m.len()) else { return };
+        self.hasher.update(frame(rel.as_bytes()));
+        self.hasher.update(len.to_le_bytes());
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut left = len;
+        while left > 0 {
+            let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+            match file.read(&mut buf[..want]) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    self.hasher.update(&buf[..n]);
+                    left -= n as u64;
+                }
+            }
+        }
     }
 
     /// Converts every file of `format`; other files are skipped silently.
@@ -311,7 +353,7 @@ impl Reader<'_> {
 
     /// Reads and converts one file; `rel` is its path for the page path.
     fn page_from(&mut self, file: &SourceFile, rel: &str, format: SourceFormat) -> Option<usize> {
-        let bytes = match walk::read_capped(&file.abs, self.options.max_file_bytes) {
+        let bytes = match walk::read_source_file(file, self.options.max_file_bytes) {
             Ok(b) => b,
             Err(reason) => {
                 self.problems.push(Problem { path: file.rel.clone(), reason });
@@ -346,32 +388,39 @@ impl Reader<'_> {
         limits: &Limits,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<DocsetInfo, SourceError> {
-        let info = docset::read_info(root);
-        if let Ok(bytes) = walk::read_capped(&root.join(docset::INFO_PATH), self.options.max_file_bytes) {
-            self.accept(docset::INFO_PATH, &bytes);
+        let plist = walk::read_capped(&root.join(docset::INFO_PATH), self.options.max_file_bytes).ok();
+        let (info, plist_problem) = docset::read_info(root, plist.as_deref());
+        if let Some(bytes) = &plist {
+            self.accept(docset::INFO_PATH, bytes);
+        }
+        if let Some(reason) = plist_problem {
+            self.problems.push(Problem { path: docset::INFO_PATH.to_owned(), reason });
         }
         let index_path = root.join(docset::INDEX_PATH);
-        let rows = match docset::read_index(&index_path) {
+        let rows = match docset::read_index_bounded(&index_path, &self.index_bounds) {
             Ok(rows) => {
-                if let Ok(bytes) = std::fs::read(&index_path) {
-                    self.accept(docset::INDEX_PATH, &bytes);
-                }
+                self.accept_file(docset::INDEX_PATH, &index_path);
                 rows
             }
-            Err(reason) => {
+            Err(docset::IndexError::OverBound(reason)) => {
+                return Err(SourceError::DocsetRefused { path: root.to_path_buf(), reason });
+            }
+            Err(docset::IndexError::Unreadable(reason)) => {
                 self.problems.push(Problem { path: docset::INDEX_PATH.to_owned(), reason });
                 Vec::new()
             }
         };
         let docs = root.join(docset::DOCUMENTS_PATH);
-        let files =
-            if docs.is_dir() { walk::list_files(&docs, limits, &mut self.problems)? } else { Vec::new() };
+        let files = if docs.is_dir() {
+            walk::list_files_within(&docs, limits, &mut self.problems)?
+        } else {
+            Vec::new()
+        };
         let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
         let total = wanted.len();
         let mut by_file: HashMap<String, usize> = HashMap::new();
         for (i, file) in wanted.into_iter().enumerate() {
-            let full =
-                SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), abs: file.abs.clone() };
+            let full = SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), ..file.clone() };
             if let Some(idx) = self.page_from(&full, &file.rel, SourceFormat::Html) {
                 by_file.insert(file.rel.clone(), idx);
             }

@@ -8,6 +8,8 @@
 //! - `archives`: tar, tar.gz, tar.xz and zip sources built at test time, and
 //!   hostile ones (traversal, absolute paths, links, devices, oversize, bombs).
 //! - `docsets`: Dash docsets built at test time (`searchIndex` and Core Data).
+//! - `hostile`: sources built to hang, blow up or escape ingestion (endless
+//!   docset indexes, nested HTML, link swaps, archive bombs, stale temp folders).
 //! - `site_config`: `lectern.toml` parsing and its error messages.
 //! - `properties`: conversions never panic; sections cover the page.
 //! - `corpora`: the real corpora (ignored unless `LECTERN_CORPORA` is set).
@@ -18,6 +20,8 @@ mod archives;
 mod corpora;
 #[path = "main/docsets.rs"]
 mod docsets;
+#[path = "main/hostile.rs"]
+mod hostile;
 #[path = "main/html_manual.rs"]
 mod html_manual;
 #[path = "main/markdown_tree.rs"]
