@@ -13,8 +13,8 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
+use crate::limits::{Limits, SourceError};
 use crate::page::Problem;
-use crate::source::{Limits, SourceError};
 
 /// The archive kinds a source may be, told apart by their first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

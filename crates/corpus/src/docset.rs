@@ -13,7 +13,16 @@ use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
-use crate::source::DocsetInfo;
+/// What a Dash docset's `Info.plist` says.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DocsetInfo {
+    /// `CFBundleName` (e.g. "Click").
+    pub name: String,
+    /// `CFBundleIdentifier`, lowercased (e.g. "click").
+    pub identifier: String,
+    /// `DocSetPlatformFamily` (e.g. "click"), used as an alias.
+    pub platform_family: Option<String>,
+}
 
 /// Where a docset keeps its index and pages, relative to the `.docset` folder.
 pub const INDEX_PATH: &str = "Contents/Resources/docSet.dsidx";

@@ -3,6 +3,7 @@
 //!
 //! # Layout
 //! - `page`: the page/section/symbol model every source produces, and per-file errors.
+//! - `limits`: [`Limits`] on what reading a source may cost, and [`SourceError`].
 //! - `source`: `read_source` — detect the format of a directory or archive and read it.
 //! - `archive`: safe extraction of `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`, `.zip`.
 //! - `walk`: listing a source folder's files (hidden files and escaping links skipped) and
@@ -23,6 +24,7 @@ pub mod archive;
 pub mod docset;
 pub mod frontmatter;
 pub mod html;
+pub mod limits;
 pub mod markdown;
 pub mod names;
 pub mod page;

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
+use crate::limits::{Limits, SourceError};
 use crate::page::Problem;
-use crate::source::{Limits, SourceError};
 
 /// A file found in the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
