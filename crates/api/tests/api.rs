@@ -6,6 +6,7 @@
 //! - guards: Host, Origin, body size, bad query/JSON, unknown route, time limit
 //! - endpoints: status, editions, search (GET/POST, prefix), section, page
 //!   (html, Chinese), stale generation (409), enable/disable
+//! - integrations: every client's config; the demo's warning
 //! - docs: docs/openapi.json = served document, every route documented;
 //!   the challenge example in docs/local-api.md
 
@@ -318,7 +319,31 @@ async fn the_page_and_integrations_are_served() {
     );
     assert_eq!(v["vscode"]["servers"]["lectern"]["type"], "stdio");
     assert_eq!(v["command"], "/usr/local/bin/lectern mcp --user-data '/home/me/lectern data'");
+    let ids: Vec<&str> = v["clients"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        ["generic", "claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "zed", "codex"]
+    );
+    for c in v["clients"].as_array().unwrap() {
+        let first = &c["snippets"][0];
+        assert!(first["text"].as_str().unwrap().contains("/usr/local/bin/lectern"), "{c}");
+        assert!(!first["target"].as_str().unwrap().is_empty(), "{c}");
+    }
+    assert_eq!(v["notice"], Value::Null, "only the demo warns");
     assert!(!v.to_string().contains(KEY));
+}
+
+#[tokio::test]
+async fn the_demo_integrations_tab_says_its_library_is_deleted_when_the_demo_stops() {
+    let (_, _, page) = get("/").send(&state()).await;
+    assert!(page.as_str().unwrap().contains(r#"id="demo-notice""#));
+    let demo = state_with(shared(), |o| o.demo = true);
+    let (st, _, v) = get("/v1/integrations").key().send(&demo).await;
+    assert_eq!(st, StatusCode::OK);
+    let notice = v["notice"].as_str().unwrap();
+    for words in ["temporary folder", "deleted", "`lectern add`", "`lectern serve`"] {
+        assert!(notice.contains(words), "{words:?} not in {notice}");
+    }
 }
 
 #[tokio::test]
