@@ -88,7 +88,7 @@ pub enum Command {
     Open(OpenArgs),
     /// The stdio MCP program for editors and AI clients (tools: list_installed_docsets, search_documentation, load_documentation_page; via the local API).
     #[command(
-        after_help = "Examples:\n  lectern mcp --user-data ~/.local/share/lectern\n  lectern mcp config vscode\n\nNeeds a running `lectern serve` on the same user-data folder."
+        after_help = "Examples:\n  lectern mcp --user-data ~/.local/share/lectern\n  lectern mcp config claude-desktop\n\nNeeds a running `lectern serve` on the same user-data folder."
     )]
     Mcp(McpArgs),
     /// Explain the state of the library and the local API; exit 1 if something is wrong.
@@ -326,12 +326,12 @@ pub struct McpArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum McpAction {
-    /// Print the client config to paste into an MCP client (absolute paths, no key).
+    /// Print the config to paste into an MCP client (absolute paths, no key) and, on stderr, the file it goes into. Lectern never edits a client's files.
     #[command(
-        after_help = "Examples:\n  lectern mcp config generic   # Claude Desktop, Cursor, Windsurf...: {\"mcpServers\": ...}\n  lectern mcp config vscode    # .vscode/mcp.json: {\"servers\": ..., \"type\": \"stdio\"}"
+        after_help = "Examples:\n  lectern mcp config claude-desktop   # claude_desktop_config.json: {\"mcpServers\": ...}\n  lectern mcp config claude-code      # claude mcp add lectern -- ...\n  lectern mcp config vscode           # .vscode/mcp.json: {\"servers\": ..., \"type\": \"stdio\"}\n  lectern mcp config codex            # ~/.codex/config.toml: [mcp_servers.lectern]"
     )]
     Config {
-        /// `generic` (mcpServers) or `vscode` (servers, type stdio).
+        /// The client to configure.
         #[arg(value_enum)]
         client: McpClient,
     },
@@ -339,6 +339,20 @@ pub enum McpAction {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum McpClient {
+    /// Any client that reads `mcpServers` (JSON).
     Generic,
+    /// Claude Desktop: `mcpServers` in claude_desktop_config.json.
+    ClaudeDesktop,
+    /// Claude Code: a `claude mcp add` command line (and the project's .mcp.json, on stderr).
+    ClaudeCode,
+    /// Cursor: `mcpServers` in .cursor/mcp.json or ~/.cursor/mcp.json.
+    Cursor,
+    /// VS Code: `servers` in .vscode/mcp.json.
     Vscode,
+    /// Windsurf: `mcpServers` in ~/.codeium/windsurf/mcp_config.json.
+    Windsurf,
+    /// Zed: `context_servers` in settings.json.
+    Zed,
+    /// Codex CLI: `[mcp_servers.lectern]` in ~/.codex/config.toml.
+    Codex,
 }

@@ -57,6 +57,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
         let token = challenge::random_hex();
         let mut options = Options::new(key, exe, user_data.clone());
         options.initial_login_token = Some(token.clone());
+        options.demo = args.demo;
         super::announce(&[
             format!("Lectern is serving {} at http://127.0.0.1:{port}/", user_data.display()),
             format!(

@@ -1,7 +1,7 @@
 // Drives the web page of `lectern serve --demo` in headless Chromium
 // (Debian's /usr/bin/chromium, through playwright-core): log in through the
 // printed one-time URL, search as you type, open a result, switch language,
-// disable an edition, read the Integrations config. Prints
+// disable an edition, read the Integrations configs (and the demo's warning). Prints
 // "browser: N passed, M failed" and exits 1 on a failure.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -114,6 +114,26 @@ try {
     assert(vscode.servers.lectern.type === "stdio", JSON.stringify(vscode));
     await page.click("#copy-config");
     await page.waitForFunction(() => document.querySelector("#copy-status").textContent === "Copied");
+  });
+
+  await check("Integrations lists the editors people use, each with the file it goes into", async () => {
+    const ids = await page.$$eval("#client option", (os) => os.map((o) => o.value));
+    for (const id of ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "zed", "codex"]) {
+      assert(ids.includes(id), `no ${id} in ${ids}`);
+    }
+    await page.selectOption("#client", "codex");
+    const toml = await page.textContent("#mcp-config");
+    assert(toml.startsWith("[mcp_servers.lectern]"), toml);
+    assert((await page.textContent("#mcp-target")).includes("~/.codex/config.toml"), "codex target");
+    await page.selectOption("#client", "claude-code");
+    assert((await page.textContent("#mcp-config")).startsWith("claude mcp add lectern -- /"), "claude-code command");
+    assert((await page.textContent("#mcp-more")).includes(".mcp.json"), "claude-code project file");
+  });
+
+  await check("the demo's Integrations tab says its library is deleted when the demo stops", async () => {
+    await page.waitForSelector("#demo-notice:not([hidden])");
+    const notice = await page.textContent("#demo-notice");
+    assert(notice.includes("deleted") && notice.includes("lectern add") && notice.includes("lectern serve"), notice);
   });
 
   await check("a foreign Origin is refused", async () => {

@@ -286,10 +286,39 @@ async function loadIntegrations() {
   } catch (e) { setStatus("#copy-status", e.message, true); }
 }
 
+// The clients come from the server, each with its snippets (the first is
+// the usual way, e.g. Claude Code's `claude mcp add`; others follow).
+function selectedClient() {
+  const i = state.integrations;
+  return i && (i.clients.find((c) => c.id === $("#client").value) || i.clients[0]);
+}
+
 function renderIntegrations() {
   const i = state.integrations;
   if (!i) return;
-  $("#mcp-config").textContent = JSON.stringify(i[$("#client").value], null, 2);
+  const select = $("#client");
+  if (select.options.length !== i.clients.length) {
+    const keep = select.value;
+    select.replaceChildren(...i.clients.map((c) => el("option", { value: c.id, text: c.name })));
+    select.value = i.clients.some((c) => c.id === keep) ? keep : i.clients[0].id;
+  }
+  const notice = $("#demo-notice");
+  notice.hidden = !i.notice;
+  notice.textContent = i.notice || "";
+  const client = selectedClient();
+  const [first, ...others] = client.snippets;
+  $("#mcp-target").textContent = first.target;
+  $("#mcp-config").textContent = first.text;
+  $("#mcp-config").dataset.format = first.format;
+  const more = $("#mcp-more");
+  more.replaceChildren();
+  for (const s of others) {
+    const button = el("button", { type: "button", class: "copy-snippet", text: "Copy" });
+    button.addEventListener("click", () => copy(s.text));
+    more.append(el("p", { class: "muted", text: `Or, in ${s.target}:` }),
+      el("pre", { class: "code", "data-format": s.format, text: s.text }),
+      el("div", { class: "buttons" }, button));
+  }
   $("#mcp-command").textContent = i.command;
 }
 
@@ -333,7 +362,7 @@ function wire() {
     if (href.startsWith("/")) { ev.preventDefault(); const [path, anchor] = href.split("#"); openPage({ path, anchor }); }
   });
   $("#client").addEventListener("change", renderIntegrations);
-  $("#copy-config").addEventListener("click", () => state.integrations && copy(JSON.stringify(state.integrations[$("#client").value], null, 2)));
+  $("#copy-config").addEventListener("click", () => state.integrations && copy(selectedClient().snippets[0].text));
   $("#copy-command").addEventListener("click", () => state.integrations && copy(state.integrations.command));
 }
 

@@ -2,7 +2,8 @@
 //! (through [`blocking`]) `lectern open` and `lectern doctor`. It re-reads
 //! the discovery files, checks the server's challenge proof before it sends
 //! the key, connects only to 127.0.0.1, uses no proxy, follows no redirect,
-//! keeps no cookie, and caps time (8 s per call) and answers (4 MiB, with a
+//! keeps no cookie (a redirect means another program holds the port: a
+//! Lectern local API never redirects a client's call), and caps time (8 s per call) and answers (4 MiB, with a
 //! Content-Length). Dropping a call's future closes its connection, which
 //! cancels a search on the server.
 
@@ -44,6 +45,13 @@ pub enum ClientError {
     NotJson { status: u16, reason: String },
     #[error("bad answer from the local API: {0}")]
     Protocol(String),
+    /// Any 3xx: the address in `status.json` is held by something that is
+    /// not a Lectern local API (which never redirects), so nothing follows it.
+    #[error(
+        "the server at 127.0.0.1:{port} (the address recorded in status.json) redirected (HTTP {status}{}), so it is not a Lectern local API; the redirect was not followed. Stop whatever holds that port and restart `lectern serve`",
+        location.as_deref().map(|l| format!(" to {l}")).unwrap_or_default()
+    )]
+    Redirected { port: u16, status: u16, location: Option<String> },
 }
 
 /// How a server failed the challenge.
@@ -249,8 +257,18 @@ impl Conn {
             if head.is_none()
                 && let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n")
             {
-                let (status, length) = parse_head(&self.buf[..end])?;
-                head = Some((status, end + 4, length));
+                let parsed = parse_head(&self.buf[..end])?;
+                if (300..400).contains(&parsed.status) {
+                    return Err(ClientError::Redirected {
+                        port,
+                        status: parsed.status,
+                        location: parsed.location,
+                    });
+                }
+                let length = parsed
+                    .length
+                    .ok_or_else(|| ClientError::Protocol("the answer has no Content-Length".into()))?;
+                head = Some((parsed.status, end + 4, length));
             }
             if let Some((status, start, length)) = head
                 && self.buf.len() >= start + length
@@ -273,8 +291,18 @@ impl Conn {
     }
 }
 
-/// The status and Content-Length of an answer's head (4 MiB at most).
-fn parse_head(head: &[u8]) -> Result<(u16, usize), ClientError> {
+/// What the client reads of an answer's head.
+#[derive(Debug, PartialEq, Eq)]
+struct Head {
+    status: u16,
+    /// Required of every answer the client reads a body of.
+    length: Option<usize>,
+    /// A redirect's target, only to say where it pointed.
+    location: Option<String>,
+}
+
+/// The status, Content-Length (4 MiB at most) and Location of an answer's head.
+fn parse_head(head: &[u8]) -> Result<Head, ClientError> {
     let protocol = |m: &str| ClientError::Protocol(m.to_owned());
     let head = std::str::from_utf8(head).map_err(|_| protocol("headers are not UTF-8"))?;
     let mut lines = head.split("\r\n");
@@ -283,16 +311,20 @@ fn parse_head(head: &[u8]) -> Result<(u16, usize), ClientError> {
         .and_then(|line| line.split(' ').nth(1))
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| protocol("no status code"))?;
-    let length = lines
-        .find_map(|line| {
-            let (k, v) = line.split_once(':')?;
-            k.trim().eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
-        })
-        .ok_or_else(|| protocol("the answer has no Content-Length"))?;
-    if length > MAX_RESPONSE {
+    let mut parsed = Head { status, length: None, location: None };
+    for line in lines {
+        let Some((k, v)) = line.split_once(':') else { continue };
+        let (k, v) = (k.trim(), v.trim());
+        if k.eq_ignore_ascii_case("content-length") {
+            parsed.length = v.parse::<usize>().ok();
+        } else if k.eq_ignore_ascii_case("location") {
+            parsed.location = Some(v.chars().take(200).collect());
+        }
+    }
+    if parsed.length.is_some_and(|l| l > MAX_RESPONSE) {
         return Err(protocol("the answer is larger than 4 MiB"));
     }
-    Ok((status, length))
+    Ok(parsed)
 }
 
 /// Encodes query parameters (`?a=1&b=x%20y`), skipping `None`s.
@@ -310,12 +342,14 @@ mod tests {
 
     #[test]
     fn heads_give_status_and_length() {
-        assert_eq!(parse_head(b"HTTP/1.1 200 OK\r\ncontent-length: 2").unwrap(), (200, 2));
-        assert_eq!(parse_head(b"HTTP/1.1 404 Not Found\r\nContent-Length: 17").unwrap(), (404, 17));
-        assert!(matches!(
-            parse_head(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked"),
-            Err(ClientError::Protocol(_))
-        ));
+        let head = |status, length| Head { status, length, location: None };
+        assert_eq!(parse_head(b"HTTP/1.1 200 OK\r\ncontent-length: 2").unwrap(), head(200, Some(2)));
+        assert_eq!(parse_head(b"HTTP/1.1 404 Not Found\r\nContent-Length: 17").unwrap(), head(404, Some(17)));
+        assert_eq!(parse_head(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked").unwrap(), head(200, None));
+        assert_eq!(
+            parse_head(b"HTTP/1.1 302 Found\r\nLocation: http://example.test/").unwrap().location.as_deref(),
+            Some("http://example.test/")
+        );
         assert!(matches!(
             parse_head(b"HTTP/1.1 200 OK\r\ncontent-length: 99999999"),
             Err(ClientError::Protocol(_))

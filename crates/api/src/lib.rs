@@ -13,7 +13,7 @@
 //! - `extract`: query and JSON extractors whose rejections are [`ApiError`]s.
 //! - `v1`: the JSON endpoints.
 //! - `web`: the login URL, the session cookie and the embedded page.
-//! - `integrations`: MCP client configs (Generic, VS Code).
+//! - `integrations`: MCP client configs, one per client (Claude, Cursor, VS Code, Zed, ...).
 //! - `openapi`: the OpenAPI 3.1 description (served, and kept in docs/openapi.json).
 //! - `client`: the one client of the local API (async, with a blocking
 //!   face), which checks the challenge before it sends the key.
@@ -39,7 +39,7 @@ use axum::extract::DefaultBodyLimit;
 use lectern_library::Library;
 
 pub use error::ApiError;
-pub use integrations::{ClientKind, mcp_client_config};
+pub use integrations::{ClientConfig, ClientKind, client_config};
 pub use state::{AppState, Options};
 
 /// The whole service: web page, login, challenge and `/v1/`, behind the guards.

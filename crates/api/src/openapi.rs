@@ -11,7 +11,8 @@ use lectern_library::{ListResponse, PageResponse, SearchParams, SearchResponse, 
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
-use crate::v1::{EditionChange, EditionRequest, Integrations, LoginToken, StatusResponse};
+use crate::integrations::Integrations;
+use crate::v1::{EditionChange, EditionRequest, LoginToken, StatusResponse};
 use crate::web::{ChallengeRequest, ChallengeResponse};
 
 pub use crate::v1::ROUTES;
@@ -194,7 +195,7 @@ pub fn document() -> Value {
                  q("limit", integer(), "1-50000, default 16000"), format_param("markdown")],
             None, ok("PageResponse", "a window of the page"), &["409"])},
         "/v1/login-token": {"post": op("Mint a one-time login URL for the web page (5 minutes, single use)", vec![], None, ok("LoginToken", "the URL"), &[])},
-        "/v1/integrations": {"get": op("MCP client configs (Generic, VS Code) with absolute paths and no key", vec![], None, ok("Integrations", "configs"), &[])},
+        "/v1/integrations": {"get": op("MCP client configs, one per client (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Codex CLI, generic), with absolute paths and no key", vec![], None, ok("Integrations", "configs"), &[])},
         "/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}}
     });
     json!({

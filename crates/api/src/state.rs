@@ -27,6 +27,9 @@ pub struct Options {
     /// For the Integrations page: this binary and the user-data folder, absolute.
     pub exe: PathBuf,
     pub user_data: PathBuf,
+    /// Serving `lectern serve --demo`'s temporary library, deleted when the
+    /// server stops: the Integrations page says so.
+    pub demo: bool,
     /// A login token minted before the server started (the URL `serve` prints).
     pub initial_login_token: Option<String>,
     /// `started_at` as published in `status.json`.
@@ -50,6 +53,7 @@ impl Options {
             limits: Limits::default(),
             exe,
             user_data,
+            demo: false,
             initial_login_token: None,
             started_at: crate::discovery::rfc3339_now(),
         }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
 use crate::extract::{Json, Query};
-use crate::integrations::{ClientKind, mcp_client_config, mcp_command_line};
+use crate::integrations::Integrations;
 use crate::state::{AppState, LOGIN_TOKEN_TTL};
 
 pub(crate) fn routes() -> Router<AppState> {
@@ -309,22 +309,9 @@ async fn login_token(State(state): State<AppState>) -> axum::Json<LoginToken> {
     axum::Json(LoginToken { url: state.login_url(&token), expires_in: LOGIN_TOKEN_TTL.as_secs() })
 }
 
-/// `GET /v1/integrations`: MCP client configs with this binary's absolute path.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct Integrations {
-    /// The command line that starts the stdio MCP program.
-    pub command: String,
-    /// Config for clients that use `mcpServers` ("Generic").
-    pub generic: serde_json::Value,
-    /// Config for VS Code's `.vscode/mcp.json` (`servers`, `"type": "stdio"`).
-    pub vscode: serde_json::Value,
-}
-
+/// `GET /v1/integrations`: every MCP client's config, with this binary's and
+/// the library's absolute paths.
 async fn integrations(State(state): State<AppState>) -> axum::Json<Integrations> {
     let o = state.options();
-    axum::Json(Integrations {
-        command: mcp_command_line(&o.exe, &o.user_data),
-        generic: mcp_client_config(ClientKind::Generic, &o.exe, &o.user_data),
-        vscode: mcp_client_config(ClientKind::Vscode, &o.exe, &o.user_data),
-    })
+    axum::Json(Integrations::new(&o.exe, &o.user_data, o.demo))
 }

@@ -6,6 +6,9 @@
 //! - guards: Host, Origin, body size, bad query/JSON, unknown route, time limit
 //! - endpoints: status, editions, search (GET/POST, prefix), section, page
 //!   (html, Chinese), stale generation (409), enable/disable
+//! - integrations: every client's config; the demo's warning
+//! - the client: a server at the recorded port that redirects is refused
+//!   (a real loopback server behind real discovery files)
 //! - docs: docs/openapi.json = served document, every route documented;
 //!   the challenge example in docs/local-api.md
 
@@ -318,7 +321,131 @@ async fn the_page_and_integrations_are_served() {
     );
     assert_eq!(v["vscode"]["servers"]["lectern"]["type"], "stdio");
     assert_eq!(v["command"], "/usr/local/bin/lectern mcp --user-data '/home/me/lectern data'");
+    let ids: Vec<&str> = v["clients"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        ["generic", "claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "zed", "codex"]
+    );
+    for c in v["clients"].as_array().unwrap() {
+        let first = &c["snippets"][0];
+        assert!(first["text"].as_str().unwrap().contains("/usr/local/bin/lectern"), "{c}");
+        assert!(!first["target"].as_str().unwrap().is_empty(), "{c}");
+    }
+    assert_eq!(v["notice"], Value::Null, "only the demo warns");
     assert!(!v.to_string().contains(KEY));
+}
+
+#[tokio::test]
+async fn the_demo_integrations_tab_says_its_library_is_deleted_when_the_demo_stops() {
+    let (_, _, page) = get("/").send(&state()).await;
+    assert!(page.as_str().unwrap().contains(r#"id="demo-notice""#));
+    let demo = state_with(shared(), |o| o.demo = true);
+    let (st, _, v) = get("/v1/integrations").key().send(&demo).await;
+    assert_eq!(st, StatusCode::OK);
+    let notice = v["notice"].as_str().unwrap();
+    for words in ["temporary folder", "deleted", "`lectern add`", "`lectern serve`"] {
+        assert!(notice.contains(words), "{words:?} not in {notice}");
+    }
+}
+
+/// Whatever holds the port recorded in real discovery files (published with
+/// this process's pid and a fresh key): it answers the challenge with the
+/// right proof when `proves`, and every other request with a 302.
+/// Returns the files (dropping them withdraws them) and the requests seen.
+async fn redirecting_server(
+    user_data: &Path,
+    proves: bool,
+) -> (lectern_api::discovery::ServerFiles, String, Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mut files = lectern_api::discovery::ServerFiles::claim(user_data).unwrap();
+    let key = files.publish(port).unwrap();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (server_key, server_seen) = (key.clone(), seen.clone());
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut stream, _)) = listener.accept().await else { return };
+            let (key, seen) = (server_key.clone(), server_seen.clone());
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                loop {
+                    // One request: its head, then Content-Length bytes of body.
+                    let request = loop {
+                        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                            let head = String::from_utf8_lossy(&buf[..end]).to_string();
+                            let length = head
+                                .lines()
+                                .find_map(|l| {
+                                    l.to_ascii_lowercase()
+                                        .strip_prefix("content-length:")
+                                        .map(|v| v.trim().parse::<usize>().unwrap())
+                                })
+                                .unwrap_or(0);
+                            if buf.len() >= end + 4 + length {
+                                let body =
+                                    String::from_utf8_lossy(&buf[end + 4..end + 4 + length]).to_string();
+                                buf.drain(..end + 4 + length);
+                                break (head, body);
+                            }
+                        }
+                        match stream.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    };
+                    let (head, body) = request;
+                    seen.lock().unwrap().push(head.clone());
+                    let answer = if proves && head.starts_with("POST /auth/challenge") {
+                        let nonce = serde_json::from_str::<Value>(&body).unwrap()["nonce"]
+                            .as_str()
+                            .unwrap()
+                            .to_owned();
+                        let proof = lectern_api::challenge::proof(&key, &nonce, std::process::id(), port);
+                        let body =
+                            json!({"proof": proof, "pid": std::process::id(), "port": port}).to_string();
+                        format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                            body.len()
+                        )
+                    } else {
+                        format!(
+                            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{port}/login\r\nContent-Length: 0\r\n\r\n"
+                        )
+                    };
+                    if stream.write_all(answer.as_bytes()).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (files, key, seen)
+}
+
+#[tokio::test]
+async fn a_302_from_the_local_api_is_local_api_unavailable_not_internal() {
+    use lectern_api::client::{Client, ClientError, Request};
+    // After a proven challenge (the case that used to surface as `internal`)
+    // and on the challenge itself (the key is then never sent).
+    for proves in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let (_files, key, seen) = redirecting_server(dir.path(), proves).await;
+        let client = Client::discover(dir.path()).unwrap();
+        let err = client.call(&Request::get("/v1/status")).await.unwrap_err();
+        let port = client.port();
+        assert!(
+            matches!(&err, ClientError::Redirected { port: p, status: 302, location: Some(l) } if *p == port && l.ends_with("/login")),
+            "proves={proves}: {err:?}"
+        );
+        let message = err.to_string();
+        assert!(message.contains("redirected (HTTP 302 to http://127.0.0.1:"), "{message}");
+        assert!(message.contains("recorded in status.json"), "{message}");
+        assert!(message.contains("not a Lectern local API"), "{message}");
+        let sent_key = seen.lock().unwrap().iter().any(|r| r.contains(&key));
+        assert_eq!(sent_key, proves, "the key goes only to a server that proved it holds it");
+    }
 }
 
 #[tokio::test]

@@ -67,6 +67,8 @@ fn tool_error(e: ClientError) -> ToolError {
                 "The server on 127.0.0.1:{port} failed the identity check ({reason}), so the access key was not sent: stop whatever holds that port and restart `lectern serve`."
             ))
         }
+        // Something other than Lectern holds the recorded port; the message says so.
+        e @ ClientError::Redirected { .. } => unavailable(e.to_string()),
         ClientError::Protocol(reason) => unavailable(format!(
             "The local API gave an answer this program cannot use ({reason}): restart `lectern serve`."
         )),
@@ -108,5 +110,14 @@ mod tests {
             let e = ClientError::Api { status: 400, code, message: "m".into(), generation: None };
             assert_eq!(tool_error(e).code, code);
         }
+    }
+
+    #[test]
+    fn a_redirect_from_the_local_api_is_local_api_unavailable() {
+        let e = ClientError::Redirected { port: 4000, status: 302, location: Some("/login".into()) };
+        let t = tool_error(e);
+        assert_eq!(t.code, ErrorCode::LocalApiUnavailable);
+        assert!(t.message.contains("redirected (HTTP 302 to /login)"), "{}", t.message);
+        assert!(t.message.contains("not a Lectern local API"), "{}", t.message);
     }
 }

@@ -149,8 +149,9 @@ impl View {
     fn find_site_page(&self, path: &str) -> Result<(SitePage, &EditionRecord), LibraryError> {
         let path = SitePath::parse(path).map_err(|bad| {
             invalid(format!(
-                "path {:?} is not a site path: give a full path starting with / as list_pages or search_docs return it (e.g. /app/guide/install)",
-                bad.given.chars().take(80).collect::<String>()
+                "path {:?} is not a site path: give a full path starting with / as list_pages or search_docs return it, under one of this site's prefixes ({})",
+                bad.given.chars().take(80).collect::<String>(),
+                self.prefixes()
             ))
         })?;
         let no_page = || {
