@@ -95,7 +95,12 @@ impl SiteState {
     /// one generation's bodies (a new one drops the others), at most
     /// [`MAX_CACHED_BODIES`] of them and [`MAX_CACHED_BYTES`] in all, so
     /// neither Host headers nor generations grow it.
-    pub(crate) fn cached(&self, generation: &str, key: String, build: impl FnOnce() -> String) -> Arc<String> {
+    pub(crate) fn cached(
+        &self,
+        generation: &str,
+        key: String,
+        build: impl FnOnce() -> String,
+    ) -> Arc<String> {
         let lock = || self.inner.cached.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(hit) = lock().iter().find(|c| c.generation == generation && c.key == key) {
             return hit.body.clone();

@@ -181,11 +181,8 @@ async fn sitemap_llms_txt_and_list_pages_publish_one_set_of_pages() {
     use std::collections::BTreeSet;
     let s = state(Options { rate_limit_per_minute: Some(100_000), ..Options::default() });
     let (_, sitemap) = text(&s, "/sitemap.xml").await;
-    let in_sitemap: BTreeSet<String> = sitemap
-        .split("<loc>")
-        .skip(1)
-        .map(|rest| decoded(rest.split("</loc>").next().unwrap()))
-        .collect();
+    let in_sitemap: BTreeSet<String> =
+        sitemap.split("<loc>").skip(1).map(|rest| decoded(rest.split("</loc>").next().unwrap())).collect();
     let (_, llms) = text(&s, "/llms.txt").await;
     let in_llms: BTreeSet<String> = llms
         .lines()

@@ -243,12 +243,14 @@ fn scope_cache_is_keyed_by_the_canonical_scope_and_only_exact_prefixes_are_scope
         let message = e.to_string();
         assert!(message.contains("/app, /app/v1, /zh-Hans/app"), "{message}");
         assert!(message.len() < 400, "the message quotes at most a little of the prefix: {}", message.len());
-        let search = SearchPagesRequest { term: "x".into(), prefix: Some(prefix.into()), ..Default::default() };
+        let search =
+            SearchPagesRequest { term: "x".into(), prefix: Some(prefix.into()), ..Default::default() };
         assert_eq!(lib.search_pages(&search).unwrap_err().code(), crate::ErrorCode::InvalidArgument);
     }
     // Absent and empty are the default scope; the exact prefixes are theirs.
     let list = |prefix: Option<&str>| {
-        let request = ListPagesRequest { prefix: prefix.map(Into::into), limit: Some(100), ..Default::default() };
+        let request =
+            ListPagesRequest { prefix: prefix.map(Into::into), limit: Some(100), ..Default::default() };
         paths(&lib.list_pages(&request).unwrap().pages, |p| &p.path)
     };
     assert_eq!(list(None), list(Some("")));
