@@ -61,7 +61,7 @@ fn scope_editions<'m>(
             let shown: String = p.chars().take(80).collect();
             let cut = if shown.len() < p.len() { "…" } else { "" };
             invalid(format!(
-                "prefix {shown:?}{cut} is not the prefix of a published version; give one exactly as list_versions returns it: {valid}; or omit it for every version in the default locale"
+                "prefix {shown:?}{cut} is not the prefix of a published version; valid prefixes (from list_versions): {valid}; or omit it for every version in the default locale"
             ))
         }),
     }
