@@ -1,6 +1,7 @@
 //! Ranked search as every face offers it: parameters and their limits
-//! (at most 50 results a time, offsets to 10,000), scope resolution, the
-//! result cache in front, and the result envelope.
+//! (at most 50 results a time, offsets to 10,000, so a ranked list is read
+//! no further than 10,050 hits), scope resolution, the result cache in
+//! front, and the result envelope.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -74,12 +75,38 @@ pub struct SearchResponse {
     pub generation: String,
     pub total: usize,
     pub has_more: bool,
+    // The `offset` of the next page while `has_more`; never past the
+    // largest offset accepted (10,000). Plain comments: these fields'
+    // schema is the published API's, described in docs/local-api.md.
     pub next_offset: Option<usize>,
     pub timed_out: bool,
     pub cancelled: bool,
+    // The ranked list was cut: too many candidates, or it goes on past the
+    // last page offsets can reach (then `has_more` is false).
     pub candidate_truncated: bool,
     pub scope: ResolvedScope,
     pub hits: Vec<SearchHit>,
+}
+
+/// Where the next page of a ranked list starts. `next_offset` is only ever
+/// an offset the next call accepts (at most [`MAX_OFFSET`]): when the list
+/// goes on past that, it is `None` and `cut` says the list was cut there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Paging {
+    pub next_offset: Option<usize>,
+    pub cut: bool,
+}
+
+impl Paging {
+    /// After `shown` hits from `offset` of a list of `total`.
+    pub(crate) fn after(offset: usize, shown: usize, total: usize) -> Paging {
+        let end = offset + shown;
+        let more = end < total;
+        if more && end > MAX_OFFSET {
+            return Paging { next_offset: None, cut: true };
+        }
+        Paging { next_offset: more.then_some(end), cut: false }
+    }
 }
 
 /// Checks a search's limit and offset against their bounds.
@@ -261,18 +288,72 @@ impl Checked {
                 })
             })
             .collect();
-        let end = self.offset + hits.len();
-        let has_more = end < outcome.total;
+        let paging = Paging::after(self.offset, hits.len(), outcome.total);
         SearchResponse {
             generation: view.generation.clone(),
             total: outcome.total,
-            has_more,
-            next_offset: has_more.then_some(end),
+            has_more: paging.next_offset.is_some(),
+            next_offset: paging.next_offset,
             timed_out: outcome.timed_out,
             cancelled: outcome.cancelled,
-            candidate_truncated: outcome.candidate_truncated,
+            candidate_truncated: outcome.candidate_truncated || paging.cut,
             scope: self.scope,
             hits,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lectern_corpus::SiteConfig;
+
+    use super::*;
+    use crate::library::OpenMode;
+
+    #[test]
+    fn next_offset_never_passes_the_offset_cap() {
+        // Within the cap: the next page's offset, or none at the end.
+        assert_eq!(Paging::after(0, 20, 100), Paging { next_offset: Some(20), cut: false });
+        assert_eq!(Paging::after(80, 20, 100), Paging { next_offset: None, cut: false });
+        assert_eq!(Paging::after(9_950, 50, 20_000), Paging { next_offset: Some(10_000), cut: false });
+        // Past it: no offset the next call would refuse, and the list says it was cut.
+        assert_eq!(Paging::after(10_000, 50, 20_000), Paging { next_offset: None, cut: true });
+        assert_eq!(Paging::after(9_990, 20, 20_000), Paging { next_offset: None, cut: true });
+        // A list ending exactly at the last reachable hit was not cut.
+        assert_eq!(Paging::after(10_000, 50, 10_050), Paging { next_offset: None, cut: false });
+    }
+
+    /// The whole call, on a ranked list longer than offsets reach: every
+    /// `next_offset` it gives is accepted, and the last page says the list was cut.
+    #[test]
+    fn next_offset_never_passes_the_offset_cap_in_a_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        std::fs::create_dir_all(site.join("en")).unwrap();
+        let mut body = String::from("# Widgets\n\n");
+        for i in 0..10_100 {
+            body.push_str(&format!("## Widget {i}\n\nwidget\n\n"));
+        }
+        std::fs::write(site.join("en/index.md"), body).unwrap();
+        let config = "[site]\nname = \"Big\"\ndefault_locale = \"en\"\n\n[[editions]]\nproject = \"app\"\nversion = \"1\"\nlocale = \"en\"\nlabel = \"App\"\nprefix = \"/app\"\nsource = \"en\"\n";
+        std::fs::write(site.join("lectern.toml"), config).unwrap();
+        let config = SiteConfig::load(&site.join("lectern.toml")).unwrap();
+        let lib = Library::open(&dir.path().join("lib"), OpenMode::ReadWrite).unwrap();
+        lib.add_site(&config, &mut |_, _| {}, &mut |_| {}).unwrap();
+        let search = |offset: i64| {
+            let params = SearchParams {
+                text: "widget".into(),
+                limit: Some(50),
+                offset: Some(offset),
+                ..SearchParams::default()
+            };
+            lib.search(&params, Some(Duration::from_secs(60)), None).unwrap()
+        };
+        let r = search(9_950);
+        assert!(r.total > 10_050, "the fixture's list is longer than offsets reach: {}", r.total);
+        assert_eq!((r.has_more, r.next_offset, r.candidate_truncated), (true, Some(10_000), false));
+        let last = search(10_000);
+        assert_eq!(last.hits.len(), 50);
+        assert_eq!((last.has_more, last.next_offset, last.candidate_truncated), (false, None, true));
     }
 }

@@ -99,6 +99,17 @@ impl View {
         self.pages.scope(&self.snapshot, &self.manifest, prefix)
     }
 
+    /// The scope of one enabled edition: the scope its prefix selects.
+    pub(crate) fn edition_scope(&self, edition: &EditionRecord) -> Arc<Scope> {
+        self.pages.scope_of(&self.snapshot, &self.manifest, &[edition])
+    }
+
+    /// How many scopes this view has cached.
+    #[cfg(test)]
+    pub(crate) fn scopes_cached(&self) -> usize {
+        self.pages.scopes_cached()
+    }
+
     /// The site's default edition: the one marked default, else the current
     /// version of the default project in the default locale.
     pub(crate) fn default_edition(&self) -> Option<&EditionRecord> {

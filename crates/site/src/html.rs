@@ -93,6 +93,14 @@ pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
             escape(&href)
         );
     }
+    // A stand-in for a missing translation is published at its translated
+    // path (the sitemap lists it) but is the original's content: the
+    // original, the default locale's page, is its canonical URL.
+    if v.fallback
+        && let Some((_, original)) = alternates.iter().find(|(lang, _)| lang == "x-default")
+    {
+        let _ = writeln!(out, "<link rel=\"canonical\" href=\"{}\">", escape(&format!("{base}{original}")));
+    }
     let _ = writeln!(out, "<link rel=\"alternate\" type=\"text/markdown\" href=\"{}.md\">", escape(&v.path));
     out.push_str("</head>\n<body>\n");
     header(&mut out, site_name, &v.prefix, "");

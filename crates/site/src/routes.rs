@@ -199,14 +199,15 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
     Ok((status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response())
 }
 
-/// `llms.txt`: the site's name and description, then per version its pages
-/// as `- [title](url.md): description`.
+/// `llms.txt`: the site's name and description, then per version its
+/// published pages as `- [title](url.md): description`; a page standing in
+/// for a missing translation says so and names the language it is in.
 async fn llms_txt(State(state): State<SiteState>, headers: HeaderMap) -> Result<Response, SiteError> {
     let body = state
         .blocking(move |s| {
             let view = s.library().view()?;
             let base = base_url(view.site(), &headers);
-            Ok(s.cached(format!("llms {} {base}", view.generation()), || build_llms(&view, &base)))
+            Ok(s.cached(view.generation(), format!("llms {base}"), || build_llms(&view, &base)))
         })
         .await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body.as_str().to_owned()).into_response())
@@ -226,13 +227,17 @@ fn build_llms(view: &View, base: &str) -> String {
         for page in pages {
             let title = page.title.replace(['[', ']'], "");
             let url = format!("{base}{}.md", encode_path(&page.path));
-            match page.description {
-                Some(d) => {
-                    let _ = writeln!(out, "- [{title}]({url}): {}", d.replace('\n', " "));
-                }
-                None => {
-                    let _ = writeln!(out, "- [{title}]({url})");
-                }
+            let mut notes = Vec::new();
+            if page.fallback {
+                notes.push(format!("(not translated yet; shown in {})", page.locale));
+            }
+            if let Some(d) = page.description {
+                notes.push(d.replace('\n', " "));
+            }
+            if notes.is_empty() {
+                let _ = writeln!(out, "- [{title}]({url})");
+            } else {
+                let _ = writeln!(out, "- [{title}]({url}): {}", notes.join(" "));
             }
         }
         out.push('\n');
@@ -240,13 +245,14 @@ fn build_llms(view: &View, base: &str) -> String {
     out
 }
 
-/// `sitemap.xml`: every published page of every enabled edition.
+/// `sitemap.xml`: every published page of every enabled edition (the same
+/// URLs as `llms.txt`, fallback stand-ins included: the site answers them).
 async fn sitemap(State(state): State<SiteState>, headers: HeaderMap) -> Result<Response, SiteError> {
     let body = state
         .blocking(move |s| {
             let view = s.library().view()?;
             let base = base_url(view.site(), &headers);
-            Ok(s.cached(format!("sitemap {} {base}", view.generation()), || build_sitemap(&view, &base)))
+            Ok(s.cached(view.generation(), format!("sitemap {base}"), || build_sitemap(&view, &base)))
         })
         .await?;
     Ok(([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], body.as_str().to_owned()).into_response())

@@ -1,6 +1,6 @@
 //! [`SiteState`]: what every handler shares: the library, the options, the
-//! rate limiter's buckets, and per-generation caches of `llms.txt` and the
-//! sitemap.
+//! rate limiter's buckets, and a bounded per-generation cache of `llms.txt`
+//! and the sitemap.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,6 +13,11 @@ use crate::rate_limit::RateLimiter;
 
 /// Largest `/mcp` request body.
 pub const MAX_MCP_BODY_BYTES: usize = 1024 * 1024;
+/// Bodies kept by the `llms.txt` and sitemap cache: both, for a few base
+/// URLs (a site without `base_url` builds them from the Host header).
+const MAX_CACHED_BODIES: usize = 8;
+/// Bytes of bodies that cache keeps; a larger body is built per request.
+const MAX_CACHED_BYTES: usize = 32 * 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -37,9 +42,17 @@ struct Inner {
     library: Arc<Library>,
     options: Options,
     limiter: RateLimiter,
-    /// (generation + base URL, body) of the last `llms.txt` and sitemap.
-    cached: Mutex<Vec<(String, Arc<String>)>>,
+    /// `llms.txt` and sitemap bodies of the current generation, oldest first.
+    cached: Mutex<Vec<Cached>>,
     shutdown: CancellationToken,
+}
+
+/// A body of the `llms.txt` and sitemap cache.
+struct Cached {
+    generation: String,
+    /// What the body is of (`llms` or `sitemap`, and the base URL).
+    key: String,
+    body: Arc<String>,
 }
 
 impl std::fmt::Debug for SiteState {
@@ -78,19 +91,32 @@ impl SiteState {
         self.inner.shutdown.clone()
     }
 
-    /// A body cached under `key` (which names the generation), or built.
-    pub(crate) fn cached(&self, key: String, build: impl FnOnce() -> String) -> Arc<String> {
-        if let Some((_, body)) = self.inner.cached.lock().expect("cache lock").iter().find(|(k, _)| *k == key)
-        {
-            return body.clone();
+    /// The body of `key` in `generation`, cached, or built. The cache holds
+    /// one generation's bodies (a new one drops the others), at most
+    /// [`MAX_CACHED_BODIES`] of them and [`MAX_CACHED_BYTES`] in all, so
+    /// neither Host headers nor generations grow it.
+    pub(crate) fn cached(
+        &self,
+        generation: &str,
+        key: String,
+        build: impl FnOnce() -> String,
+    ) -> Arc<String> {
+        let lock = || self.inner.cached.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(hit) = lock().iter().find(|c| c.generation == generation && c.key == key) {
+            return hit.body.clone();
         }
         let body = Arc::new(build());
-        let mut cache = self.inner.cached.lock().expect("cache lock");
-        // A few entries: llms.txt and the sitemap, per base URL, for one generation.
-        if cache.len() >= 8 {
+        if body.len() > MAX_CACHED_BYTES {
+            return body;
+        }
+        let mut cache = lock();
+        cache.retain(|c| c.generation == generation && c.key != key);
+        while cache.len() >= MAX_CACHED_BODIES
+            || cache.iter().map(|c| c.body.len()).sum::<usize>() + body.len() > MAX_CACHED_BYTES
+        {
             cache.remove(0);
         }
-        cache.push((key, body.clone()));
+        cache.push(Cached { generation: generation.to_owned(), key, body: body.clone() });
         body
     }
 

@@ -42,34 +42,42 @@ pub(crate) fn twin<'m>(
     })
 }
 
-/// The editions a `prefix` parameter selects.
+/// The editions a `prefix` parameter selects: exactly a prefix
+/// `list_versions` returns, or none (absent or empty) for every version in
+/// the site's default locale. Other spellings (`/app/`, ` /app `) are
+/// refused rather than read as `/app`, so what a caller sends never names
+/// more scopes than the site has.
 fn scope_editions<'m>(
     manifest: &'m Manifest,
     prefix: Option<&str>,
 ) -> Result<Vec<&'m EditionRecord>, LibraryError> {
-    match prefix.map(str::trim) {
+    match prefix {
         None | Some("") => {
             let locale = site_locale(manifest);
             Ok(manifest.enabled().filter(|e| locale.as_deref().is_none_or(|l| e.locale == l)).collect())
         }
-        Some(p) => {
-            let p = if p.len() > 1 { p.trim_end_matches('/') } else { p };
-            manifest.enabled().find(|e| e.prefix == p).map(|e| vec![e]).ok_or_else(|| {
-                let valid = crate::settings::listing(manifest.enabled().map(|e| e.prefix.as_str()));
-                invalid(format!(
-                    "prefix {p:?} is not the prefix of a published version; valid prefixes (from list_versions): {valid}; or omit it for every version in the default locale"
-                ))
-            })
-        }
+        Some(p) => manifest.enabled().find(|e| e.prefix == p).map(|e| vec![e]).ok_or_else(|| {
+            let valid = crate::settings::listing(manifest.enabled().map(|e| e.prefix.as_str()));
+            let shown: String = p.chars().take(80).collect();
+            let cut = if shown.len() < p.len() { "…" } else { "" };
+            invalid(format!(
+                "prefix {shown:?}{cut} is not the prefix of a published version; valid prefixes (from list_versions): {valid}; or omit it for every version in the default locale"
+            ))
+        }),
     }
 }
 
 /// The page tables and scopes of one view (so of one generation), each
 /// built on first use: a listing or substring search then starts at once.
+///
+/// Both are bounded by the site, never by what callers send: a scope is
+/// keyed by the editions it selects (at most one per enabled edition, plus
+/// the default scope), a table by edition id, and each holds a few bytes
+/// per page of its editions.
 #[derive(Debug, Default)]
 pub(crate) struct PageCache {
-    /// Page listings of the site's scopes, by prefix parameter.
-    scopes: Mutex<HashMap<String, Arc<Scope>>>,
+    /// Page listings of the site's scopes, by the ids of the editions they list.
+    scopes: Mutex<HashMap<Vec<String>, Arc<Scope>>>,
     /// Each edition's page table, shared by every scope that lists it.
     tables: Mutex<HashMap<String, Arc<PageTable>>>,
 }
@@ -90,26 +98,32 @@ impl PageCache {
         manifest: &Manifest,
         prefix: Option<&str>,
     ) -> Result<Arc<Scope>, LibraryError> {
-        let key = prefix.map(str::trim).unwrap_or_default().to_owned();
-        if let Some(hit) = self.scopes.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(hit.clone());
-        }
+        Ok(self.scope_of(snapshot, manifest, &scope_editions(manifest, prefix)?))
+    }
+
+    /// The scope listing exactly `editions` (enabled ones).
+    pub(crate) fn scope_of(
+        &self,
+        snapshot: &Snapshot,
+        manifest: &Manifest,
+        editions: &[&EditionRecord],
+    ) -> Arc<Scope> {
         // Two prefixes that select the same editions (a one-version site's
         // default scope and its version's) share one listing.
-        let editions = scope_editions(manifest, prefix)?;
-        let ids: Vec<&str> = editions.iter().map(|e| e.id.as_str()).collect();
-        let same = format!("editions:{}", ids.join("\n"));
-        let mut scopes = self.scopes.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(hit) = scopes.get(&same).cloned() {
-            scopes.insert(key, hit.clone());
-            return Ok(hit);
+        let key: Vec<String> = editions.iter().map(|e| e.id.clone()).collect();
+        if let Some(hit) = self.scopes.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return hit.clone();
         }
-        drop(scopes);
-        let built = Arc::new(self.build_scope(snapshot, manifest, &editions));
+        let built = Arc::new(self.build_scope(snapshot, manifest, editions));
         let mut scopes = self.scopes.lock().unwrap_or_else(|p| p.into_inner());
-        scopes.insert(same, built.clone());
-        scopes.insert(key, built.clone());
-        Ok(built)
+        // A racing builder may have stored it first; keep one.
+        scopes.entry(key).or_insert(built).clone()
+    }
+
+    /// How many scopes are cached.
+    #[cfg(test)]
+    pub(crate) fn scopes_cached(&self) -> usize {
+        self.scopes.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     /// Reads page listings (paths, titles, order) only, never a body.

@@ -74,7 +74,8 @@ pub struct PublishedEdition {
     pub label: String,
     pub prefix: String,
     pub locale: String,
-    /// The edition's own pages in path order.
+    /// The pages of the edition's scope in path order, fallback stand-ins
+    /// included (flagged, with the locale of their content).
     pub pages: Vec<PageEntry>,
 }
 
@@ -249,10 +250,15 @@ impl View {
         }
     }
 
-    /// What the site publishes for crawlers and agents (`llms.txt`, the
-    /// sitemap): every enabled edition, the default locale's first, then by
-    /// prefix, each with its own pages in path order. A page another locale
-    /// stands in for is listed once, under its own edition.
+    /// What the site publishes: the one definition every listing of it
+    /// (`llms.txt`, the sitemap) uses. A page is published when the site
+    /// answers its URL with a page, which is exactly when it is in the scope
+    /// of an enabled edition, the scopes `list_pages` walks: the edition's
+    /// own pages (drafts never) and, in a locale other than the site's
+    /// default, the default locale's pages standing in for missing
+    /// translations, at their translated path, flagged `fallback` with the
+    /// locale of their content. Every enabled edition, the default locale's
+    /// first, then by prefix, each with its pages in path order.
     pub fn published(&self, descriptions: Descriptions) -> Vec<PublishedEdition> {
         let locale = self.site_locale();
         let mut editions: Vec<&EditionRecord> = self.manifest.enabled().collect();
@@ -263,22 +269,17 @@ impl View {
         editions
             .into_iter()
             .map(|e| {
-                let table = self.table(e);
-                let pages = table
-                    .in_path_order()
-                    .iter()
-                    .map(|&row| {
-                        let row = row as usize;
-                        PageEntry {
-                            path: table.path(row).to_owned(),
-                            title: table.title(row),
-                            description: match descriptions {
-                                Descriptions::Read => table.description(row),
-                                Descriptions::Skip => None,
-                            },
-                            locale: e.locale.clone(),
-                            fallback: false,
-                        }
+                let scope = self.edition_scope(e);
+                let pages = (0..scope.len())
+                    .map(|i| PageEntry {
+                        path: scope.path(i).into_owned(),
+                        title: scope.title(i),
+                        description: match descriptions {
+                            Descriptions::Read => scope.description(i),
+                            Descriptions::Skip => None,
+                        },
+                        locale: scope.locale(i).to_owned(),
+                        fallback: scope.fallback(i),
                     })
                     .collect();
                 PublishedEdition {

@@ -228,6 +228,39 @@ fn bad_limits_cursors_and_terms_say_what_is_valid() {
     assert!(lib.search_pages(&SearchPagesRequest { term: "x".repeat(256), ..Default::default() }).is_ok());
 }
 
+/// Any spelling of a prefix but its own (`/app/`, ` /app `, `/app` and
+/// 200,000 slashes) was read as `/app` and cached under what was sent, so
+/// callers could grow the cache without limit.
+#[test]
+fn scope_cache_is_keyed_by_the_canonical_scope_and_only_exact_prefixes_are_scopes() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = fixture(dir.path());
+    let slashes = format!("/app{}", "/".repeat(200_000));
+    for prefix in ["/app/", "/app//", " /app ", "/app ", "app", " ", "/APP", slashes.as_str()] {
+        let request = ListPagesRequest { prefix: Some(prefix.into()), ..Default::default() };
+        let e = lib.list_pages(&request).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::InvalidArgument, "{prefix:?}: {e}");
+        let message = e.to_string();
+        assert!(message.contains("/app, /app/v1, /zh-Hans/app"), "{message}");
+        assert!(message.len() < 400, "the message quotes at most a little of the prefix: {}", message.len());
+        let search =
+            SearchPagesRequest { term: "x".into(), prefix: Some(prefix.into()), ..Default::default() };
+        assert_eq!(lib.search_pages(&search).unwrap_err().code(), crate::ErrorCode::InvalidArgument);
+    }
+    // Absent and empty are the default scope; the exact prefixes are theirs.
+    let list = |prefix: Option<&str>| {
+        let request =
+            ListPagesRequest { prefix: prefix.map(Into::into), limit: Some(100), ..Default::default() };
+        paths(&lib.list_pages(&request).unwrap().pages, |p| &p.path)
+    };
+    assert_eq!(list(None), list(Some("")));
+    for prefix in ["/app", "/app/v1", "/zh-Hans/app"] {
+        assert!(list(Some(prefix)).iter().all(|p| p.starts_with(prefix)));
+    }
+    // One entry per edition set: three editions' scopes and the default one.
+    assert_eq!(lib.view().unwrap().scopes_cached(), 4);
+}
+
 #[test]
 fn search_folds_case_and_normalisation_and_excerpts_safely() {
     let dir = tempfile::tempdir().unwrap();
