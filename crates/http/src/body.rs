@@ -98,7 +98,9 @@ where
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         match self.get_mut() {
             Answer::Face(body, _) => Pin::new(body).poll_frame(cx).map(|f| f.map(|f| f.map_err(Into::into))),
-            Answer::Refusal(body) => Pin::new(body).poll_frame(cx).map(|f| f.map(|f| f.map_err(|e| match e {}))),
+            Answer::Refusal(body) => {
+                Pin::new(body).poll_frame(cx).map(|f| f.map(|f| f.map_err(|e| match e {})))
+            }
         }
     }
 

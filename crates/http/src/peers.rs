@@ -212,14 +212,14 @@ mod tests {
         let one: IpAddr = "2001:db8::1".parse().unwrap();
         let same_64: IpAddr = "2001:db8::2".parse().unwrap();
         let first = peers.admit(one).unwrap();
-        let _first_busy = first.begin();
+        let first_busy = first.begin();
         let second = peers.admit(same_64).unwrap();
         let second_busy = second.begin();
         assert_eq!(peers.admit(one).unwrap_err().kind, RefusalKind::PeerFull);
         drop(second_busy);
-        let _third = peers.admit(one).unwrap();
-        assert!(peers.table.lock().unwrap().conns.get(&second.id).is_none());
-        drop(_first_busy);
+        let third = peers.admit(one).unwrap();
+        assert!(!peers.table.lock().unwrap().conns.contains_key(&second.id));
+        drop(first_busy);
         let busy = peers.admit("192.0.2.1".parse().unwrap()).unwrap();
         let _working = busy.begin();
         // Full: the longest-waiting connection without a request makes room.
@@ -227,7 +227,7 @@ mod tests {
         let table = peers.table.lock().unwrap();
         assert_eq!(table.conns.len(), 3);
         assert!(table.conns.contains_key(&busy.id));
-        assert!(!table.conns.contains_key(&_third.id), "the longest-waiting one makes room");
+        assert!(!table.conns.contains_key(&third.id), "the longest-waiting one makes room");
         drop(table);
         peers.release(&first);
         assert_eq!(peers.table.lock().unwrap().conns.len(), 2);
