@@ -1,14 +1,35 @@
 //! What every request passes before a handler: the Host and Origin checks
 //! (against DNS rebinding and other sites' pages), the body cap, the request
-//! time limit, and, for `/v1/`, authentication by key or session cookie.
+//! time limit, and, for `/v1/`, authentication by key or session cookie;
+//! and [`ApiFace`]: the serving loop's refusals as the API's JSON errors.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use lectern_http::{Refusal, RefusalKind};
+use lectern_library::ErrorCode;
+
 use crate::error::ApiError;
 use crate::state::AppState;
+
+/// The local API as the serving loop sees it: it admits every peer (all are
+/// loopback) and renders refusals as `{"error":{"code","message"}}`.
+pub(crate) struct ApiFace;
+
+impl lectern_http::Face for ApiFace {
+    fn render(&self, refusal: &Refusal) -> (&'static str, String) {
+        let code = match refusal.kind {
+            RefusalKind::Full | RefusalKind::PeerFull => ErrorCode::Busy,
+            RefusalKind::RateLimited => ErrorCode::RateLimited,
+            RefusalKind::BodyTimeout => ErrorCode::Timeout,
+            RefusalKind::AmbiguousHost => ErrorCode::InvalidArgument,
+        };
+        let body = serde_json::json!({ "error": { "code": code.as_str(), "message": refusal.message } });
+        ("application/json", body.to_string())
+    }
+}
 
 /// Host, Origin, body size and time limit.
 pub(crate) async fn guard(

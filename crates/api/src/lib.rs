@@ -9,7 +9,8 @@
 //!   (shared with `lectern doctor` and the stdio MCP bridge).
 //! - `challenge`: the HMAC server proof and random secrets.
 //! - `state`: [`AppState`]: the library, the key, sessions and login tokens.
-//! - `guard`: Host/Origin checks, body cap, request time limit, authentication.
+//! - `guard`: Host/Origin checks, body cap, request time limit, authentication,
+//!   and the API's face to the serving loop (`lectern-http`).
 //! - `extract`: query and JSON extractors whose rejections are [`ApiError`]s.
 //! - `v1`: the JSON endpoints.
 //! - `web`: the login URL, the session cookie and the embedded page.
@@ -32,7 +33,6 @@ mod web;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -70,27 +70,10 @@ pub async fn run(
     let port = listener.local_addr()?.port();
     let state = AppState::new(library.clone(), options, port);
     let refresh_every = state.limits().refresh_every;
-    let grace = state.limits().request_timeout + Duration::from_secs(1);
+    let mut limits = state.limits().connections;
+    // Shutdown lets in-flight requests have their whole time limit.
+    limits.grace = limits.grace.max(state.limits().request_timeout + std::time::Duration::from_secs(1));
     let _watcher = library.watch(refresh_every);
-
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let mut stopped = stop_rx.clone();
-    let server = axum::serve(listener, app(state)).with_graceful_shutdown(async move {
-        shutdown.await;
-        let _ = stop_tx.send(true);
-    });
-    let server = tokio::spawn(async move { server.await });
-    // Once shutdown starts, in-flight requests get one request time limit.
-    let result = tokio::select! {
-        r = server => r.map_err(std::io::Error::other).and_then(|r| r),
-        () = async move {
-            let _ = stopped.wait_for(|s| *s).await;
-            tokio::time::sleep(grace).await;
-        } => {
-            tracing::warn!("requests still running {grace:?} after shutdown began; closing them");
-            Ok(())
-        }
-    };
-    drop(stop_rx);
-    result
+    let router = app(state);
+    lectern_http::serve(listener, limits, Arc::new(guard::ApiFace), move |_| router.clone(), shutdown).await
 }

@@ -60,6 +60,25 @@ impl Options {
     }
 }
 
+/// The whole request head must arrive within this. Clients of the local API
+/// are programs and a browser on this machine, which send a head at once; a
+/// connection that dawdles is another local user's, and is closed. Also
+/// bounds the wait for a keep-alive connection's next request.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+/// A request body (a small JSON) must arrive within this after its head,
+/// or the answer is 408: well inside the request time limit.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
+/// A keep-alive connection waiting for its next request is closed after this.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+/// Connections open at once, at most; lowered to the descriptor limit less
+/// [`lectern_http::DESCRIPTOR_RESERVE`]. Every peer is loopback, so there
+/// is no cap per peer: when the total is reached, the connection that has
+/// waited longest without a request in progress is closed for the new one,
+/// and since a head must come within [`HEADER_TIMEOUT`] and a body within
+/// [`BODY_TIMEOUT`], connections that only hold a slot cannot keep out one
+/// that sends its request.
+pub const MAX_CONNECTIONS: usize = 256;
+
 /// Bounds on every request.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -74,17 +93,29 @@ pub struct Limits {
     pub busy_wait: Duration,
     /// How often to pick up generations made by other processes.
     pub refresh_every: Duration,
+    /// Timeouts and caps on connections (the serving loop's).
+    pub connections: lectern_http::Limits,
 }
 
 impl Default for Limits {
     fn default() -> Self {
+        let request_timeout = Duration::from_secs(8);
         Limits {
-            request_timeout: Duration::from_secs(8),
+            request_timeout,
             search_deadline: Duration::from_secs(6),
             body_limit: 64 * 1024,
             concurrent_searches: 8,
             busy_wait: Duration::from_secs(2),
             refresh_every: Duration::from_millis(250),
+            connections: lectern_http::Limits {
+                header_timeout: HEADER_TIMEOUT,
+                body_timeout: BODY_TIMEOUT,
+                idle_timeout: IDLE_TIMEOUT,
+                max_connections: MAX_CONNECTIONS,
+                max_per_peer: MAX_CONNECTIONS,
+                // In-flight requests get their whole time limit.
+                grace: request_timeout + Duration::from_secs(1),
+            },
         }
     }
 }

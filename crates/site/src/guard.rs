@@ -1,7 +1,9 @@
 //! What every request passes before a handler: the Host check (against DNS
 //! rebinding; `allowed_hosts`, the base URL's host and loopback names), the
 //! client address (`X-Forwarded-For` believed only from `trusted_proxies`),
-//! and the rate limit per client address (429 + `Retry-After`).
+//! and the rate limit per client (429 + `Retry-After`); and [`SiteFace`],
+//! what the serving loop asks of the site: the same rate limit when a
+//! connection is accepted, and its refusals as HTML pages.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
@@ -10,6 +12,7 @@ use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use lectern_corpus::SiteConfig;
+use lectern_http::{Refusal, RefusalKind};
 
 use crate::error::SiteError;
 use crate::rate_limit::DEFAULT_RATE_LIMIT_PER_MINUTE;
@@ -32,12 +35,7 @@ pub(crate) async fn guard(
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
     let client = client_address(peer, request.headers(), site.map_or(&[][..], |s| &s.trusted_proxies));
-    let configured = state.options().rate_limit_per_minute.or(site.and_then(|s| s.rate_limit_per_minute));
-    let limit = match configured {
-        Some(n) => Some(n),
-        None if client.is_loopback() => None,
-        None => Some(DEFAULT_RATE_LIMIT_PER_MINUTE),
-    };
+    let limit = rate_limit(&state, site, client);
     drop(view);
     if let Some(per_minute) = limit
         && let Err(retry_after_secs) = state.limiter().take(client, per_minute)
@@ -50,6 +48,46 @@ pub(crate) async fn guard(
         });
     }
     Ok(next.run(request).await)
+}
+
+/// Requests a minute `client` may make: the configured limit, else the
+/// default for all but loopback clients.
+fn rate_limit(state: &SiteState, site: Option<&SiteConfig>, client: IpAddr) -> Option<u32> {
+    let configured = state.options().rate_limit_per_minute.or(site.and_then(|s| s.rate_limit_per_minute));
+    match configured {
+        Some(n) => Some(n),
+        None if client.is_loopback() => None,
+        None => Some(DEFAULT_RATE_LIMIT_PER_MINUTE),
+    }
+}
+
+/// The site as the serving loop sees it.
+pub(crate) struct SiteFace(pub(crate) SiteState);
+
+impl lectern_http::Face for SiteFace {
+    /// A peer whose bucket is empty is answered 429 before it sends a
+    /// request. A trusted proxy is let through: its requests carry the
+    /// clients' addresses, and those are limited per request, in [`guard`].
+    fn admit(&self, peer: IpAddr) -> Result<(), Refusal> {
+        let Ok(view) = self.0.library().view() else { return Ok(()) };
+        let site = view.site();
+        if is_trusted(peer, site.map_or(&[][..], |s| &s.trusted_proxies)) {
+            return Ok(());
+        }
+        let Some(per_minute) = rate_limit(&self.0, site, peer) else { return Ok(()) };
+        drop(view);
+        self.0.limiter().peek(peer, per_minute).map_err(|retry_after_secs| Refusal {
+            kind: RefusalKind::RateLimited,
+            message: format!(
+                "too many requests from {peer}: at most {per_minute} a minute; try again in {retry_after_secs} s"
+            ),
+            retry_after_secs: Some(retry_after_secs),
+        })
+    }
+
+    fn render(&self, refusal: &Refusal) -> (&'static str, String) {
+        ("text/html; charset=utf-8", crate::html::error_page(refusal.status(), &refusal.message))
+    }
 }
 
 /// The Host header must name this site: an allowed host, the base URL's
