@@ -4,7 +4,10 @@
 //!
 //! Contents:
 //! - handshakes: 2026-07-28 (`server/discover`, `_meta`, -32022), 2025-06-18,
-//!   2025-03-26 batches, 2024-11-05 `ping`; exactly three tools with schemas
+//!   2025-03-26 batches (and no other revision's), 2024-11-05 `ping`; exactly
+//!   three tools with schemas; a malformed `initialize` is told what is wrong
+//! - results: every success and error matches its tool's `outputSchema`; an
+//!   error's text is the JSON of its `structuredContent`
 //! - framing: 262,144-byte lines pass, one more is refused, garbage is -32700,
 //!   a notification first is harmless, EOF exits within a second
 //! - flow: the 9th concurrent document request waits; cancellation closes the
@@ -30,6 +33,8 @@ mod bin;
 #[path = "common/mcp.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod mcp;
+#[path = "common/schema.rs"]
+mod schema;
 #[path = "common/server.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod server;
@@ -124,6 +129,82 @@ fn old_revisions_ping_and_batches() {
         ids.contains("\"a\"") && ids.contains("\"b\"") && ids.contains("\"c\"") && ids.contains("null"),
         "{ids:?}"
     );
+}
+
+/// A batch to send where batches are refused.
+fn a_batch() -> Value {
+    json!([{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}])
+}
+
+/// Regression: batches were answered in every revision, though only
+/// 2025-03-26 has them, and an `initialize` inside one was served.
+#[test]
+fn batches_only_in_a_session_that_negotiated_2025_03_26() {
+    let lib = tempfile::tempdir().unwrap();
+    let refused = |m: &mut Mcp, says: &str| {
+        m.send(&a_batch());
+        let reply = m.recv();
+        assert!(reply.is_object(), "one error, not an array: {reply}");
+        assert_eq!(reply["error"]["code"], -32600, "{reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says) && message.contains("batch"), "{message}");
+    };
+    // Before any initialize, and in 2026-07-28 stateless use.
+    let mut m = Mcp::start(lib.path());
+    refused(&mut m, "2025-03-26");
+    let d =
+        m.call(&json!({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":modern_meta()}}));
+    assert!(d["result"].is_object(), "{d}");
+    refused(&mut m, "2025-03-26");
+    for revision in ["2024-11-05", "2025-06-18", "2025-11-25"] {
+        let mut m = Mcp::initialized(lib.path(), revision);
+        refused(&mut m, revision);
+        // Serving goes on.
+        assert_eq!(m.call(&json!({"jsonrpc":"2.0","id":2,"method":"ping"}))["result"], json!({}));
+    }
+    let mut m = Mcp::initialized(lib.path(), "2025-03-26");
+    m.send(&json!([
+        {"jsonrpc":"2.0","id":"p","method":"ping"},
+        {"jsonrpc":"2.0","id":"i","method":"initialize","params":{
+            "protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+    ]));
+    let reply = m.recv();
+    let items = reply.as_array().unwrap_or_else(|| panic!("an array: {reply}"));
+    assert_eq!(items.len(), 2, "{reply}");
+    let init = items.iter().find(|i| i["id"] == "i").unwrap();
+    assert_eq!(init["error"]["code"], -32600, "{reply}");
+    assert!(init["error"]["message"].as_str().unwrap().contains("initialize"), "{reply}");
+    assert_eq!(items.iter().find(|i| i["id"] == "p").unwrap()["result"], json!({}));
+}
+
+/// Regression: an `initialize` without its params was answered about a
+/// missing request `_meta`.
+#[test]
+fn malformed_initialize_says_what_is_wrong_with_its_params() {
+    let lib = tempfile::tempdir().unwrap();
+    let mut m = Mcp::start(lib.path());
+    for (id, params, names) in [
+        (1, json!({}), vec!["protocolVersion", "capabilities", "clientInfo"]),
+        (
+            2,
+            json!({"protocolVersion": "2025-06-18", "clientInfo": {"name": "t", "version": "1"}}),
+            vec!["capabilities"],
+        ),
+    ] {
+        let reply = m.call(&json!({"jsonrpc":"2.0","id":id,"method":"initialize","params":params}));
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(!message.contains("_meta"), "{message}");
+        for name in names {
+            assert!(message.contains(name), "{name}: {message}");
+        }
+    }
+    let missing = m.call(&json!({"jsonrpc":"2.0","id":3,"method":"initialize"}));
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
+    // The session can still begin.
+    let init = m.call(&json!({"jsonrpc":"2.0","id":4,"method":"initialize","params":{
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name":"t","version":"1"}}}));
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
 }
 
 #[test]
@@ -448,6 +529,76 @@ fn search_then_load_to_the_end_and_generation_changes() {
     assert_ne!(server.port(), old_port);
     let up = m.tool(62, "list_installed_docsets", json!({}));
     assert_eq!(up["isError"], false, "{up}");
+}
+
+/// Each tool succeeding and failing (a local API error, arguments rmcp
+/// cannot decode, no local API at all): its `tools/list` entry and result.
+fn results_of_every_kind() -> Vec<(Value, Value)> {
+    let lib = demo_library();
+    let server = Server::local_api(lib.path());
+    let mut m = Mcp::initialized(lib.path(), "2025-06-18");
+    let tools = m.call(&json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}))["result"]["tools"].clone();
+    let tool = |name: &str| tools.as_array().unwrap().iter().find(|t| t["name"] == name).unwrap().clone();
+    let search = m.tool(2, "search_documentation", json!({"text": "build an index without locking writes"}));
+    let hit = &search["structuredContent"]["hits"][0];
+    let (key, generation) = (hit["section_key"].clone(), search["structuredContent"]["generation"].clone());
+    let calls = [
+        ("list_installed_docsets", json!({})),
+        ("list_installed_docsets", json!({"generation": "stale"})),
+        ("list_installed_docsets", json!({"generation": 5})),
+        ("search_documentation", json!({"text": "index"})),
+        ("search_documentation", json!({"text": "index", "limit": 51})),
+        ("search_documentation", json!({})),
+        ("load_documentation_page", json!({"section_key": key, "generation": generation, "limit": 50})),
+        ("load_documentation_page", json!({"section_key": key, "generation": "stale"})),
+        ("load_documentation_page", json!({"load_url": "dash://x"})),
+    ];
+    let mut results = Vec::new();
+    for (id, (name, args)) in (10..).zip(calls) {
+        results.push((tool(name), m.tool(id, name, args)));
+    }
+    server.terminate();
+    for (id, name) in
+        (30..).zip(["list_installed_docsets", "search_documentation", "load_documentation_page"])
+    {
+        let args = json!({"text": "x", "section_key": "k", "generation": "g"});
+        let args = match name {
+            "list_installed_docsets" => json!({}),
+            "search_documentation" => json!({"text": args["text"]}),
+            _ => json!({"section_key": args["section_key"], "generation": args["generation"]}),
+        };
+        results.push((tool(name), m.tool(id, name, args)));
+    }
+    let errors: Vec<&Value> = results.iter().filter(|(_, r)| r["isError"] == true).map(|(_, r)| r).collect();
+    assert_eq!(errors.len(), 9, "six failing calls and three without a local API: {errors:?}");
+    results
+}
+
+/// Regression: an error's `{"error":{…}}` did not match the tool's
+/// `outputSchema`, so validating clients (the TypeScript SDK, the Inspector)
+/// threw -32602 instead of showing the error.
+#[test]
+fn error_results_validate_against_output_schema() {
+    for (tool, result) in results_of_every_kind() {
+        let schema = &tool["outputSchema"];
+        assert_eq!(schema["type"], "object", "{schema}");
+        let content = &result["structuredContent"];
+        if let Some(problem) = schema::mismatch(schema, content) {
+            panic!("{}: {problem}\n{content}", tool["name"]);
+        }
+    }
+}
+
+/// Regression: an error's text was its message alone, so a client without
+/// `structuredContent` (2024-11-05, 2025-03-26) could not see its code.
+#[test]
+fn error_text_is_the_json_of_structured_content() {
+    for (tool, result) in results_of_every_kind() {
+        let content = result["content"].as_array().unwrap();
+        assert_eq!(content.len(), 1, "{}: {result}", tool["name"]);
+        let text: Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(text, result["structuredContent"], "{}", tool["name"]);
+    }
 }
 
 #[test]

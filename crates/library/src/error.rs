@@ -118,6 +118,72 @@ pub struct ErrorDetail {
     pub generation: Option<String>,
 }
 
+/// The `outputSchema` of an MCP tool whose results are a `T` or an error:
+/// every tool result carries `structuredContent`, an error's being
+/// [`ErrorBody`], and clients that validate it (the TypeScript SDK, the
+/// Inspector) must accept both. An object schema at the root (as MCP
+/// requires) with `anyOf` the two shapes and both shapes' `$defs` at the
+/// root; `T`'s shape is its serialised form (what the server writes), with
+/// the root title and description left out as rmcp leaves them out. Built
+/// once per type.
+pub fn output_schema_or_error<T: schemars::JsonSchema + std::any::Any>()
+-> std::sync::Arc<serde_json::Map<String, serde_json::Value>> {
+    use std::any::TypeId;
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+    type Cache = Mutex<HashMap<TypeId, Arc<serde_json::Map<String, serde_json::Value>>>>;
+    static CACHE: LazyLock<Cache> = LazyLock::new(Cache::default);
+    let mut cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    cache
+        .entry(TypeId::of::<T>())
+        .or_insert_with(|| {
+            Arc::new(either_schema(serialised_schema::<T>(), serialised_schema::<ErrorBody>()))
+        })
+        .clone()
+}
+
+/// `T`'s JSON Schema (2020-12) for what serialising it writes.
+fn serialised_schema<T: schemars::JsonSchema>() -> serde_json::Map<String, serde_json::Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator();
+    match serde_json::to_value(generator.into_root_schema_for::<T>()) {
+        Ok(serde_json::Value::Object(schema)) => schema,
+        other => unreachable!("a derived schema is an object: {other:?}"),
+    }
+}
+
+/// `{"type":"object","anyOf":[a, b]}` with the `$defs` of both at the root.
+fn either_schema(
+    mut a: serde_json::Map<String, serde_json::Value>,
+    mut b: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::Value;
+    let dialect = a.remove("$schema");
+    b.remove("$schema");
+    let mut defs = serde_json::Map::new();
+    for shape in [&mut a, &mut b] {
+        shape.remove("title");
+        shape.remove("description");
+        if let Some(Value::Object(more)) = shape.remove("$defs") {
+            for (name, def) in more {
+                if let Some(before) = defs.get(&name) {
+                    assert_eq!(before, &def, "two different schemas are both named {name}");
+                }
+                defs.insert(name, def);
+            }
+        }
+    }
+    let mut schema = serde_json::Map::new();
+    if let Some(dialect) = dialect {
+        schema.insert("$schema".into(), dialect);
+    }
+    schema.insert("type".into(), Value::from("object"));
+    schema.insert("anyOf".into(), Value::Array(vec![Value::Object(a), Value::Object(b)]));
+    if !defs.is_empty() {
+        schema.insert("$defs".into(), Value::Object(defs));
+    }
+    schema
+}
+
 impl LibraryError {
     /// The stable error code.
     pub fn code(&self) -> ErrorCode {
@@ -243,6 +309,22 @@ mod tests {
             older.to_string(),
             "the library has the old format 0; this lectern reads format 1: run `lectern repair` to rebuild it from its sources"
         );
+    }
+
+    /// An MCP tool's `outputSchema`: an object at the root, the success
+    /// shape or the error shape, every definition at the root.
+    #[test]
+    fn output_schemas_admit_results_and_errors() {
+        let schema = output_schema_or_error::<crate::list::Defaults>();
+        assert_eq!(schema["type"], "object");
+        let shapes = schema["anyOf"].as_array().unwrap();
+        assert_eq!(shapes.len(), 2);
+        assert_eq!(shapes[0]["required"], serde_json::json!(["project", "version", "locale"]));
+        assert_eq!(shapes[1]["required"], serde_json::json!(["error"]));
+        assert!(shapes.iter().all(|s| s.get("$defs").is_none() && s.get("$schema").is_none()));
+        let defs = schema["$defs"].as_object().unwrap();
+        assert!(defs.contains_key("ErrorDetail") && defs.contains_key("ErrorCode"), "{defs:?}");
+        assert!(std::sync::Arc::ptr_eq(&schema, &output_schema_or_error::<crate::list::Defaults>()));
     }
 
     #[test]

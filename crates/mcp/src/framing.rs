@@ -1,6 +1,9 @@
 //! Our own stdio framing under rmcp (rules rmcp's reader does not give): one JSON-RPC message per line; a line over 262,144 bytes
-//! gets an error reply and serving goes on; garbage gets -32700; batches are
-//! split for rmcp and answered as one array; at most 8 document requests
+//! gets an error reply and serving goes on; garbage gets -32700; batches
+//! (only in a session that negotiated 2025-03-26 with `initialize`, the one
+//! revision that has them, and never holding `initialize`) are split for
+//! rmcp and answered as one array; a malformed `initialize` is told what is
+//! wrong with its params; at most 8 document requests
 //! (`tools/call`, batch elements included) in flight, the rest wait in a
 //! bounded queue (`busy` beyond it) while stdin keeps being read;
 //! `notifications/cancelled` also frees a queued or in-flight slot; a
@@ -36,7 +39,14 @@ struct Flow {
     batch_of: HashMap<String, u64>,
     batches: HashMap<u64, Batch>,
     next_batch: u64,
+    /// The id of the `initialize` request being answered.
+    initialize: Option<String>,
+    /// The revision `initialize` asked for, then the one it negotiated.
+    revision: Option<String>,
 }
+
+/// The one revision with JSON-RPC batches.
+const BATCH_REVISION: &str = "2025-03-26";
 
 struct Batch {
     waiting: usize,
@@ -120,7 +130,24 @@ impl Reader {
             Value::Array(items) if items.is_empty() => {
                 self.write(&error(Value::Null, -32600, "an empty batch is not a valid request")).await;
             }
-            Value::Array(items) => self.batch(items).await,
+            Value::Array(items) => {
+                let revision = self.flow.lock().expect("flow lock").revision.clone();
+                match revision.as_deref() {
+                    Some(BATCH_REVISION) => self.batch(items).await,
+                    Some(other) => {
+                        let message = format!(
+                            "JSON-RPC batches are not part of MCP revision {other} (only {BATCH_REVISION} has them): send one message per line"
+                        );
+                        self.write(&error(Value::Null, -32600, &message)).await;
+                    }
+                    None => {
+                        let message = format!(
+                            "JSON-RPC batches are part of MCP revision {BATCH_REVISION} only, and this session has not negotiated it with initialize: send one message per line"
+                        );
+                        self.write(&error(Value::Null, -32600, &message)).await;
+                    }
+                }
+            }
             other => {
                 if let Some(reply) = self.one(other, None) {
                     self.write(&reply).await;
@@ -177,6 +204,18 @@ impl Reader {
                 "not a JSON-RPC 2.0 request, response or notification",
             ));
         }
+        if method.as_deref() == Some("initialize") {
+            if batch.is_some() {
+                return Some(error(
+                    id.unwrap_or(Value::Null),
+                    -32600,
+                    "initialize must not be part of a JSON-RPC batch: send it on a line of its own",
+                ));
+            }
+            if let Some(problem) = initialize_problem(&message) {
+                return Some(error(id.unwrap_or(Value::Null), -32602, &problem));
+            }
+        }
         if serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(message.clone()).is_err() {
             return match (id, is_notification) {
                 (_, true) => None,
@@ -213,6 +252,13 @@ impl Reader {
             let k = key(id.as_ref().expect("requests have ids"));
             if let Some(n) = batch {
                 flow.batch_of.insert(k.clone(), n);
+            }
+            if method.as_deref() == Some("initialize") {
+                flow.initialize = Some(k.clone());
+                // rmcp echoes a revision it serves, so a batch pipelined right
+                // behind this request is judged by it; the answer has the last word.
+                flow.revision =
+                    message.pointer("/params/protocolVersion").and_then(Value::as_str).map(str::to_owned);
             }
             if method.as_deref() == Some("tools/call") {
                 if flow.in_flight.len() >= MAX_IN_FLIGHT {
@@ -284,15 +330,51 @@ fn busy(id: Value, request: &Value) -> Value {
     let message = format!(
         "too many documentation requests at once: {MAX_IN_FLIGHT} are being served and {MAX_QUEUED} are waiting; retry when one finishes"
     );
+    let body = json!({"error": {"code": "busy", "message": message}});
     let mut result = json!({
-        "content": [{"type": "text", "text": message}],
-        "structuredContent": {"error": {"code": "busy", "message": message}},
+        "content": [{"type": "text", "text": body.to_string()}],
+        "structuredContent": body,
         "isError": true,
     });
     if request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_some() {
         result["resultType"] = json!("complete");
     }
     json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// What is wrong with an `initialize` request's params, if anything (rmcp
+/// would take a malformed one for a request of another revision and speak
+/// of its `_meta`).
+fn initialize_problem(message: &Value) -> Option<String> {
+    let Some(params) = message.get("params").and_then(Value::as_object) else {
+        return Some(
+            "invalid initialize params: params must be an object with protocolVersion, capabilities and clientInfo"
+                .to_owned(),
+        );
+    };
+    if params.get("_meta").and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")).is_some() {
+        // A request of a revision without `initialize`: rmcp answers it as
+        // a method that revision does not have.
+        return None;
+    }
+    let mut wrong = Vec::new();
+    if !params.get("protocolVersion").is_some_and(Value::is_string) {
+        wrong.push("protocolVersion (a revision such as \"2025-06-18\")");
+    }
+    if !params.get("capabilities").is_some_and(Value::is_object) {
+        wrong.push("capabilities (an object; {} for none)");
+    }
+    let info = params.get("clientInfo");
+    let text = |key: &str| info.and_then(|i| i.get(key)).is_some_and(Value::is_string);
+    if !(text("name") && text("version")) {
+        wrong.push("clientInfo (an object with a string name and version)");
+    }
+    if !wrong.is_empty() {
+        return Some(format!("invalid initialize params: missing or malformed {}", wrong.join(", ")));
+    }
+    serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
+        .err()
+        .map(|e| format!("invalid initialize params: {e}"))
 }
 
 /// Finds `"id": <number or string>` in the start of an over-long line, so its
@@ -384,6 +466,13 @@ impl Transport<RoleServer> for LineTransport {
             let mut batch_reply = None;
             if let Some(k) = id {
                 let mut flow = flow.lock().expect("flow lock");
+                if flow.initialize.as_ref() == Some(&k) {
+                    flow.initialize = None;
+                    let negotiated = value.pointer("/result/protocolVersion").and_then(Value::as_str);
+                    if let Some(revision) = negotiated {
+                        flow.revision = Some(revision.to_owned());
+                    }
+                }
                 if flow.in_flight.remove(&k) {
                     release(&mut flow, &to_rmcp);
                 }

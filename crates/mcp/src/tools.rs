@@ -1,10 +1,12 @@
 //! The stdio program's three tools, exactly: `list_installed_docsets`,
 //! `search_documentation`, `load_documentation_page`. Each makes one local
-//! API call; results carry `structuredContent` and the same JSON as text;
-//! errors are `isError: true` with `{"error":{"code","message"}}`.
+//! API call. Every result carries `structuredContent` and, as its one text
+//! block, exactly that JSON (for clients without `structuredContent`);
+//! errors are `isError: true` with `{"error":{"code","message"}}`, which each
+//! tool's `outputSchema` admits beside its success shape.
 
 use lectern_api::client::{Request, query};
-use lectern_library::error::{ErrorBody, ErrorDetail};
+use lectern_library::error::{ErrorBody, ErrorDetail, output_schema_or_error};
 use lectern_library::list::{Defaults, ListResponse};
 use lectern_library::read::SectionResponse;
 use lectern_library::{ErrorCode, LibraryError, SearchParams, SearchResponse};
@@ -140,7 +142,7 @@ impl DocsServer {
         destructive_hint = false,
         idempotent_hint = true,
         open_world_hint = false
-    ))]
+    ), output_schema = output_schema_or_error::<DocsetList>())]
     async fn list_installed_docsets(
         &self,
         Parameters(args): Parameters<ListArgs>,
@@ -176,7 +178,7 @@ impl DocsServer {
         destructive_hint = false,
         idempotent_hint = true,
         open_world_hint = false
-    ))]
+    ), output_schema = output_schema_or_error::<SearchResponse>())]
     async fn search_documentation(
         &self,
         Parameters(args): Parameters<SearchArgs>,
@@ -206,7 +208,7 @@ impl DocsServer {
         destructive_hint = false,
         idempotent_hint = true,
         open_world_hint = false
-    ))]
+    ), output_schema = output_schema_or_error::<SectionText>())]
     async fn load_documentation_page(
         &self,
         Parameters(args): Parameters<LoadArgs>,
@@ -260,9 +262,9 @@ impl ServerHandler for DocsServer {
             && result.structured_content.is_none()
         {
             let decoder = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.as_str());
-            let e = LibraryError::undecodable_arguments(decoder);
-            result.structured_content = serde_json::to_value(e.body()).ok();
-            result.content = vec![ContentBlock::text(e.to_string())];
+            let restructured = error_body_result(LibraryError::undecodable_arguments(decoder).body());
+            result.structured_content = restructured.structured_content;
+            result.content = restructured.content;
         }
         Ok(response)
     }
@@ -298,11 +300,17 @@ fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, CallToolRes
     })
 }
 
-/// `isError: true` with `{"error":{"code","message"}}` and the message as text.
+/// `isError: true` with `{"error":{"code","message"}}`.
 pub fn error_result(e: ToolError) -> CallToolResult {
-    let body = ErrorBody { error: ErrorDetail { code: e.code, message: e.message, generation: None } };
-    let mut result = CallToolResult::error(vec![ContentBlock::text(body.error.message.clone())]);
-    result.structured_content = serde_json::to_value(body).ok();
+    error_body_result(ErrorBody { error: ErrorDetail { code: e.code, message: e.message, generation: None } })
+}
+
+/// `isError: true` with `body` as `structuredContent` and the same JSON as
+/// the text, so a client without `structuredContent` still sees the code.
+pub fn error_body_result(body: ErrorBody) -> CallToolResult {
+    let value = serde_json::to_value(body).expect("an error body serialises");
+    let mut result = CallToolResult::error(vec![ContentBlock::text(value.to_string())]);
+    result.structured_content = Some(value);
     result
 }
 

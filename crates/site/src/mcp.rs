@@ -1,17 +1,29 @@
 //! `/mcp`: a stateless Streamable HTTP MCP server (rmcp) with exactly four
 //! tools (`list_versions`, `list_pages`, `search_docs`, `read_page`) over
 //! the library's page API. Name, description and
-//! instructions come from the site config. Tool errors are `isError: true`
-//! results whose `structuredContent` is `{"error":{"code","message"}}`, the
-//! same shape as every face, with the message as text.
+//! instructions come from the site config. Every result carries
+//! `structuredContent` and one text block: exactly that JSON, except
+//! `read_page`'s page, whose text is the page's Markdown under its YAML
+//! frontmatter (what an agent reads; the same as `structuredContent.markdown`).
+//! Tool errors are `isError: true` results whose `structuredContent` is
+//! `{"error":{"code","message"}}`, the same shape as every face, which each
+//! tool's `outputSchema` admits beside its success shape.
+//!
+//! JSON-RPC batches exist only in revision 2025-03-26: a POSTed array is
+//! answered element by element when the request names that revision or none
+//! (a 2025-03-26 client sends no `MCP-Protocol-Version`), and refused with a
+//! JSON-RPC error naming the revision otherwise.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use lectern_library::error::{ErrorBody, output_schema_or_error};
 use lectern_library::{
     Library, LibraryError, ListPagesRequest, ListPagesResponse, SearchPagesRequest, SearchPagesResponse,
     SitePage, VersionsResponse,
 };
-use rmcp::handler::server::common::schema_for_output;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -19,6 +31,7 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::state::{MAX_MCP_BODY_BYTES, SiteState};
 
@@ -62,10 +75,17 @@ async fn call<T: Serialize + Send + 'static>(
     })
 }
 
-/// `isError: true`, the message as text and `{"error":{"code","message"}}`.
+/// `isError: true` with `{"error":{"code","message"}}`.
 pub fn tool_error(e: &LibraryError) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_string())]);
-    result.structured_content = serde_json::to_value(e.body()).ok();
+    error_body_result(e.body())
+}
+
+/// `isError: true` with `body` as `structuredContent` and the same JSON as
+/// the text, so a client without `structuredContent` still sees the code.
+fn error_body_result(body: ErrorBody) -> CallToolResult {
+    let value = serde_json::to_value(body).expect("an error body serialises");
+    let mut result = CallToolResult::error(vec![ContentBlock::text(value.to_string())]);
+    result.structured_content = Some(value);
     result
 }
 
@@ -79,7 +99,7 @@ impl DocsTools {
     #[tool(
         name = "list_versions",
         annotations(title = "List versions", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = schema_for_output::<VersionsResponse>()
+        output_schema = output_schema_or_error::<VersionsResponse>()
     )]
     async fn list_versions(&self) -> Result<CallToolResult, ErrorData> {
         call(&self.library, |lib| lib.list_versions()).await
@@ -89,7 +109,7 @@ impl DocsTools {
     #[tool(
         name = "list_pages",
         annotations(title = "List pages", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = schema_for_output::<ListPagesResponse>()
+        output_schema = output_schema_or_error::<ListPagesResponse>()
     )]
     async fn list_pages(
         &self,
@@ -102,7 +122,7 @@ impl DocsTools {
     #[tool(
         name = "search_docs",
         annotations(title = "Search the docs", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = schema_for_output::<SearchPagesResponse>()
+        output_schema = output_schema_or_error::<SearchPagesResponse>()
     )]
     async fn search_docs(
         &self,
@@ -115,7 +135,7 @@ impl DocsTools {
     #[tool(
         name = "read_page",
         annotations(title = "Read a page", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = schema_for_output::<SitePage>()
+        output_schema = output_schema_or_error::<SitePage>()
     )]
     async fn read_page(
         &self,
@@ -155,9 +175,9 @@ impl ServerHandler for DocsTools {
             && result.structured_content.is_none()
         {
             let decoder = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.as_str());
-            let e = LibraryError::undecodable_arguments(decoder);
-            result.structured_content = serde_json::to_value(e.body()).ok();
-            result.content = vec![ContentBlock::text(e.to_string())];
+            let restructured = tool_error(&LibraryError::undecodable_arguments(decoder));
+            result.structured_content = restructured.structured_content;
+            result.content = restructured.content;
         }
         Ok(response)
     }
@@ -177,10 +197,195 @@ impl ServerHandler for DocsTools {
     }
 }
 
+/// rmcp's Streamable HTTP server for the tools.
+type Rmcp = StreamableHttpService<DocsTools, NeverSessionManager>;
+
+/// The `/mcp` service: rmcp's, with batches answered per revision and a
+/// malformed `initialize` told what is wrong with its params.
+#[derive(Clone)]
+pub struct McpService {
+    rmcp: Rmcp,
+}
+
+impl tower::Service<axum::extract::Request> for McpService {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = std::pin::Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Self::Future {
+        let rmcp = self.rmcp.clone();
+        Box::pin(async move { Ok(answer(rmcp, request).await) })
+    }
+}
+
+/// One HTTP request to `/mcp`.
+async fn answer(rmcp: Rmcp, request: axum::extract::Request) -> Response {
+    if request.method() != Method::POST {
+        return forward(rmcp, request).await;
+    }
+    let (parts, body) = request.into_parts();
+    // `parse_errors` has already refused bodies over the cap or not JSON.
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_MCP_BODY_BYTES).await else {
+        return too_large();
+    };
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Array(items)) => batch(rmcp, parts, items).await,
+        // From 2026-07-28 on there is no `initialize`; rmcp answers it.
+        Ok(_) if revision_of(&parts).is_some_and(|r| r >= "2026-07-28") => {
+            forward(rmcp, axum::extract::Request::from_parts(parts, bytes.into())).await
+        }
+        Ok(message) => match initialize_problem(&message) {
+            Some(problem) => rpc_error(StatusCode::BAD_REQUEST, message["id"].clone(), -32602, &problem),
+            None => forward(rmcp, axum::extract::Request::from_parts(parts, bytes.into())).await,
+        },
+        Err(_) => forward(rmcp, axum::extract::Request::from_parts(parts, bytes.into())).await,
+    }
+}
+
+async fn forward(mut rmcp: Rmcp, request: axum::extract::Request) -> Response {
+    use tower::Service;
+    match rmcp.call(request).await {
+        Ok(response) => response.map(axum::body::Body::new),
+        Err(never) => match never {},
+    }
+}
+
+/// The revision a POST names, and the one assumed without a header.
+const BATCH_REVISION: &str = "2025-03-26";
+
+/// A JSON-RPC batch: answered when the request is of the one revision with
+/// batches, each element as its own request, into one array (notifications
+/// get nothing; only notifications: 202 and no body).
+async fn batch(rmcp: Rmcp, parts: axum::http::request::Parts, items: Vec<Value>) -> Response {
+    if let Some(revision) = revision_of(&parts).filter(|r| *r != BATCH_REVISION) {
+        let message = format!(
+            "JSON-RPC batches are not part of MCP revision {revision} (only {BATCH_REVISION} has them): send one JSON-RPC message per POST"
+        );
+        return rpc_error(StatusCode::BAD_REQUEST, Value::Null, -32600, &message);
+    }
+    if items.is_empty() {
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            -32600,
+            "an empty batch is not a valid request",
+        );
+    }
+    let mut replies = Vec::new();
+    for item in items {
+        if let Some(reply) = element(rmcp.clone(), &parts, item).await {
+            replies.push(reply);
+        }
+    }
+    if replies.is_empty() {
+        return StatusCode::ACCEPTED.into_response();
+    }
+    (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], Value::Array(replies).to_string())
+        .into_response()
+}
+
+/// The revision a request names in `MCP-Protocol-Version`, if any.
+fn revision_of(parts: &axum::http::request::Parts) -> Option<&str> {
+    parts.headers.get("mcp-protocol-version").map(|v| v.to_str().unwrap_or("(not text)"))
+}
+
+/// One batch element through rmcp as its own POST; its reply, if any.
+async fn element(rmcp: Rmcp, parts: &axum::http::request::Parts, item: Value) -> Option<Value> {
+    let id = item.get("id").cloned().unwrap_or(Value::Null);
+    if item.get("method").and_then(Value::as_str) == Some("initialize") {
+        return Some(rpc_error_value(
+            id,
+            -32600,
+            "initialize must not be part of a JSON-RPC batch: send it as a POST of its own",
+        ));
+    }
+    if serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(item.clone()).is_err() {
+        return Some(rpc_error_value(
+            id,
+            -32600,
+            "invalid request: it needs \"jsonrpc\": \"2.0\", an \"id\", a \"method\" and object \"params\"",
+        ));
+    }
+    let mut parts = parts.clone();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let request = axum::extract::Request::from_parts(parts, item.to_string().into());
+    let response = forward(rmcp, request).await;
+    let status = response.status();
+    if status == StatusCode::ACCEPTED {
+        return None;
+    }
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap_or_default();
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(reply @ Value::Object(_)) => Some(reply),
+        _ => {
+            let text = String::from_utf8_lossy(&bytes);
+            Some(rpc_error_value(id, -32603, &format!("HTTP {status} for this element: {text}")))
+        }
+    }
+}
+
+/// What is wrong with an `initialize` request's params, if it is one.
+fn initialize_problem(message: &Value) -> Option<String> {
+    if message.get("method").and_then(Value::as_str) != Some("initialize") || message.get("id").is_none() {
+        return None;
+    }
+    let Some(params) = message.get("params").and_then(Value::as_object) else {
+        return Some(
+            "invalid initialize params: params must be an object with protocolVersion, capabilities and clientInfo"
+                .to_owned(),
+        );
+    };
+    if params.get("_meta").and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")).is_some() {
+        // A request of a revision without `initialize`: rmcp answers it as
+        // a method that revision does not have.
+        return None;
+    }
+    let mut wrong = Vec::new();
+    if !params.get("protocolVersion").is_some_and(Value::is_string) {
+        wrong.push("protocolVersion (a revision such as \"2025-06-18\")");
+    }
+    if !params.get("capabilities").is_some_and(Value::is_object) {
+        wrong.push("capabilities (an object; {} for none)");
+    }
+    let info = params.get("clientInfo");
+    let text = |key: &str| info.and_then(|i| i.get(key)).is_some_and(Value::is_string);
+    if !(text("name") && text("version")) {
+        wrong.push("clientInfo (an object with a string name and version)");
+    }
+    if !wrong.is_empty() {
+        return Some(format!("invalid initialize params: missing or malformed {}", wrong.join(", ")));
+    }
+    serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
+        .err()
+        .map(|e| format!("invalid initialize params: {e}"))
+}
+
+fn rpc_error_value(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
+    let body = rpc_error_value(id, code, message).to_string();
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn too_large() -> Response {
+    rpc_error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Value::Null,
+        -32600,
+        &format!("request body exceeds {MAX_MCP_BODY_BYTES} bytes; send one JSON-RPC message per POST"),
+    )
+}
+
 /// The `/mcp` service: stateless, plain JSON responses, Host checked by the
 /// site's guard (and rmcp's own check turned off so `allowed_hosts` decides),
 /// browser Origins limited to the base URL's and loopback.
-pub fn service(state: &SiteState) -> StreamableHttpService<DocsTools, NeverSessionManager> {
+pub fn service(state: &SiteState) -> McpService {
     let library = state.library().clone();
     let mut origins =
         vec!["http://localhost:*".to_owned(), "http://127.0.0.1:*".to_owned(), "http://[::1]:*".to_owned()];
@@ -196,11 +401,12 @@ pub fn service(state: &SiteState) -> StreamableHttpService<DocsTools, NeverSessi
         .with_allowed_origins(origins)
         .enforce_origin_validation()
         .with_cancellation_token(state.shutdown_token().child_token());
-    StreamableHttpService::new(
+    let rmcp = StreamableHttpService::new(
         move || Ok(DocsTools::new(library.clone())),
         Arc::new(NeverSessionManager::default()),
         config,
-    )
+    );
+    McpService { rmcp }
 }
 
 /// `https://docs.example.com:443` from a base URL (explicit port: rmcp reads
@@ -219,35 +425,17 @@ fn origin_of(base: &str) -> String {
 /// JSON-RPC's own errors for what rmcp would answer with a bare HTTP status:
 /// a POST body that is not JSON gets HTTP 400 with a -32700 parse error, one
 /// over the size cap HTTP 413 with a -32600 error, both with `id: null`.
-pub(crate) async fn parse_errors(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::http::{StatusCode, header};
-    use axum::response::IntoResponse;
-    if request.method() != axum::http::Method::POST {
+pub(crate) async fn parse_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if request.method() != Method::POST {
         return next.run(request).await;
     }
-    let error = |status: StatusCode, code: i64, message: String| {
-        let body =
-            serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
-        (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
-    };
     let (parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, MAX_MCP_BODY_BYTES).await {
-        Ok(bytes) => bytes,
-        Err(_) => {
-            return error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                -32600,
-                format!(
-                    "request body exceeds {MAX_MCP_BODY_BYTES} bytes; send one JSON-RPC message per POST"
-                ),
-            );
-        }
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_MCP_BODY_BYTES).await else {
+        return too_large();
     };
     if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
-        return error(StatusCode::BAD_REQUEST, -32700, format!("parse error: the body is not JSON ({e})"));
+        let message = format!("parse error: the body is not JSON ({e})");
+        return rpc_error(StatusCode::BAD_REQUEST, Value::Null, -32700, &message);
     }
     next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }

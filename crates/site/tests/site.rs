@@ -7,7 +7,9 @@
 //! - `llms.txt`, `sitemap.xml`, `healthz`; one set of published pages
 //! - ETag + 304, gzip
 //! - guards: bad Host 403, 429 + Retry-After, no `/v1`
-//! - `/mcp`: exactly four tools, results and error shape
+//! - `/mcp`: exactly four tools, results and error shape; results match
+//!   their `outputSchema`, error text is the JSON; batches only in 2025-03-26;
+//!   a malformed `initialize` is told what is wrong
 
 use std::io::Read;
 use std::net::SocketAddr;
@@ -22,6 +24,9 @@ use lectern_library::{Library, OpenMode};
 use lectern_site::{Options, SiteState, app};
 use serde_json::{Value, json};
 use tower::ServiceExt;
+
+#[path = "../../../tests/common/schema.rs"]
+mod schema;
 
 /// One demo library for the whole test binary (built once).
 fn library() -> Arc<Library> {
@@ -306,15 +311,22 @@ async fn the_local_api_is_never_exposed() {
 }
 
 fn mcp_request(body: &Value) -> Request<Body> {
+    mcp_request_at(body, Some("2025-11-25"))
+}
+
+/// A POST to `/mcp` naming `revision` in `MCP-Protocol-Version` (none: as a
+/// 2025-03-26 client sends it).
+fn mcp_request_at(body: &Value, revision: Option<&str>) -> Request<Body> {
     let mut req = Request::builder()
         .method("POST")
         .uri("/mcp")
         .header(header::HOST, "127.0.0.1:8080")
         .header(header::CONTENT_TYPE, "application/json")
-        .header(header::ACCEPT, "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .body(Body::from(body.to_string()))
-        .unwrap();
+        .header(header::ACCEPT, "application/json, text/event-stream");
+    if let Some(revision) = revision {
+        req = req.header("mcp-protocol-version", revision);
+    }
+    let mut req = req.body(Body::from(body.to_string())).unwrap();
     req.extensions_mut().insert(ConnectInfo("127.0.0.1:5000".parse::<SocketAddr>().unwrap()));
     req
 }
@@ -374,7 +386,7 @@ async fn mcp_serves_exactly_the_four_tools() {
     assert_eq!(bad["result"]["structuredContent"]["error"]["code"], "invalid_argument");
     let message = bad["result"]["structuredContent"]["error"]["message"].as_str().unwrap();
     assert!(message.contains("allowed 1 to 100"), "{message}");
-    assert_eq!(bad["result"]["content"][0]["text"], message);
+    assert_eq!(text_json(&bad), bad["result"]["structuredContent"]);
 
     let unknown_prefix = mcp(&s, call("search_docs", json!({"term": "x", "prefix": "/nope"}))).await;
     assert_eq!(unknown_prefix["result"]["structuredContent"]["error"]["code"], "invalid_argument");
@@ -393,6 +405,148 @@ async fn tool_argument_errors_lack_structured_content() {
         assert_eq!(reply["result"]["structuredContent"]["error"]["code"], "invalid_argument", "{reply}");
         let message = reply["result"]["structuredContent"]["error"]["message"].as_str().unwrap();
         assert!(message.contains(says), "{message}");
-        assert_eq!(reply["result"]["content"][0]["text"], message);
+        assert_eq!(text_json(&reply), reply["result"]["structuredContent"]);
+    }
+}
+
+/// The one text block of a tool result, read as JSON.
+fn text_json(reply: &Value) -> Value {
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text: {reply}"));
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("the text is not JSON ({e}): {text}"))
+}
+
+fn tool_call(name: &str, args: Value) -> Value {
+    json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":name,"arguments":args}})
+}
+
+/// Every call the tests below make: each tool succeeding and failing (a
+/// library error and an argument rmcp cannot decode).
+fn calls() -> Vec<(&'static str, Value, bool)> {
+    vec![
+        ("list_versions", json!({}), true),
+        ("list_pages", json!({"limit": 3}), true),
+        ("list_pages", json!({"limit": 500}), false),
+        ("list_pages", json!({"limit": "x"}), false),
+        ("search_docs", json!({"term": "install", "prefix": "/app"}), true),
+        ("search_docs", json!({"term": "x", "prefix": "/nope"}), false),
+        ("search_docs", json!({}), false),
+        ("read_page", json!({"path": "/app/guide/install"}), true),
+        ("read_page", json!({"path": "/app/nope"}), false),
+        ("read_page", json!({"path": 5}), false),
+    ]
+}
+
+/// Regression: an error's `{"error":{…}}` did not match the tool's
+/// `outputSchema`, so validating clients (the TypeScript SDK, the Inspector)
+/// threw -32602 instead of showing the error.
+#[tokio::test]
+async fn error_results_validate_against_output_schema() {
+    let s = state(Options::default());
+    let list = mcp(&s, json!({"jsonrpc":"2.0","id":2,"method":"tools/list"})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    for tool in tools {
+        let schema = &tool["outputSchema"];
+        assert_eq!(schema["type"], "object", "{schema}");
+        assert_eq!(schema["anyOf"].as_array().map(Vec::len), Some(2), "{schema}");
+        assert!(schema["anyOf"][0].get("$defs").is_none() && schema["anyOf"][1].get("$defs").is_none());
+    }
+    for (name, args, succeeds) in calls() {
+        let reply = mcp(&s, tool_call(name, args.clone())).await;
+        let result = &reply["result"];
+        assert_eq!(result["isError"].as_bool().unwrap_or(false), !succeeds, "{name} {args}: {reply}");
+        let schema = &tools.iter().find(|t| t["name"] == name).unwrap()["outputSchema"];
+        let content = &result["structuredContent"];
+        if let Some(problem) = schema::mismatch(schema, content) {
+            panic!("{name} {args}: {problem}\n{content}");
+        }
+    }
+}
+
+/// Regression: an error's text was its message alone, so a client without
+/// `structuredContent` (2024-11-05, 2025-03-26) could not see its code.
+#[tokio::test]
+async fn error_text_is_the_json_of_structured_content() {
+    let s = state(Options::default());
+    for (name, args, succeeds) in calls() {
+        let reply = mcp(&s, tool_call(name, args.clone())).await;
+        let content = &reply["result"]["content"];
+        assert_eq!(content.as_array().map(Vec::len), Some(1), "{name} {args}: {reply}");
+        if succeeds && name == "read_page" {
+            // The page is its Markdown, as an agent reads it.
+            assert_eq!(content[0]["text"], reply["result"]["structuredContent"]["markdown"]);
+        } else {
+            assert_eq!(text_json(&reply), reply["result"]["structuredContent"], "{name} {args}");
+        }
+    }
+}
+
+async fn post(s: &SiteState, body: &Value, revision: Option<&str>) -> (StatusCode, String, Vec<u8>) {
+    let (status, headers, bytes) = send(s, mcp_request_at(body, revision)).await;
+    let kind = headers.get(header::CONTENT_TYPE).map_or("", |v| v.to_str().unwrap()).to_owned();
+    (status, kind, bytes)
+}
+
+/// Regression: every batch got HTTP 415 with a text/plain body, in 2025-03-26
+/// (the one revision with batches) too.
+#[tokio::test]
+async fn batches_are_answered_only_in_2025_03_26() {
+    let s = state(Options::default());
+    let batch = json!([
+        {"jsonrpc":"2.0","id":"a","method":"tools/list"},
+        {"jsonrpc":"2.0","method":"notifications/initialized"},
+        {"jsonrpc":"2.0","id":"b","method":"ping"},
+        {"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"list_versions","arguments":{}}},
+        {"jsonrpc":"2.0","id":"d","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}},
+        {"no":"jsonrpc"}
+    ]);
+    for revision in [None, Some("2025-03-26")] {
+        let (status, kind, bytes) = post(&s, &batch, revision).await;
+        assert_eq!(status, StatusCode::OK, "{revision:?}: {}", String::from_utf8_lossy(&bytes));
+        assert!(kind.starts_with("application/json"), "{kind}");
+        let replies: Value = serde_json::from_slice(&bytes).unwrap();
+        let replies = replies.as_array().unwrap_or_else(|| panic!("an array: {replies}"));
+        let by_id =
+            |id: Value| replies.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id}: {replies:?}"));
+        assert_eq!(replies.len(), 5, "{replies:?}");
+        assert_eq!(by_id(json!("a"))["result"]["tools"].as_array().unwrap().len(), 4);
+        assert_eq!(by_id(json!("b"))["result"], json!({}));
+        assert!(by_id(json!("c"))["result"]["structuredContent"]["versions"].is_array());
+        assert_eq!(by_id(json!("d"))["error"]["code"], -32600);
+        assert_eq!(by_id(Value::Null)["error"]["code"], -32600);
+    }
+    let only_notifications = json!([{"jsonrpc":"2.0","method":"notifications/initialized"}]);
+    let (status, _, bytes) = post(&s, &only_notifications, None).await;
+    assert_eq!((status, bytes.len()), (StatusCode::ACCEPTED, 0));
+    for revision in ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28"] {
+        let (status, kind, bytes) = post(&s, &batch, Some(revision)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{revision}");
+        assert!(kind.starts_with("application/json"), "{revision}: {kind}");
+        let reply: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(reply["error"]["code"], -32600, "{reply}");
+        assert!(reply["error"]["message"].as_str().unwrap().contains(revision), "{reply}");
+    }
+}
+
+/// Regression: an `initialize` without its params was answered about a
+/// missing request `_meta`.
+#[tokio::test]
+async fn malformed_initialize_says_what_is_wrong_with_its_params() {
+    let s = state(Options::default());
+    for (params, names) in [
+        (json!({}), vec!["protocolVersion", "capabilities", "clientInfo"]),
+        (json!({"protocolVersion": "2025-06-18", "capabilities": {}}), vec!["clientInfo"]),
+    ] {
+        let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":params});
+        let (status, kind, bytes) = post(&s, &init, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(kind.starts_with("application/json"), "{kind}");
+        let reply: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(reply["id"], 1, "{reply}");
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(!message.contains("_meta"), "{message}");
+        for name in names {
+            assert!(message.contains(name), "{name}: {message}");
+        }
     }
 }
