@@ -54,9 +54,11 @@ pub enum Switch {
 pub fn switch(config: &Config, args: EditionArg, action: Switch) -> Result<()> {
     let library = super::open_rw(config)?;
     let (verb, generation) = match action {
-        Switch::Enable => ("enabled", library.set_enabled(&args.edition, true, &mut super::on_wait)?),
-        Switch::Disable => ("disabled", library.set_enabled(&args.edition, false, &mut super::on_wait)?),
-        Switch::Remove => ("removed", library.remove(&args.edition, &mut super::on_wait)?),
+        Switch::Enable => ("enabled", library.set_enabled(&args.edition, true, &mut super::on_wait, None)?),
+        Switch::Disable => {
+            ("disabled", library.set_enabled(&args.edition, false, &mut super::on_wait, None)?)
+        }
+        Switch::Remove => ("removed", library.remove(&args.edition, &mut super::on_wait, None)?),
     };
     if args.json {
         return output::json(&json!({"edition": args.edition, "action": verb, "generation": generation}));

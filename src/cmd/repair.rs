@@ -12,6 +12,8 @@ pub fn run(config: &Config, args: RepairArgs) -> Result<()> {
     if !root.join("index").exists() {
         bail!("no library at {}; nothing to repair (build one with `lectern add`)", root.display());
     }
+    // Before the old index is moved aside: read-only storage is refused clearly.
+    lectern_library::Library::check_writable(root)?;
     let report = lectern_library::repair::repair(
         root,
         &mut |id| {

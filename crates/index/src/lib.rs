@@ -7,6 +7,7 @@
 //! - `schema`: fields and `FORMAT_VERSION` (one place).
 //! - `text`: NFC + Unicode case folding shared by indexing and querying.
 //! - `tokenizer`: words for Latin scripts (stemmed), bigrams + unigrams for Han/Kana/Hangul.
+//! - `folder`: the index folder as tantivy sees it (readable on read-only storage).
 //! - `store`: `Index` (open, writer, commit with payload, consistent snapshots).
 //! - `records`: sections, pages and page listings read from a snapshot.
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
@@ -16,6 +17,7 @@
 //! - `grams`: n-gram candidates for substring search.
 
 mod cache;
+mod folder;
 pub mod grams;
 mod highlight;
 mod hitdoc;

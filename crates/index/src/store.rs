@@ -16,7 +16,6 @@ use std::time::Instant;
 use lectern_corpus::Page;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tantivy::directory::MmapDirectory;
 use tantivy::schema::TantivyDocument;
 use tantivy::store::StoreReader;
 use tantivy::{IndexReader, ReloadPolicy, Searcher, Term};
@@ -346,8 +345,8 @@ impl Index {
         let exists = dir.join("meta.json").exists();
         let index = if exists {
             check_format(dir)?;
-            let mmap = MmapDirectory::open(dir).map_err(|e| open_err(dir, e))?;
-            let index = tantivy::Index::open(mmap).map_err(|e| open_err(dir, e))?;
+            let folder = crate::folder::IndexFolder::open(dir).map_err(|e| open_err(dir, e))?;
+            let index = tantivy::Index::open(folder).map_err(|e| open_err(dir, e))?;
             if index.schema() != fields.schema {
                 return Err(open_err(
                     dir,
@@ -360,12 +359,12 @@ impl Index {
         } else {
             // The format file first: an index without one is refused as format 0.
             write_format(dir)?;
-            let mmap = MmapDirectory::open(dir).map_err(|e| open_err(dir, e))?;
+            let folder = crate::folder::IndexFolder::open(dir).map_err(|e| open_err(dir, e))?;
             // Small store blocks: a hit decompresses its own section, not
             // its neighbours' (search reads 20 sections per page).
             let settings =
                 tantivy::IndexSettings { docstore_blocksize: STORE_BLOCK_BYTES, ..Default::default() };
-            tantivy::Index::create(mmap, fields.schema.clone(), settings).map_err(|e| open_err(dir, e))?
+            tantivy::Index::create(folder, fields.schema.clone(), settings).map_err(|e| open_err(dir, e))?
         };
         register_tokenizers(&index);
         let reader = index
