@@ -29,19 +29,19 @@ pub fn list(config: &Config, args: ListArgs) -> Result<()> {
             ]
         })
         .collect();
-    print!(
+    out!(
         "{}",
         output::table(&["EDITION", "LABEL", "STATUS", "PREFIX", "PAGES", "SECTIONS", "ENABLED"], &rows)
-    );
+    )?;
     let d = &list.defaults;
     let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-    println!(
+    outln!(
         "generation {}; defaults: project {}, version {}, locale {}",
         list.generation,
         show(&d.project),
         show(&d.version),
         show(&d.locale)
-    );
+    )?;
     Ok(())
 }
 
@@ -63,6 +63,6 @@ pub fn switch(config: &Config, args: EditionArg, action: Switch) -> Result<()> {
     if args.json {
         return output::json(&json!({"edition": args.edition, "action": verb, "generation": generation}));
     }
-    println!("{verb} {}; generation {generation}", args.edition);
+    outln!("{verb} {}; generation {generation}", args.edition)?;
     Ok(())
 }
