@@ -1,14 +1,16 @@
 //! `lectern`: the command line. Parses flags (`cli`), resolves them into one
 //! typed config (`config`), sets up logging on stderr (`logging`), and runs
 //! one command from `cmd/`. Errors print their chain once; exit codes are
-//! 0 ok, 1 error, 2 usage.
+//! 0 ok (also when the reader of stdout hung up early), 1 error, 2 usage.
 
+// First: `cmd` prints with its `out!` and `outln!`.
+#[macro_use]
+mod output;
 mod cli;
 mod cmd;
 mod config;
 mod demo;
 mod logging;
-mod output;
 
 use std::process::ExitCode;
 
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     logging::init(cli.global.verbose, cli.global.quiet);
     match cmd::run(cli) {
         Ok(code) => code,
+        Err(e) if output::reader_hung_up(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", output::chain(&e));
             ExitCode::from(1)

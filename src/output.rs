@@ -1,8 +1,40 @@
-//! Printing: JSON on stdout, human tables, highlighted snippets, error chains.
+//! Printing: JSON on stdout, human tables, highlighted snippets, error
+//! chains, and what a reader hanging up early (`| head`) means.
 
 use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
+
+/// `print!` on stdout that hands back the write's error instead of
+/// panicking, so a reader hanging up (`| head -1`) ends the command quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `println!` likewise (see `out!`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// Whether the command failed only because the reader of stdout hung up
+/// (`lectern search ... | head -1`): everything it wanted was written, so
+/// the command ends quietly with status 0, as if the output had been read
+/// to its end (141, a death by SIGPIPE, would fail `set -o pipefail` scripts
+/// for output they asked to cut short).
+pub fn reader_hung_up(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
+            == Some(std::io::ErrorKind::BrokenPipe)
+            || cause.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind)
+                == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// Prints a value as pretty JSON on stdout.
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {

@@ -46,19 +46,19 @@ pub fn run(config: &Config, args: AddArgs) -> Result<()> {
         return output::json(&reports);
     }
     for r in &reports {
-        print_report(r);
+        print_report(r)?;
     }
     Ok(())
 }
 
-fn print_report(r: &AddReport) {
+fn print_report(r: &AddReport) -> Result<()> {
     let e = &r.edition;
     let verb = match r.outcome {
         AddOutcome::Installed => "installed",
         AddOutcome::Updated => "updated",
         AddOutcome::Unchanged => "unchanged",
     };
-    println!(
+    outln!(
         "{verb} {} ({}) at {}: {} pages, {} sections, {} files skipped{}, {:.1} s; generation {}",
         e.id,
         e.label,
@@ -73,13 +73,14 @@ fn print_report(r: &AddReport) {
         },
         r.elapsed_ms as f64 / 1000.0,
         r.generation
-    );
+    )?;
     for p in r.problems.iter().take(20) {
         eprintln!("  skipped {}: {}", p.path, p.reason);
     }
     if r.problems.len() > 20 {
         eprintln!("  ... and {} more skipped files (see --json)", r.problems.len() - 20);
     }
+    Ok(())
 }
 
 /// A progress bar on a terminal; nothing otherwise (the summary line says it all).

@@ -14,12 +14,12 @@ pub fn run(config: &Config, args: ConfigArgs) -> Result<()> {
         ConfigAction::Set { key, value } => {
             let library = super::open_rw(config)?;
             let stored = library.set_setting(&key, &value, &mut super::on_wait)?;
-            println!("{key} = {stored}");
+            outln!("{key} = {stored}")?;
         }
         ConfigAction::Unset { key } => {
             let library = super::open_rw(config)?;
             library.unset_setting(&key, &mut super::on_wait)?;
-            println!("{key} unset");
+            outln!("{key} unset")?;
         }
         ConfigAction::Get { key, json } => {
             let library = super::open_ro(config)?;
@@ -30,8 +30,8 @@ pub fn run(config: &Config, args: ConfigArgs) -> Result<()> {
                 return output::json(&json!({"key": key, "value": value}));
             }
             match value {
-                Some(v) => println!("{v}"),
-                None => println!("(not set)"),
+                Some(v) => outln!("{v}")?,
+                None => outln!("(not set)")?,
             }
         }
         ConfigAction::List { json } => {
@@ -43,18 +43,18 @@ pub fn run(config: &Config, args: ConfigArgs) -> Result<()> {
             }
             for k in KEYS {
                 let v = view.settings().get(k.key).map(String::as_str).unwrap_or("(not set)");
-                println!("{:<22} {v:<14} {}", k.key, k.help);
+                outln!("{:<22} {v:<14} {}", k.key, k.help)?;
             }
             for (k, v) in view.settings().iter().filter(|(k, _)| k.starts_with("default.version.")) {
-                println!("{k:<22} {v}");
+                outln!("{k:<22} {v}")?;
             }
             let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-            println!(
+            outln!(
                 "in effect: project {}, version {}, locale {}",
                 show(&defaults.project),
                 show(&defaults.version),
                 show(&defaults.locale)
-            );
+            )?;
         }
     }
     Ok(())

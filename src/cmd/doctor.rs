@@ -1,8 +1,12 @@
 //! `lectern doctor`: explains the library (folder, editions, generation,
 //! index check) and the local API (server, discovery files, challenge,
 //! authenticated status), one line each with what to do; exit 1 on a problem.
+//! The server checks have an overall deadline: a program on the server's
+//! port that answers slowly or never cannot hold the doctor.
 
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use anyhow::Result;
 use lectern_api::client::blocking::Client;
@@ -31,13 +35,53 @@ struct Check {
 /// Adds one check line.
 type Push<'a> = dyn FnMut(&'static str, Level, String) + 'a;
 
+/// How long the server checks may take, all together: a healthy local
+/// server answers them in milliseconds.
+const SERVER_DEADLINE: Duration = Duration::from_secs(10);
+
 pub fn run(config: &Config, args: DoctorArgs) -> Result<ExitCode> {
     let mut checks = Vec::new();
     let mut push = |check, level, detail: String| checks.push(Check { check, level, detail });
     let root = &config.user_data;
     let generation = check_library(root, &mut push);
-    check_server(root, generation.as_deref(), &mut push);
+    checks.extend(server_checks(root, generation, SERVER_DEADLINE));
     report(&checks, args.json)
+}
+
+/// [`check_server`] on its own thread, given up after `deadline`.
+fn server_checks(root: &std::path::Path, generation: Option<String>, deadline: Duration) -> Vec<Check> {
+    let root = root.to_path_buf();
+    within(deadline, move |push| check_server(&root, generation.as_deref(), push))
+}
+
+/// Runs `checks` on its own thread for at most `deadline`: the checks made
+/// by then, and a problem line when they did not finish (the thread is
+/// left behind; the command ends right after).
+fn within(deadline: Duration, checks: impl FnOnce(&mut Push<'_>) + Send + 'static) -> Vec<Check> {
+    let made = Arc::new(Mutex::new(Vec::new()));
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let into = Arc::clone(&made);
+    let started = std::thread::Builder::new().name("lectern-doctor-server".into()).spawn(move || {
+        let mut push = |check, level, detail: String| {
+            into.lock().unwrap_or_else(|p| p.into_inner()).push(Check { check, level, detail });
+        };
+        checks(&mut push);
+        let _ = done_tx.send(());
+    });
+    let finished = started.is_ok() && done_rx.recv_timeout(deadline).is_ok();
+    let mut checks = std::mem::take(&mut *made.lock().unwrap_or_else(|p| p.into_inner()));
+    if !finished {
+        checks.push(Check {
+            check: "server",
+            level: Level::Problem,
+            detail: format!(
+                "the program on the local API port did not finish answering within {} s; \
+                 if it is a lectern server, it is stuck: stop it and start `lectern serve` again",
+                deadline.as_secs_f32()
+            ),
+        });
+    }
+    checks
 }
 
 /// The library folder, its editions and generation, and the index checksums;
@@ -173,8 +217,27 @@ fn report(checks: &[Check], json: bool) -> Result<ExitCode> {
                 Level::Note => "note   ",
                 Level::Problem => "PROBLEM",
             };
-            println!("{tag} {:<16} {}", c.check, c.detail);
+            outln!("{tag} {:<16} {}", c.check, c.detail)?;
         }
     }
     Ok(if problem { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doctor_has_an_overall_deadline_for_a_server_that_never_finishes() {
+        let started = std::time::Instant::now();
+        let checks = within(Duration::from_millis(300), |push| {
+            push("server", Level::Ok, "pid 1 is running".into());
+            // A squatter dripping bytes: the challenge never completes.
+            std::thread::sleep(Duration::from_secs(600));
+        });
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(checks.len(), 2);
+        assert!(matches!(checks[1].level, Level::Problem));
+        assert!(checks[1].detail.contains("did not finish answering within 0.3 s"), "{}", checks[1].detail);
+    }
 }

@@ -29,19 +29,19 @@ pub fn list(config: &Config, args: ListArgs) -> Result<()> {
             ]
         })
         .collect();
-    print!(
+    out!(
         "{}",
         output::table(&["EDITION", "LABEL", "STATUS", "PREFIX", "PAGES", "SECTIONS", "ENABLED"], &rows)
-    );
+    )?;
     let d = &list.defaults;
     let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-    println!(
+    outln!(
         "generation {}; defaults: project {}, version {}, locale {}",
         list.generation,
         show(&d.project),
         show(&d.version),
         show(&d.locale)
-    );
+    )?;
     Ok(())
 }
 
@@ -54,13 +54,15 @@ pub enum Switch {
 pub fn switch(config: &Config, args: EditionArg, action: Switch) -> Result<()> {
     let library = super::open_rw(config)?;
     let (verb, generation) = match action {
-        Switch::Enable => ("enabled", library.set_enabled(&args.edition, true, &mut super::on_wait)?),
-        Switch::Disable => ("disabled", library.set_enabled(&args.edition, false, &mut super::on_wait)?),
-        Switch::Remove => ("removed", library.remove(&args.edition, &mut super::on_wait)?),
+        Switch::Enable => ("enabled", library.set_enabled(&args.edition, true, &mut super::on_wait, None)?),
+        Switch::Disable => {
+            ("disabled", library.set_enabled(&args.edition, false, &mut super::on_wait, None)?)
+        }
+        Switch::Remove => ("removed", library.remove(&args.edition, &mut super::on_wait, None)?),
     };
     if args.json {
         return output::json(&json!({"edition": args.edition, "action": verb, "generation": generation}));
     }
-    println!("{verb} {}; generation {generation}", args.edition);
+    outln!("{verb} {}; generation {generation}", args.edition)?;
     Ok(())
 }

@@ -61,6 +61,31 @@ pub fn open_ro(config: &Config) -> Result<Library> {
     Ok(Library::open(&config.user_data, OpenMode::ReadOnly)?)
 }
 
+/// Claims the local API's discovery folder (`{user-data}/api`). The server
+/// writes its status, access key and lock there; on read-only storage it
+/// says so, and what serves such a library instead.
+pub fn claim_server_files(user_data: &std::path::Path) -> Result<lectern_api::discovery::ServerFiles> {
+    use lectern_api::discovery::{DiscoveryError, ServerFiles};
+    match ServerFiles::claim(user_data) {
+        Err(DiscoveryError::Io { path, source })
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
+            ) =>
+        {
+            anyhow::bail!(
+                "the local API writes its discovery files (status.json, access-key, lock) in {}, \
+                 and {} cannot be written ({source}); serve this library with \
+                 `lectern serve --site --read-only`, which writes nothing, or make {} writable",
+                path.display(),
+                user_data.display(),
+                user_data.join("api").display()
+            )
+        }
+        other => Ok(other?),
+    }
+}
+
 /// Tells the user on stderr why a write waits for another writer.
 pub fn on_wait(message: &str) {
     eprintln!("{message}");

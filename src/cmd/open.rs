@@ -14,7 +14,7 @@ pub fn run(config: &Config, args: OpenArgs) -> Result<()> {
     let answer = client.post("/v1/login-token", &serde_json::json!({}))?;
     let url = answer["url"].as_str().context("the server's login-token answer has no url")?;
     if args.print {
-        println!("{url}");
+        outln!("{url}")?;
         return Ok(());
     }
     let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
@@ -28,7 +28,7 @@ pub fn run(config: &Config, args: OpenArgs) -> Result<()> {
     if opened {
         eprintln!("opened the web page in your browser");
     } else {
-        println!("Open this link in your browser (it works once, for 5 minutes):\n{url}");
+        outln!("Open this link in your browser (it works once, for 5 minutes):\n{url}")?;
     }
     Ok(())
 }

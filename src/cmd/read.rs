@@ -45,9 +45,9 @@ pub fn run(config: &Config, args: ReadArgs) -> Result<()> {
         }
         page.window
     };
-    print!("{}", window.content);
+    out!("{}", window.content)?;
     if !window.content.ends_with('\n') {
-        println!();
+        outln!()?;
     }
     if let Some(next) = window.next_offset {
         eprintln!("(more: --offset {next}; {} characters in all)", window.total_length);

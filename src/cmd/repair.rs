@@ -12,6 +12,8 @@ pub fn run(config: &Config, args: RepairArgs) -> Result<()> {
     if !root.join("index").exists() {
         bail!("no library at {}; nothing to repair (build one with `lectern add`)", root.display());
     }
+    // Before the old index is moved aside: read-only storage is refused clearly.
+    lectern_library::Library::check_writable(root)?;
     let report = lectern_library::repair::repair(
         root,
         &mut |id| {
@@ -25,14 +27,14 @@ pub fn run(config: &Config, args: RepairArgs) -> Result<()> {
     if args.json {
         output::json(&report)?;
     } else {
-        println!(
+        outln!(
             "rebuilt {} of {} editions; generation {}",
             report.editions.len() - lost.len(),
             report.editions.len(),
             report.generation
-        );
+        )?;
         if let Some(aside) = &report.moved_aside {
-            println!("the old index is in {}; delete it once you have checked the library", aside.display());
+            outln!("the old index is in {}; delete it once you have checked the library", aside.display())?;
         }
     }
     for e in &lost {

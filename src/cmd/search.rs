@@ -32,12 +32,12 @@ pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
             Some(a) => format!("{}#{a}", hit.path),
             None => hit.path.clone(),
         };
-        println!("{:>3}. {}  [{}]", first + i + 1, hit.title, hit.edition);
+        outln!("{:>3}. {}  [{}]", first + i + 1, hit.title, hit.edition)?;
         if hit.breadcrumb.len() > 1 {
-            println!("     {}", hit.breadcrumb.join(" › "));
+            outln!("     {}", hit.breadcrumb.join(" › "))?;
         }
-        println!("     {place}  (section {})", hit.section_key);
-        println!("     {}", output::highlight(&hit.snippet, &hit.highlights, colour));
+        outln!("     {place}  (section {})", hit.section_key)?;
+        outln!("     {}", output::highlight(&hit.snippet, &hit.highlights, colour))?;
     }
     let mut flags = Vec::new();
     for (on, name) in [
@@ -49,13 +49,13 @@ pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
             flags.push(name);
         }
     }
-    println!(
+    outln!(
         "{} of {} results; generation {}{}{}",
         response.hits.len(),
         response.total,
         response.generation,
         response.next_offset.map(|n| format!("; more with --offset {n}")).unwrap_or_default(),
         if flags.is_empty() { String::new() } else { format!("; INCOMPLETE: {}", flags.join(", ")) }
-    );
+    )?;
     Ok(())
 }

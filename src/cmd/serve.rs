@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use lectern_api::discovery::ServerFiles;
 use lectern_api::{Options, challenge};
 use lectern_library::{Library, OpenMode};
 
@@ -32,7 +31,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
     };
     let library = Arc::new(Library::open(&user_data, OpenMode::ReadWrite)?);
     // Before binding: a second server for the same folder is refused here.
-    let mut files = ServerFiles::claim(&user_data)?;
+    let mut files = super::claim_server_files(&user_data)?;
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .context("finding this program's path (for the Integrations page)")?;

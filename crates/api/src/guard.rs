@@ -51,6 +51,12 @@ pub(crate) async fn guard(
             Err(_) => return Err(ApiError::InvalidArgument("Content-Length is not a number".into())),
         }
     }
+    // A write is not timed out: once begun it runs to its end, and a 504
+    // for a change that then applies would be false (it gives up only
+    // while it still waits for another writer, when its client goes away).
+    if request.method() == axum::http::Method::POST && request.uri().path().starts_with("/v1/editions/") {
+        return Ok(next.run(request).await);
+    }
     let limit = state.limits().request_timeout;
     let started = std::time::Instant::now();
     let timeout = || {

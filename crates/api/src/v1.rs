@@ -1,5 +1,10 @@
 //! The JSON endpoints under `/v1/`. Each extracts its input, makes one
-//! library call on a blocking thread, and encodes the result.
+//! library call on a blocking thread, and encodes the result. A request
+//! whose client went away (or that hit its time limit) has its handler
+//! dropped: that sets the call's cancel flag, so a search or read stops
+//! early and a write that has not begun never begins. A write that has
+//! begun runs to its end and is not timed out, so what is answered as
+//! failed did not happen and what is answered as done did.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -133,12 +138,17 @@ pub struct EditionChange {
 
 async fn switch(state: AppState, edition: String, what: &'static str) -> Result<Response, ApiError> {
     let id = edition.clone();
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Dropped with the handler (client gone): a write still waiting for
+    // another writer gives up; one already begun finishes.
+    let _on_drop = CancelOnDrop(cancel.clone());
     let generation = blocking(&state, move |l| {
         let mut on_wait = |m: &str| tracing::info!("{m}");
+        let cancel = Some(&*cancel);
         match what {
-            "enabled" => l.set_enabled(&id, true, &mut on_wait),
-            "disabled" => l.set_enabled(&id, false, &mut on_wait),
-            _ => l.remove(&id, &mut on_wait),
+            "enabled" => l.set_enabled(&id, true, &mut on_wait, cancel),
+            "disabled" => l.set_enabled(&id, false, &mut on_wait, cancel),
+            _ => l.remove(&id, &mut on_wait, cancel),
         }
     })
     .await?;
@@ -157,8 +167,8 @@ async fn remove(State(state): State<AppState>, Json(r): Json<EditionRequest>) ->
     switch(state, r.edition, "removed").await
 }
 
-/// Sets the search's cancel flag when the request is dropped (client gone,
-/// time limit hit), so the blocking search stops early.
+/// Sets a call's cancel flag when the request is dropped (client gone,
+/// time limit hit), so the blocking call stops early.
 struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
@@ -278,7 +288,9 @@ async fn section(State(state): State<AppState>, Query(q): Query<SectionQuery>) -
         limit: q.limit,
         format: format.map(ApiFormat::library).unwrap_or_default(),
     };
-    let r = blocking(&state, move |l| l.read_section(&request)).await?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _on_drop = CancelOnDrop(cancel.clone());
+    let r = blocking(&state, move |l| l.read_section_unless(&request, Some(&cancel))).await?;
     Ok(finish(serde_json::to_value(r).map_err(|e| ApiError::Internal(e.to_string()))?, format))
 }
 
@@ -292,7 +304,9 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resu
         limit: q.limit,
         format: format.map(ApiFormat::library),
     };
-    let r = blocking(&state, move |l| l.read_page(&request)).await?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _on_drop = CancelOnDrop(cancel.clone());
+    let r = blocking(&state, move |l| l.read_page_unless(&request, Some(&cancel))).await?;
     Ok(finish(serde_json::to_value(r).map_err(|e| ApiError::Internal(e.to_string()))?, format))
 }
 

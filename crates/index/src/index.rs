@@ -11,7 +11,6 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use tantivy::directory::MmapDirectory;
 use tantivy::store::StoreReader;
 use tantivy::{IndexReader, ReloadPolicy, Searcher};
 
@@ -158,8 +157,8 @@ impl Shared {
 fn open_tantivy(dir: &Path, fields: &Fields, read_only: bool) -> Result<tantivy::Index, IndexError> {
     if dir.join("meta.json").exists() {
         format::check(dir)?;
-        let mmap = MmapDirectory::open(dir).map_err(|e| IndexError::open(dir, e))?;
-        let index = tantivy::Index::open(mmap).map_err(|e| IndexError::open(dir, e))?;
+        let folder = crate::folder::IndexFolder::open(dir).map_err(|e| IndexError::open(dir, e))?;
+        let index = tantivy::Index::open(folder).map_err(|e| IndexError::open(dir, e))?;
         if index.schema() != fields.schema {
             return Err(IndexError::open(
                 dir,
@@ -173,11 +172,11 @@ fn open_tantivy(dir: &Path, fields: &Fields, read_only: bool) -> Result<tantivy:
     }
     // The format file first: an index without one is refused as format 0.
     format::write(dir)?;
-    let mmap = MmapDirectory::open(dir).map_err(|e| IndexError::open(dir, e))?;
+    let folder = crate::folder::IndexFolder::open(dir).map_err(|e| IndexError::open(dir, e))?;
     // Small store blocks: a hit decompresses its own section, not
     // its neighbours' (search reads 20 sections per page).
     let settings = tantivy::IndexSettings { docstore_blocksize: STORE_BLOCK_BYTES, ..Default::default() };
-    tantivy::Index::create(mmap, fields.schema.clone(), settings).map_err(|e| IndexError::open(dir, e))
+    tantivy::Index::create(folder, fields.schema.clone(), settings).map_err(|e| IndexError::open(dir, e))
 }
 
 impl Index {

@@ -13,6 +13,7 @@
 //! - `index`: `Index` (open, refresh) and its consistent `Snapshot`s.
 //! - `writer`: `Writer` (add pages, delete editions, commit a generation with its payload).
 //! - `records`: sections, pages and page listings as stored, read from a snapshot.
+//! - `folder`: the index folder as tantivy sees it (readable on read-only storage).
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
 //! - `request`: a search's request, outcome and hits.
 //! - `compile`: a query compiled into the two tiers' queries and what snippets light.
@@ -29,6 +30,7 @@
 mod cache;
 mod compile;
 mod error;
+mod folder;
 mod format;
 pub mod grams;
 mod highlight;

@@ -4,6 +4,8 @@
 //! enable, disable, remove, settings) and `library/add.rs` (adding editions).
 
 mod add;
+#[cfg(test)]
+mod tests;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -57,12 +59,17 @@ impl Library {
         self.result_cache.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Opens (ReadWrite: creating if needed) the library in `root`.
+    /// Opens (ReadWrite: creating if needed) the library in `root`. An
+    /// existing library on read-only storage opens either way and reads as
+    /// usual (no lock file is needed to read); its writes are refused.
     pub fn open(root: &Path, mode: OpenMode) -> Result<Library, LibraryError> {
         let index_dir = root.join("index");
         let index = match mode {
             OpenMode::ReadWrite => {
                 create_private_dir(root)?;
+                if !index_dir.is_dir() {
+                    std::fs::create_dir(&index_dir).map_err(|e| crate::lock::refused(root, e))?;
+                }
                 Index::open(&index_dir)?
             }
             OpenMode::ReadOnly => {
@@ -148,6 +155,16 @@ impl Library {
         Watcher { stop, thread }
     }
 
+    /// Fails with a clear refusal when the library folder `root` cannot be
+    /// written (read-only storage), before a write that would move files
+    /// there (`repair`) starts; another writer at work is no refusal.
+    pub fn check_writable(root: &Path) -> Result<(), LibraryError> {
+        match crate::lock::WriterLock::acquire(&root.join("lock"), Duration::ZERO, &mut |_| {}, None) {
+            Ok(_) | Err(LibraryError::WriterBusy { .. }) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Verifies every index file's checksum.
     pub fn verify(&self) -> Result<(), LibraryError> {
         Ok(self.index.verify()?)
@@ -176,12 +193,12 @@ fn create_private_dir(root: &Path) -> Result<(), LibraryError> {
     if root.is_dir() {
         return Ok(());
     }
-    std::fs::create_dir_all(root).map_err(|e| LibraryError::io(root, e))?;
+    std::fs::create_dir_all(root).map_err(|e| crate::lock::refused(root, e))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| LibraryError::io(root, e))?;
+            .map_err(|e| crate::lock::refused(root, e))?;
     }
     Ok(())
 }

@@ -1,5 +1,9 @@
 //! Reading: a section's plain text (or Markdown) and a page's Markdown as
 //! written, paged in Unicode scalar values so no character is ever split.
+//! A read whose client went away stops at its next step (the face sets the
+//! cancel flag when the connection drops).
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -164,9 +168,29 @@ pub fn window(
     })
 }
 
+/// Fails once `cancel` is set: the client is gone, nobody reads the answer.
+fn go_on(cancel: Option<&AtomicBool>) -> Result<(), LibraryError> {
+    match cancel {
+        Some(c) if c.load(Ordering::Relaxed) => {
+            Err(LibraryError::Timeout("the read was stopped: its request was given up".into()))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl Library {
     /// A section's text by key (from a search in the same generation).
     pub fn read_section(&self, request: &ReadSectionRequest) -> Result<SectionResponse, LibraryError> {
+        self.read_section_unless(request, None)
+    }
+
+    /// [`Library::read_section`], stopped once `cancel` is set.
+    pub fn read_section_unless(
+        &self,
+        request: &ReadSectionRequest,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<SectionResponse, LibraryError> {
+        go_on(cancel)?;
         let view = self.view()?;
         view.check_generation(request.generation.as_deref())?;
         let key = request.section_key.trim();
@@ -184,6 +208,7 @@ impl Library {
             ReadFormat::Markdown => view.snapshot.section_with_markdown(key),
         }
         .ok_or_else(not_found)?;
+        go_on(cancel)?;
         let edition = view.manifest.edition(&section.edition).filter(|e| e.enabled).ok_or_else(not_found)?;
         let text = match request.format {
             ReadFormat::Text => &section.text,
@@ -210,6 +235,17 @@ impl Library {
 
     /// A page by full site path (or edition + relative path).
     pub fn read_page(&self, request: &ReadPageRequest) -> Result<PageResponse, LibraryError> {
+        self.read_page_unless(request, None)
+    }
+
+    /// [`Library::read_page`], stopped once `cancel` is set (a huge page's
+    /// table of contents reads every section: the flag is checked for each).
+    pub fn read_page_unless(
+        &self,
+        request: &ReadPageRequest,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<PageResponse, LibraryError> {
+        go_on(cancel)?;
         let view = self.view()?;
         view.check_generation(request.generation.as_deref())?;
         let (edition, path) = locate_page(&view, request.edition.as_deref(), &request.path)?;
@@ -220,13 +256,15 @@ impl Library {
             ReadFormat::Text => &page.text,
             ReadFormat::Markdown => &page.markdown,
         };
+        go_on(cancel)?;
         let window = window(text, format, request.offset, request.limit)?;
-        let sections = page
-            .section_keys
-            .iter()
-            .filter_map(|k| view.snapshot.section(k))
-            .map(|s| SectionEntry { section_key: s.key, title: s.title, anchor: s.anchor })
-            .collect();
+        let mut sections = Vec::with_capacity(page.section_keys.len());
+        for key in &page.section_keys {
+            go_on(cancel)?;
+            if let Some(s) = view.snapshot.section(key) {
+                sections.push(SectionEntry { section_key: s.key, title: s.title, anchor: s.anchor });
+            }
+        }
         Ok(PageResponse {
             generation: view.generation.clone(),
             path: page.path.clone(),

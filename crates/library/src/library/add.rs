@@ -13,6 +13,7 @@ use super::Library;
 use crate::edition::{EditionId, EditionRecord, EditionSpec, Status, derive_prefix};
 use crate::error::{LibraryError, invalid};
 use crate::manifest::Manifest;
+use crate::path::{MAX_PATH_BYTES, SitePath};
 
 /// Progress of a long write, for a progress bar.
 #[derive(Debug, Clone, Copy)]
@@ -120,10 +121,11 @@ impl Library {
         let probed = probe_docset(&source, spec, progress)?;
         let docset = probed.as_ref().and_then(|i| i.docset.clone());
         let placement = place(&mut manifest, &source, spec, docset.as_ref())?;
-        let ingested = match probed {
+        let mut ingested = match probed {
             Some(i) if placement.prefix.is_empty() => i,
             _ => read(&source, spec.format, &placement.prefix, progress)?,
         };
+        skip_unservable(&mut ingested);
         let mut record = edition_record(&placement, spec, &source, docset.as_ref(), &ingested);
         if spec.default {
             for e in manifest.editions.iter_mut() {
@@ -435,6 +437,25 @@ fn read(
     Ok(lectern_corpus::read_source(source, &options, &mut |done, total| {
         progress(Progress::Reading { done, total })
     })?)
+}
+
+/// Moves pages whose path no face could serve (a file name with a control
+/// character, a `#`, surrounding space, or too long) to the problems: a page
+/// is published only at a path that reads back as itself, so every face
+/// (site, `llms.txt`, sitemap, API, MCP) lists only pages it can answer.
+fn skip_unservable(ingested: &mut Ingested) {
+    let servable = |path: &str| SitePath::parse(path).is_ok_and(|p| p.as_str() == path);
+    let (keep, skip): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut ingested.pages).into_iter().partition(|p| servable(&p.path));
+    ingested.pages = keep;
+    ingested.problems.extend(skip.into_iter().map(|page| Problem {
+        reason: format!(
+            "its page path {:?} cannot be served (a site path has at most {MAX_PATH_BYTES} bytes, \
+             no control characters, no `#` and no surrounding space); rename the file",
+            page.path.chars().take(80).collect::<String>()
+        ),
+        path: page.source_file,
+    }));
 }
 
 /// Parses `--format` / a config's `format`.

@@ -3,6 +3,7 @@
 //! the writes that change only the manifest or drop an edition (enable,
 //! disable, remove, settings).
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{Library, OpenMode};
@@ -20,14 +21,18 @@ pub(super) struct WriteGuard<'a> {
 }
 
 impl Library {
-    /// Enables or disables an edition: a new generation, no re-index.
+    /// Enables or disables an edition: a new generation, no re-index. A set
+    /// `cancel` (its client went away) stops it while it waits for another
+    /// writer; once it holds the lock it runs to its end, so a change answered
+    /// as failed never happens later.
     pub fn set_enabled(
         &self,
         id: &str,
         enabled: bool,
         on_wait: &mut dyn FnMut(&str),
+        cancel: Option<&AtomicBool>,
     ) -> Result<String, LibraryError> {
-        let _guard = self.begin_write(on_wait)?;
+        let _guard = self.begin_write_unless(on_wait, cancel)?;
         let view = self.view()?;
         let mut record = view.edition(id)?.clone();
         if record.enabled == enabled {
@@ -39,9 +44,14 @@ impl Library {
         self.commit_manifest(&manifest)
     }
 
-    /// Removes an edition and its documents.
-    pub fn remove(&self, id: &str, on_wait: &mut dyn FnMut(&str)) -> Result<String, LibraryError> {
-        let _guard = self.begin_write(on_wait)?;
+    /// Removes an edition and its documents (`cancel` as for [`Library::set_enabled`]).
+    pub fn remove(
+        &self,
+        id: &str,
+        on_wait: &mut dyn FnMut(&str),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<String, LibraryError> {
+        let _guard = self.begin_write_unless(on_wait, cancel)?;
         let view = self.view()?;
         let record = view.edition(id)?.clone();
         let mut manifest = view.manifest.clone();
@@ -82,6 +92,15 @@ impl Library {
     /// Takes the writer lock (read-only libraries refuse) and picks up any
     /// commit another process made meanwhile, so the write starts from it.
     pub(super) fn begin_write(&self, on_wait: &mut dyn FnMut(&str)) -> Result<WriteGuard<'_>, LibraryError> {
+        self.begin_write_unless(on_wait, None)
+    }
+
+    /// [`Library::begin_write`], given up while waiting once `cancel` is set.
+    fn begin_write_unless(
+        &self,
+        on_wait: &mut dyn FnMut(&str),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<WriteGuard<'_>, LibraryError> {
         if self.mode == OpenMode::ReadOnly {
             return Err(invalid(format!(
                 "the library at {} is open read-only; run this without --read-only",
@@ -89,7 +108,7 @@ impl Library {
             )));
         }
         let thread = self.writing.lock().unwrap_or_else(|p| p.into_inner());
-        let file = WriterLock::acquire(&self.root.join("lock"), WRITER_WAIT, on_wait)?;
+        let file = WriterLock::acquire(&self.root.join("lock"), WRITER_WAIT, on_wait, cancel)?;
         // Another process may have committed since our last look.
         self.index.refresh()?;
         Ok(WriteGuard { _thread: thread, _file: file })

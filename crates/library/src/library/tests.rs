@@ -1,0 +1,106 @@
+//! Regression tests of the library under hostile input: reads and writes
+//! whose client went away, and file names no face could serve.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use lectern_corpus::SourceFormat;
+
+use crate::edition::EditionSpec;
+use crate::error::LibraryError;
+use crate::library::{Library, OpenMode};
+use crate::lock::WriterLock;
+use crate::read::{ReadPageRequest, ReadSectionRequest};
+
+fn spec() -> EditionSpec {
+    EditionSpec {
+        project: Some("app".into()),
+        aliases: Vec::new(),
+        version: Some("1".into()),
+        locale: Some("en".into()),
+        domain: None,
+        collection: None,
+        label: None,
+        r#ref: None,
+        status: None,
+        prefix: None,
+        default: false,
+        enabled: None,
+        format: SourceFormat::Markdown,
+    }
+}
+
+/// A library of one edition from `files` (relative name, Markdown).
+fn library(dir: &Path, files: &[(&str, &str)]) -> (Library, crate::AddReport) {
+    let source = dir.join("source");
+    std::fs::create_dir_all(&source).unwrap();
+    for (name, text) in files {
+        std::fs::write(source.join(name), text).unwrap();
+    }
+    let library = Library::open(&dir.join("lib"), OpenMode::ReadWrite).unwrap();
+    let report = library.add(&source, &spec(), &mut |_| {}, &mut |_| {}).unwrap();
+    (library, report)
+}
+
+#[test]
+fn abandoned_reads_stop_once_their_cancel_flag_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let long: String = (0..200).map(|i| format!("## Part {i}\n\nText of part {i}.\n\n")).collect();
+    let (library, report) = library(dir.path(), &[("big.md", &format!("# Big\n\n{long}"))]);
+    let page = ReadPageRequest { path: format!("{}/big", report.edition.prefix), ..Default::default() };
+    let gone = AtomicBool::new(true);
+    let read = library.read_page_unless(&page, Some(&gone));
+    assert!(matches!(read, Err(LibraryError::Timeout(_))), "{read:?}");
+    let here = AtomicBool::new(false);
+    let read = library.read_page_unless(&page, Some(&here)).unwrap();
+    assert_eq!(read.sections.len(), 201);
+    let section =
+        ReadSectionRequest { section_key: read.sections[3].section_key.clone(), ..Default::default() };
+    assert!(matches!(library.read_section_unless(&section, Some(&gone)), Err(LibraryError::Timeout(_))));
+    assert!(library.read_section_unless(&section, Some(&here)).unwrap().window.content.contains("part 2"));
+}
+
+#[test]
+fn a_write_given_up_while_waiting_for_another_writer_never_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let (library, report) = library(dir.path(), &[("index.md", "# Home\n\nWelcome.\n")]);
+    let id = report.edition.id.clone();
+    let before = library.view().unwrap().generation.clone();
+    // Another writer (a second handle on the lock file: flock locks conflict
+    // between handles even within one process) holds the library.
+    let other = WriterLock::acquire(&dir.path().join("lib/lock"), Duration::ZERO, &mut |_| {}, None).unwrap();
+    let cancel = AtomicBool::new(false);
+    let outcome = std::thread::scope(|s| {
+        let write = s.spawn(|| library.set_enabled(&id, false, &mut |_| {}, Some(&cancel)));
+        std::thread::sleep(Duration::from_millis(200));
+        cancel.store(true, Ordering::Relaxed);
+        write.join().unwrap()
+    });
+    drop(other);
+    assert!(matches!(outcome, Err(LibraryError::Busy(_))), "{outcome:?}");
+    let view = library.view().unwrap();
+    assert_eq!(view.generation, before, "a write answered as failed changed the library");
+    assert!(view.edition(&id).unwrap().enabled);
+    // Not given up: it applies, and says so.
+    let after = library.set_enabled(&id, false, &mut |_| {}, Some(&AtomicBool::new(false))).unwrap();
+    assert_ne!(after, before);
+    assert!(!library.view().unwrap().edition(&id).unwrap().enabled);
+}
+
+#[test]
+fn file_names_with_control_characters_are_never_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let (library, report) = library(
+        dir.path(),
+        &[("good.md", "# Good\n\nServable.\n"), ("bad\u{1}name.md", "# Bad\n\nUnservable.\n")],
+    );
+    assert_eq!(report.edition.pages, 1);
+    let problem =
+        report.problems.iter().find(|p| p.path.contains('\u{1}')).expect("the bad file is reported");
+    assert!(problem.reason.contains("cannot be served"), "{}", problem.reason);
+    let view = library.view().unwrap();
+    let listed = view.snapshot.pages(&report.edition.id);
+    assert!(listed.iter().all(|p| !p.path.chars().any(char::is_control)), "{listed:?}");
+    assert!(listed.iter().any(|p| p.path.ends_with("/good")), "{listed:?}");
+}
