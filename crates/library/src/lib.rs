@@ -11,6 +11,7 @@
 //! - `library`: [`Library`]: open and views; under it `library/write` (the writer lock,
 //!   enable/disable/remove, settings) and `library/add` (adding an edition or a site's).
 //! - `view`: [`View`]: one generation's snapshot and manifest, opaque to faces, and its page caches.
+//! - `initialize`: the check of an MCP `initialize` request's params both MCP faces make.
 //! - `status`: [`LibraryStatus`]: generation, edition counts, result-cache counters.
 //! - `suggest`: "did you mean" by edit distance.
 //! - `path`: [`path::SitePath`]: a full site path, parsed and validated once.
@@ -32,6 +33,7 @@
 
 pub mod edition;
 pub mod error;
+pub mod initialize;
 pub mod library;
 pub mod limit;
 pub mod list;

@@ -328,36 +328,18 @@ async fn element(rmcp: Rmcp, parts: &axum::http::request::Parts, item: Value) ->
     }
 }
 
-/// What is wrong with an `initialize` request's params, if it is one.
+/// What is wrong with an `initialize` request's params, if it is one: the
+/// shared check first, then rmcp's own decoding of them.
 fn initialize_problem(message: &Value) -> Option<String> {
     if message.get("method").and_then(Value::as_str) != Some("initialize") || message.get("id").is_none() {
         return None;
     }
-    let Some(params) = message.get("params").and_then(Value::as_object) else {
-        return Some(
-            "invalid initialize params: params must be an object with protocolVersion, capabilities and clientInfo"
-                .to_owned(),
-        );
-    };
+    if let Some(problem) = lectern_library::initialize::initialize_params_problem(message) {
+        return Some(problem);
+    }
+    let params = message.get("params").and_then(Value::as_object)?;
     if params.get("_meta").and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")).is_some() {
-        // A request of a revision without `initialize`: rmcp answers it as
-        // a method that revision does not have.
         return None;
-    }
-    let mut wrong = Vec::new();
-    if !params.get("protocolVersion").is_some_and(Value::is_string) {
-        wrong.push("protocolVersion (a revision such as \"2025-06-18\")");
-    }
-    if !params.get("capabilities").is_some_and(Value::is_object) {
-        wrong.push("capabilities (an object; {} for none)");
-    }
-    let info = params.get("clientInfo");
-    let text = |key: &str| info.and_then(|i| i.get(key)).is_some_and(Value::is_string);
-    if !(text("name") && text("version")) {
-        wrong.push("clientInfo (an object with a string name and version)");
-    }
-    if !wrong.is_empty() {
-        return Some(format!("invalid initialize params: missing or malformed {}", wrong.join(", ")));
     }
     serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
         .err()
