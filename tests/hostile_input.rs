@@ -9,8 +9,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -21,50 +20,15 @@ mod bin;
 #[path = "common/http.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod http;
+#[path = "common/mount.rs"]
+mod mount;
 #[path = "common/server.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod server;
 
-use bin::{demo_library, lectern, ok, run};
+use bin::{demo_library, into_a_closed_pipe, ok, run};
+use mount::ReadOnlyMount;
 use server::Server;
-
-/// A read-only bind mount of a folder, unmounted on drop.
-struct ReadOnlyMount {
-    at: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl ReadOnlyMount {
-    /// `folder` mounted read-only at a new path; None where this machine does
-    /// not allow mounts (not root, no mount privilege).
-    fn of(folder: &Path) -> Option<ReadOnlyMount> {
-        let dir = tempfile::tempdir().unwrap();
-        let at = dir.path().join("ro");
-        std::fs::create_dir(&at).unwrap();
-        let mount = |args: &[&std::ffi::OsStr]| {
-            Command::new("mount").args(args).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
-        };
-        if !mount(&[folder.as_os_str(), at.as_os_str(), "--bind".as_ref()]) {
-            return None;
-        }
-        let mount = ReadOnlyMount { at, _dir: dir };
-        if !Command::new("mount")
-            .args(["-o", "remount,ro,bind"])
-            .arg(&mount.at)
-            .status()
-            .is_ok_and(|s| s.success())
-        {
-            return None;
-        }
-        Some(mount)
-    }
-}
-
-impl Drop for ReadOnlyMount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.at).status();
-    }
-}
 
 fn first_edition(lib: &Path) -> String {
     let list: Value = serde_json::from_str(&ok(lib, &["list", "--json"])).unwrap();
@@ -109,21 +73,6 @@ fn a_read_only_library_folder_is_listed_searched_read_and_served_and_writes_say_
     }
     // Nothing was written: the edition is still there, enabled.
     assert!(ok(root, &["list"]).contains(&edition));
-}
-
-/// `lectern ARGS` whose reader hangs up before it writes (as `| head -1`
-/// does after its line, only sooner: every write then meets the closed pipe).
-fn into_a_closed_pipe(lib: &Path, args: &[&str]) -> std::process::Output {
-    let mut child = lectern()
-        .args(args)
-        .arg("--user-data")
-        .arg(lib)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    child.wait_with_output().unwrap()
 }
 
 #[test]

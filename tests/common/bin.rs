@@ -51,3 +51,19 @@ pub fn demo_library() -> tempfile::TempDir {
     add_demo(dir.path());
     dir
 }
+
+/// `lectern ARGS --user-data LIB` whose reader hangs up before it writes (as
+/// `| head -1` does after its line, only sooner: every write then meets the
+/// closed pipe).
+pub fn into_a_closed_pipe(user_data: &Path, args: &[&str]) -> Output {
+    let mut child = lectern()
+        .args(args)
+        .arg("--user-data")
+        .arg(user_data)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
