@@ -6,8 +6,11 @@
 //!
 //! Faces (one module each): CLI arguments, local API requests (raw HTTP),
 //! stdio MCP raw lines and tool arguments, the site's `/mcp`, site config
-//! files, documents and archives (path traversal, zip bomb), with invalid
-//! UTF-8, NUL bytes, RTL and combining characters, and offsets past the end.
+//! files, documents and archives (path traversal, zip bombs, endless and
+//! multiplying docset indexes, a malformed `Info.plist`, 100,000 `<div/>`,
+//! a control character in a file name), with invalid UTF-8, NUL bytes, RTL
+//! and combining characters, offsets past the end, two `Host` headers, a
+//! reader that hung up and a library on read-only storage.
 //!
 //! Each row of the tables below is its own test (`cases!` makes one `#[test]`
 //! per row, so a failure names its case). Every case runs in a fresh copy of
@@ -39,12 +42,15 @@ mod http;
 #[path = "common/mcp.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod mcp;
+#[path = "common/mount.rs"]
+mod mount;
 #[path = "common/server.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod server;
 
 use bin::lectern;
 use mcp::Mcp;
+use mount::ReadOnlyMount;
 use server::Server;
 
 // --- inputs ------------------------------------------------------------------
@@ -96,6 +102,51 @@ enum Input {
     /// The same archive's entries beside a good `index.md`, added to a
     /// scratch library.
     MixedArchive(&'static str, &'static str),
+    /// `lectern add Hostile.docset` into a scratch library, for a docset
+    /// with this description, `Info.plist` and index (made by this SQL).
+    Docset(&'static str, &'static str, String),
+    /// `lectern ARGS` whose reader hung up before it wrote (`| head -1`).
+    ClosedPipe(&'static [&'static str]),
+    /// `lectern ARGS` with the library on a read-only bind mount; skipped
+    /// where this machine allows no mounts.
+    ReadOnly(&'static [&'static str]),
+}
+
+/// A well-formed `Info.plist` for [`Input::Docset`].
+const PLIST: &str = r#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
+<key>CFBundleName</key><string>Hostile</string><key>CFBundleIdentifier</key><string>hostile</string>
+</dict></plist>"#;
+
+/// A Dash index with one named row: what the `Info.plist` cases read.
+const ONE_ROW_INDEX: &str =
+    "CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);
+     INSERT INTO searchIndex(name, type, path) VALUES ('hello', 'Function', 'index.html');";
+
+/// A `searchIndex` view whose rows never end, none of them named.
+const ENDLESS_NAMELESS_VIEW: &str = "CREATE VIEW searchIndex AS WITH RECURSIVE r(n) AS \
+     (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT NULL AS name, 'Function' AS type, 'index.html' AS path FROM r;";
+
+/// Core Data tables where every token points at every metainformation row,
+/// file and type: the join has 300^4 rows, with no index to make it cheap.
+fn multiplying_join() -> String {
+    let mut sql = String::from(
+        "CREATE TABLE ZTOKENTYPE(Z_PK INTEGER, ZTYPENAME TEXT);
+         CREATE TABLE ZFILEPATH(Z_PK INTEGER, ZPATH TEXT);
+         CREATE TABLE ZTOKENMETAINFORMATION(Z_PK INTEGER, ZFILE INTEGER, ZANCHOR TEXT);
+         CREATE TABLE ZTOKEN(Z_PK INTEGER, ZTOKENNAME TEXT, ZTOKENTYPE INTEGER, ZMETAINFORMATION INTEGER);",
+    );
+    for (table, values) in [
+        ("ZTOKENTYPE", "1, 'Function'"),
+        ("ZFILEPATH", "1, 'index.html'"),
+        ("ZTOKENMETAINFORMATION", "1, 1, NULL"),
+        ("ZTOKEN", "1, NULL, 1, 1"),
+    ] {
+        sql.push_str(&format!(
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 300) \
+             INSERT INTO {table} SELECT {values} FROM r;"
+        ));
+    }
+    sql
 }
 
 fn cli(args: &[&str]) -> Input {
@@ -430,6 +481,28 @@ impl Fixture {
             Input::MixedArchive(file, _) => {
                 self.add(&self.archive(&format!("mixed-{file}")), "mixed", &self.scratch.join("lib2"))
             }
+            Input::Docset(_, plist, sql) => {
+                let root = self.scratch.join("Hostile.docset");
+                let docs = root.join("Contents/Resources/Documents");
+                std::fs::create_dir_all(&docs).unwrap();
+                std::fs::write(root.join("Contents/Info.plist"), plist).unwrap();
+                std::fs::write(
+                    docs.join("index.html"),
+                    "<html><body><h1>Index</h1><p>Hello.</p></body></html>",
+                )
+                .unwrap();
+                let db = rusqlite::Connection::open(root.join("Contents/Resources/docSet.dsidx")).unwrap();
+                db.execute_batch(sql).unwrap();
+                drop(db);
+                self.add(&root, "hostile", &self.scratch.join("lib2"))
+            }
+            Input::ClosedPipe(args) => Observed::output(&bin::into_a_closed_pipe(&self.lib, args)),
+            Input::ReadOnly(args) => {
+                let ro = ReadOnlyMount::of(&self.lib).expect("checked by `check`");
+                let mut observed = Observed::output(&bin::run(&ro.at, args));
+                observed.message = observed.message.replace(&ro.at.display().to_string(), "$LIB");
+                observed
+            }
         }
     }
 
@@ -505,6 +578,9 @@ fn shown(input: &Input) -> String {
         Input::MixedDocument => "good.md beside bad.md (invalid UTF-8) and nul.md (a NUL byte)".to_owned(),
         Input::Archive(file, what) => format!("{file}: {what}"),
         Input::MixedArchive(file, what) => format!("mixed-{file}: {what} beside index.md"),
+        Input::Docset(what, _, _) => format!("Hostile.docset: {what}"),
+        Input::ClosedPipe(args) => format!("lectern {} | (reader already gone)", args.join(" ")),
+        Input::ReadOnly(args) => format!("lectern {} (library on a read-only mount)", args.join(" ")),
     }
 }
 
@@ -512,6 +588,10 @@ fn shown(input: &Input) -> String {
 /// leave the library unchanged.
 fn check(name: &str, input: Input, expect: Expect) {
     let f = Fixture::new();
+    if matches!(input, Input::ReadOnly(_)) && ReadOnlyMount::of(&f.scratch).is_none() {
+        eprintln!("skipped: this machine allows no read-only bind mount (run the tests as root)");
+        return;
+    }
     let observed = f.run(&input);
     let message = f.normalise(&observed.message);
     assert_eq!(
@@ -624,6 +704,10 @@ tar("symlink.tar", [("docs/link.md", b"/etc/passwd", "link")])
 tar("traversal.tar.gz", [("a/../../../escaped.md", b"# evil\n", "f")], "w:gz")
 zip("traversal.zip", [("../../escaped.md", "# evil\n")])
 zip("bomb.zip", [("bomb.md", b"\0" * (64 * 1024 * 1024))])
+if want == "expanding.zip":
+    with zipfile.ZipFile(d + "/" + want, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("docs/index.md", "# Hi\n\nHello.\n")
+        for i in range(40): z.writestr("docs/z%d.md" % i, b"\0" * (8 << 20))
 if want == "garbage.tar.gz": open(d + "/" + want, "wb").write(b"\x1f\x8b\x08\x00not really gzip")
 if want == "truncated.zip": open(d + "/" + want, "wb").write(b"PK\x03\x04\x14\x00\x00\x00")
 "##;
@@ -671,6 +755,11 @@ cases!(cli {
     config_unknown_key: cli(&["config", "set", "no.such.key", "1"]) => exit(1, "unknown setting \"no.such.key\"");
     list_unknown_flag: cli(&["list", "--bogus"]) => exit(2, "unexpected argument '--bogus'");
     unknown_command: cli(&["frobnicate"]) => exit(2, "unrecognized subcommand 'frobnicate'");
+    search_into_a_closed_pipe: Input::ClosedPipe(&["search", "install"]) => exit(0, "");
+    search_json_into_a_closed_pipe: Input::ClosedPipe(&["search", "install", "--json"]) => exit(0, "");
+    read_into_a_closed_pipe: Input::ClosedPipe(&["read", "/app"]) => exit(0, "");
+    read_only_library_repair: Input::ReadOnly(&["repair"]) => exit(1, "is read-only");
+    read_only_library_config_set: Input::ReadOnly(&["config", "set", "default.locale", "en"]) => exit(1, "is read-only");
     add_missing_source: cli(&["add", "/no/such/source", "--project", "p", "--version", "1", "--locale", "en"]) => exit(1, "/no/such/source: no such file or directory");
 });
 
@@ -697,6 +786,7 @@ cases!(local_api {
     enable_unknown_edition: api("POST", "/v1/editions/enable", &[AUTH, JSON], r#"{"edition":"nope@1/en"}"#) => http(404, "not_found", "no edition \"nope@1/en\" is installed");
     remove_without_edition: api("POST", "/v1/editions/remove", &[AUTH, JSON], "{}") => http(400, "invalid_argument", "missing field `edition`");
     challenge_empty_nonce: api("POST", "/auth/challenge", &[JSON], r#"{"nonce":""}"#) => http(400, "invalid_argument", "nonce is 0 bytes long");
+    two_host_headers: api("GET", "/v1/editions", &[AUTH, ("Host", "127.0.0.1:{port}"), ("Host", "evil.example")], "") => http(400, "invalid_argument", "the request names its Host more than once");
     unknown_endpoint: api("GET", "/v1/no-such-endpoint", &[AUTH], "") => http(404, "not_found", "no endpoint GET /v1/no-such-endpoint");
 });
 
@@ -751,6 +841,7 @@ cases!(site_mcp {
         r.label = r.label.map(|l| l + " [Host: evil.example]");
         Input::Site(r)
     } => page(403, "<title>403 Forbidden</title>");
+    two_host_headers: site("GET", "/healthz", &[("Host", "127.0.0.1:{port}"), ("Host", "evil.example")], "") => page(400, "<title>400 Bad Request</title>");
     private_api_on_the_public_site: site("GET", "/v1/editions", &[], "") => page(404, "<title>404 Not Found</title>");
 });
 
@@ -774,6 +865,11 @@ cases!(document {
     frontmatter_nested_100_deep: Input::Document("deep.md", format!("---\na: {}{}\n---\n# x\n", "[".repeat(100), "]".repeat(100)).into_bytes()) => exit(1, "deep.md: bad frontmatter: nested deeper than 32 levels");
     file_over_10_mib: Input::Document("huge.md", vec![b'a'; 10 * 1024 * 1024 + 1]) => exit(1, "huge.md: file is over 10485760 bytes");
     not_a_documentation_file: Input::Document("x.bin", vec![0u8; 64]) => exit(1, "cannot tell the format (no Markdown or HTML files)");
+    html_of_100000_self_closed_divs: Input::Document("divs.html", "<div/>".repeat(100_000).into_bytes()) => exit(1, "divs.html: HTML elements nested deeper than 1000");
+    markdown_name_with_a_control_character: Input::Document("bad\u{1}name.md", b"# x\n".to_vec()) => exit(1, "1 files skipped: bad\\u{1}name.md: its page path \"/bad/bad\\u{1}name\" cannot be served");
+    docset_endless_view: Input::Docset("searchIndex is a view over an endless recursive CTE", PLIST, ENDLESS_NAMELESS_VIEW.to_owned()) => exit(1, "refusing this docset: its index has more than 2000000 rows (rows without a name count too)");
+    docset_multiplying_join: Input::Docset("Core Data index whose join has 300^4 rows", PLIST, multiplying_join()) => exit(1, "refusing this docset: its index has more than 2000000 rows");
+    docset_malformed_info_plist: Input::Docset("Info.plist cut off mid-key", "<plist><dict><key>CFBundleName", ONE_ROW_INDEX.to_owned()) => exit(0, "skipped Contents/Info.plist: not a readable property list");
     bad_files_beside_a_good_one: Input::MixedDocument => exit(0, "skipped bad.md: not valid UTF-8");
 });
 
@@ -784,6 +880,7 @@ cases!(archive {
     tar_gz_path_traversal: Input::Archive("traversal.tar.gz", "tar.gz entry a/../../../escaped.md") => exit(1, "traversal.tar.gz: cannot tell the format (no Markdown or HTML files)");
     zip_path_traversal: Input::Archive("traversal.zip", "zip entry ../../escaped.md") => exit(1, "traversal.zip: cannot tell the format (no Markdown or HTML files)");
     zip_bomb: Input::Archive("bomb.zip", "zip bomb: 64 MiB of zeros in a 64 KiB entry") => exit(1, "bomb.zip: cannot tell the format (no Markdown or HTML files)");
+    zip_bomb_of_many_entries: Input::Archive("expanding.zip", "zip bomb: 40 entries of 8 MiB of zeros in under 1 MiB") => exit(1, "an archive may expand to 50 times its size or 67108864 bytes, whichever is more; refusing it");
     gzip_header_then_garbage: Input::Archive("garbage.tar.gz", "gzip header then garbage") => exit(1, "garbage.tar.gz: not a readable tar archive");
     truncated_zip: Input::Archive("truncated.zip", "truncated zip") => exit(1, "truncated.zip: not a readable zip archive");
     mixed_tar_path_traversal: Input::MixedArchive("traversal.tar", "tar: ../../escaped.md") => exit(0, "skipped ../../escaped.md: entry path contains '..'");
