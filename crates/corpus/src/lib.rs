@@ -15,6 +15,7 @@
 //!   index read under bounds on rows, SQLite operations and time.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
+//! - `titles`: the site name generators append to page titles, removed across an edition.
 //! - `site`: `lectern.toml` site configs.
 //! - `names`: validators for project, version, locale, prefix... names.
 //! - `text`: shared text helpers (NFC, slugs, tidying).
@@ -34,6 +35,7 @@ pub mod script;
 pub mod site;
 pub mod source;
 pub mod text;
+pub mod titles;
 pub mod walk;
 
 pub use html::html_to_page;

@@ -175,6 +175,10 @@ pub fn read_source_with_limits(
         }
         kept.push(page);
     }
+    if format != SourceFormat::Markdown {
+        // HTML titles often come from `<title>`, which carries the site's name.
+        crate::titles::strip_site_suffixes(&mut kept);
+    }
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     if kept.is_empty() {
         return Err(SourceError::Empty { path: path.to_path_buf(), problems, drafts: 0 });

@@ -1,0 +1,65 @@
+//! Pages from generators nobody here wrote (Sphinx, asciidoc, Markdown sites
+//! with frontmatter or inline HTML), each shape reduced to a small page.
+
+use lectern_corpus::html_to_page;
+
+use crate::check_invariants;
+
+/// A Sphinx page as `python3.11-doc` ships it: heading text inside
+/// `toc-backref` links, `¶` permalinks, ids on the enclosing `<section>`.
+const SPHINX_FAQ: &str = r##"<!DOCTYPE html><html><head>
+<title>Programming FAQ — Python 3.11.2 documentation</title></head><body>
+<div class="related"><a href="index.html">Python</a></div>
+<div class="body" role="main">
+<section id="programming-faq">
+<h1>Programming FAQ<a class="headerlink" href="#programming-faq" title="Permalink">¶</a></h1>
+<section id="general-questions">
+<h2><a class="toc-backref" href="#id1" role="doc-backlink">General Questions</a><a class="headerlink" href="#general-questions">¶</a></h2>
+<p>Is there a debugger?</p>
+<section id="core-language">
+<h3><a class="toc-backref" href="#id2">Core <code class="docutils">Language</code></a><a href="#core-language">#</a></h3>
+<p>Why am I getting an UnboundLocalError?</p>
+<h4><a class="headerlink" href="#x">¶</a></h4>
+<p>After an empty heading.</p>
+</section></section></section></div></body></html>"##;
+
+#[test]
+fn sphinx_headings_keep_their_text_and_lose_their_permalinks() {
+    let page = html_to_page(SPHINX_FAQ.as_bytes(), "faq/programming.html", "/py").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Programming FAQ");
+    let heads: Vec<(Option<&str>, &str)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    assert_eq!(
+        heads,
+        [
+            (None, "Programming FAQ"),
+            (Some("general-questions"), "General Questions"),
+            (Some("core-language"), "Core Language")
+        ]
+    );
+    assert!(page.markdown.contains("## General Questions {#general-questions}"), "{}", page.markdown);
+    assert!(page.markdown.contains("### Core `Language` {#core-language}"), "{}", page.markdown);
+    for gone in ["¶", "](#", "# \n", "####"] {
+        assert!(!page.markdown.contains(gone), "{gone:?} in\n{}", page.markdown);
+    }
+    assert!(page.text.contains("After an empty heading."), "{}", page.text);
+}
+
+#[test]
+fn html_titles_lose_the_site_name_repeated_across_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, title) in [("a.html", "Alpha"), ("b.html", "Beta"), ("c.html", "Gamma - Linux")] {
+        let html = format!(
+            "<html><head><title>{title} — Demo 2.0 documentation</title></head><body><p>{file} text</p></body></html>"
+        );
+        std::fs::write(dir.path().join(file), html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/demo");
+    let titles: Vec<&str> = ingested.pages.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(titles, ["Alpha", "Beta", "Gamma - Linux"]);
+    for page in &ingested.pages {
+        check_invariants(page);
+        assert_eq!(page.sections[0].title, page.title);
+    }
+}
