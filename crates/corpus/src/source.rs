@@ -13,6 +13,7 @@ use crate::docset;
 use crate::html;
 use crate::markdown;
 use crate::page::{Page, Problem, Symbol};
+use crate::paths;
 use crate::walk::{self, SourceFile};
 
 pub use crate::docset::DocsetInfo;
@@ -204,6 +205,36 @@ fn detect_format(files: &[SourceFile]) -> Result<SourceFormat, String> {
     }
 }
 
+/// One name for each file reached by several (a link such as asciidoc's
+/// `index.html` → `git.html`, or a hard link): one page, not two copies.
+/// The name that is not an `index`/`README` is kept, since that is the one
+/// the tree's own links use; then the file's own name over a link's; among
+/// equals, the first by path. Order is kept.
+fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
+    // Lower is better: (an index page, reached through a link).
+    let rank = |f: &SourceFile| {
+        let stem = paths::file_stem(&f.rel);
+        let index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
+        (index, !f.abs.ends_with(&f.rel))
+    };
+    let mut chosen: HashMap<walk::FileId, &SourceFile> = HashMap::new();
+    for file in &files {
+        let Some(id) = file.identity else { continue };
+        chosen
+            .entry(id)
+            .and_modify(|kept| {
+                if rank(file) < rank(kept) {
+                    *kept = file;
+                }
+            })
+            .or_insert(file);
+    }
+    files
+        .into_iter()
+        .filter(|f| f.identity.is_none_or(|id| chosen.get(&id).is_some_and(|kept| std::ptr::eq(*kept, *f))))
+        .collect()
+}
+
 /// A length-prefixed chunk for the content hash, so boundaries are unambiguous.
 fn frame(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() + 8);
@@ -255,13 +286,15 @@ impl Reader<'_> {
         format: SourceFormat,
         progress: &mut dyn FnMut(usize, usize),
     ) {
-        let wanted: Vec<&SourceFile> = files
-            .iter()
-            .filter(|f| match format {
-                SourceFormat::Markdown => markdown::is_markdown(&f.rel),
-                _ => html::is_html(&f.rel),
-            })
-            .collect();
+        let wanted: Vec<&SourceFile> = one_name_per_file(
+            files
+                .iter()
+                .filter(|f| match format {
+                    SourceFormat::Markdown => markdown::is_markdown(&f.rel),
+                    _ => html::is_html(&f.rel),
+                })
+                .collect(),
+        );
         let total = wanted.len();
         for (i, file) in wanted.into_iter().enumerate() {
             self.page_from(file, &file.rel, format);

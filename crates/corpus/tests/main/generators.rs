@@ -1,7 +1,8 @@
 //! Pages from generators nobody here wrote (Sphinx, asciidoc, Markdown sites
 //! with frontmatter or inline HTML), each shape reduced to a small page.
 
-use lectern_corpus::html_to_page;
+use lectern_corpus::render::{PageLinks, markdown_to_html};
+use lectern_corpus::{html_to_page, markdown_to_page};
 
 use crate::check_invariants;
 
@@ -62,4 +63,64 @@ fn html_titles_lose_the_site_name_repeated_across_pages() {
         check_invariants(page);
         assert_eq!(page.sections[0].title, page.title);
     }
+}
+
+/// An npm CLI docs page: the title only in frontmatter, sections from `###`.
+const NPM_PACKAGE_JSON: &str = "---\ntitle: package.json\nsection: 5\n---\n\n### Description\n\nWhat it is.\n\n### name {#the-name}\n\nThe name.\n\n### name\n\nAgain.\n\n### files\n";
+
+#[test]
+fn markdown_heading_ids_are_their_own_and_the_frontmatter_title_is_shown() {
+    let page =
+        markdown_to_page(NPM_PACKAGE_JSON.as_bytes(), "configuring-npm/package-json.md", "/npm").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "package.json");
+    let anchors: Vec<Option<String>> = page.sections.iter().map(|s| s.anchor.clone()).collect();
+    assert_eq!(
+        anchors,
+        [Some("description".into()), Some("the-name".into()), Some("name".into()), Some("files".into())]
+    );
+    let links = PageLinks {
+        prefix: "/npm",
+        source_file: "configuring-npm/package-json.md",
+        anchors: &anchors,
+        title: Some(&page.title),
+    };
+    let html = markdown_to_html(&page.markdown, links);
+    assert!(html.starts_with("<h1>package.json</h1>"), "{html}");
+    for (id, text) in
+        [("description", "Description"), ("the-name", "name"), ("name", "name"), ("files", "files")]
+    {
+        assert!(html.contains(&format!("<h3 id=\"{id}\">{text}</h3>")), "{id}: {html}");
+    }
+}
+
+#[test]
+fn markdown_titles_fall_back_to_a_readable_file_name() {
+    let src = "<h1 align=\"center\">Fastify</h1>\n\n## Validation and Serialization\n\ntext\n";
+    let page =
+        markdown_to_page(src.as_bytes(), "docs/Reference/Validation-and-Serialization.md", "/f").unwrap();
+    assert_eq!(page.title, "Validation and Serialization");
+    let page = markdown_to_page(b"# First heading\n\ntext", "docs/Some_File.md", "/f").unwrap();
+    assert_eq!(page.title, "First heading");
+}
+
+#[test]
+fn a_file_linked_under_two_names_is_one_page_at_its_own_name() {
+    // asciidoc's git-doc ships `index.html` as a link to `git.html`.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("git.html"),
+        "<html><body><h1>git(1)</h1><p>the stupid content tracker</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("git-add.html"),
+        "<html><body><h1>git-add(1)</h1><p>Add file contents</p></body></html>",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("git.html", dir.path().join("index.html")).unwrap();
+    let ingested = crate::read(dir.path(), "/git");
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/git/git", "/git/git-add"]);
+    assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
 }
