@@ -13,6 +13,7 @@
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
 //!   index read under bounds on rows, SQLite operations and time.
+//! - `inventory`: Sphinx `objects.inv` entries → symbols of the pages they point at.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
@@ -25,6 +26,7 @@ pub mod archive;
 pub mod docset;
 pub mod frontmatter;
 pub mod html;
+pub mod inventory;
 pub mod limits;
 pub mod markdown;
 pub mod names;

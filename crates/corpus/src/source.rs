@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::archive;
 use crate::docset;
 use crate::html;
+use crate::inventory;
 use crate::markdown;
 use crate::page::{Page, Problem, Symbol};
 use crate::paths;
@@ -158,6 +159,9 @@ pub fn read_source_with_limits(
                 f => f,
             };
             reader.pages_from(&files, format, progress);
+            if format == SourceFormat::Html {
+                reader.inventory_symbols(&files);
+            }
             format
         }
     };
@@ -299,6 +303,35 @@ impl Reader<'_> {
         for (i, file) in wanted.into_iter().enumerate() {
             self.page_from(file, &file.rel, format);
             progress(i + 1, total);
+        }
+    }
+
+    /// Attaches the symbols of a Sphinx tree's `objects.inv` to the pages it
+    /// points at; an unreadable inventory is reported, the pages stay.
+    fn inventory_symbols(&mut self, files: &[SourceFile]) {
+        let Some(file) = files.iter().find(|f| f.rel == inventory::FILE_NAME) else { return };
+        let entries = walk::read_source_file(file, self.options.max_file_bytes)
+            .and_then(|bytes| inventory::parse(&bytes));
+        let entries = match entries {
+            Ok(e) => e,
+            Err(reason) => {
+                self.problems.push(Problem { path: file.rel.clone(), reason });
+                return;
+            }
+        };
+        let by_file: HashMap<String, usize> =
+            self.pages.iter().enumerate().map(|(i, p)| (p.source_file.clone(), i)).collect();
+        let mut seen: HashSet<(usize, String)> = self
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| p.symbols.iter().map(move |s| (i, s.name.clone())))
+            .collect();
+        for entry in entries {
+            let Some(&i) = by_file.get(&entry.file) else { continue };
+            if seen.insert((i, entry.symbol.name.clone())) {
+                self.pages[i].symbols.push(entry.symbol);
+            }
         }
     }
 

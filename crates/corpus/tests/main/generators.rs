@@ -124,3 +124,29 @@ fn a_file_linked_under_two_names_is_one_page_at_its_own_name() {
     assert_eq!(paths, ["/git/git", "/git/git-add"]);
     assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
 }
+
+#[test]
+fn a_sphinx_inventory_gives_pages_their_api_symbols() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("library")).unwrap();
+    for (file, title) in [("library/functools.html", "functools"), ("library/os.html", "os")] {
+        let html = format!(
+            "<html><body><div class=\"body\"><h1>{title}</h1><p>{title} text</p></div></body></html>"
+        );
+        std::fs::write(dir.path().join(file), html).unwrap();
+    }
+    let mut inv =
+        b"# Sphinx inventory version 2\n# Project: Python\n# Version: 3.11\n# zlib follows.\n".to_vec();
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(b"functools.lru_cache py:function 1 library/functools.html#$ -\nos.path py:module 0 missing.html#$ -\n")
+        .unwrap();
+    inv.extend(z.finish().unwrap());
+    std::fs::write(dir.path().join("objects.inv"), inv).unwrap();
+    let ingested = crate::read(dir.path(), "/py");
+    let functools = ingested.pages.iter().find(|p| p.path == "/py/library/functools").unwrap();
+    let names: Vec<(&str, &str, Option<&str>)> =
+        functools.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+    assert_eq!(names, [("functools.lru_cache", "Function", Some("functools.lru_cache"))]);
+    assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+}
