@@ -22,6 +22,10 @@ pub struct DocsetInfo {
     pub identifier: String,
     /// `DocSetPlatformFamily` (e.g. "click"), used as an alias.
     pub platform_family: Option<String>,
+    /// The docset's language, from `CFBundleDevelopmentRegion` (`en`, `English`,
+    /// `zh_CN`), canonical (`en`, `zh-CN`); None when it names none we can read.
+    #[serde(default)]
+    pub locale: Option<String>,
 }
 
 /// Where a docset keeps its index and pages, relative to the `.docset` folder.
@@ -107,7 +111,12 @@ pub fn child_docset(dir: &Path) -> Option<PathBuf> {
 /// why in the second value when it is malformed.
 pub fn read_info(dir: &Path, plist_bytes: Option<&[u8]>) -> (DocsetInfo, Option<String>) {
     let stem = dir.file_stem().and_then(|s| s.to_str()).unwrap_or("docset").to_owned();
-    let mut info = DocsetInfo { name: stem.clone(), identifier: stem.to_lowercase(), platform_family: None };
+    let mut info = DocsetInfo {
+        name: stem.clone(),
+        identifier: stem.to_lowercase(),
+        platform_family: None,
+        locale: None,
+    };
     let Some(bytes) = plist_bytes else { return (info, None) };
     let value = match plist::Value::from_reader(std::io::Cursor::new(bytes)) {
         Ok(v) => v,
@@ -126,7 +135,27 @@ pub fn read_info(dir: &Path, plist_bytes: Option<&[u8]>) -> (DocsetInfo, Option<
         info.identifier = id.to_lowercase();
     }
     info.platform_family = get("DocSetPlatformFamily").map(str::to_owned);
+    info.locale = get("CFBundleDevelopmentRegion").and_then(plist_locale);
     (info, None)
+}
+
+/// A property list's region (`en`, `en_US`, or Apple's older language names
+/// such as `English`) as a canonical locale.
+fn plist_locale(region: &str) -> Option<String> {
+    let named = match region.to_ascii_lowercase().as_str() {
+        "english" => Some("en"),
+        "german" => Some("de"),
+        "french" => Some("fr"),
+        "japanese" => Some("ja"),
+        "spanish" => Some("es"),
+        "italian" => Some("it"),
+        "dutch" => Some("nl"),
+        _ => None,
+    };
+    match named {
+        Some(locale) => Some(locale.to_owned()),
+        None => crate::names::normalize_locale(region).ok(),
+    }
 }
 
 /// One index row: a name, its Dash entry type, and where it points.
@@ -365,6 +394,22 @@ fn percent_encode_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn locale_comes_from_the_development_region() {
+        let plist = |region: &str| {
+            format!(
+                "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>CFBundleName</key><string>Click</string>\
+                 <key>CFBundleDevelopmentRegion</key><string>{region}</string></dict></plist>"
+            )
+        };
+        let locale =
+            |region: &str| read_info(Path::new("Click.docset"), Some(plist(region).as_bytes())).0.locale;
+        assert_eq!(locale("English").as_deref(), Some("en"));
+        assert_eq!(locale("zh_CN").as_deref(), Some("zh-CN"));
+        assert_eq!(locale("Klingon"), None);
+        assert_eq!(read_info(Path::new("Click.docset"), None).0.locale, None);
+    }
 
     #[test]
     fn index_paths() {

@@ -302,8 +302,13 @@ const SKIP_TAGS: [&str; 20] = [
     "form", "button", "input", "select", "textarea", "link", "meta", "title", "colgroup",
 ];
 /// Classes of elements dropped with everything inside them (DocBook and Sphinx chrome).
-const SKIP_CLASSES: [&str; 8] =
-    ["navheader", "navfooter", "id_link", "headerlink", "sphinxsidebar", "related", "footer", "toc-backref"];
+const SKIP_CLASSES: [&str; 7] =
+    ["navheader", "navfooter", "id_link", "headerlink", "sphinxsidebar", "related", "footer"];
+/// Classes of links that wrap a heading's own text and point back at a table
+/// of contents (Sphinx `toc-backref`): their text is kept, the link is not.
+const UNLINKED_CLASSES: [&str; 1] = ["toc-backref"];
+/// Texts of permalink markers generators put beside headings (`¶`, `#`, `§`, `🔗`).
+const PERMALINK_MARKS: [&str; 5] = ["¶", "#", "§", "🔗", "\u{f0c1}"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
 const CAPTION_CLASSES: [&str; 11] = [
     "note",
@@ -456,6 +461,18 @@ fn is_skipped(el: &Element) -> bool {
     SKIP_TAGS.contains(&el.name()) || el.classes().any(|c| SKIP_CLASSES.contains(&c))
 }
 
+/// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
+/// whatever its class, since it only repeats the heading's anchor.
+fn is_permalink(node: NodeRef<'_, Node>) -> bool {
+    let Some(el) = node.value().as_element() else { return false };
+    if el.name() != "a" || el.attr("href").is_none_or(|h| !h.trim_start().starts_with('#')) {
+        return false;
+    }
+    let text = plain_text(node);
+    let text = text.trim();
+    !text.is_empty() && PERMALINK_MARKS.contains(&text)
+}
+
 /// What the pre-pass learns: which heading is the page's own, which headings
 /// start sections, and the shallowest of those (to number levels from 2).
 struct Plan<'a> {
@@ -480,7 +497,8 @@ fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
                 caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
             }
         }
-        if skipped || is_skipped(el) {
+        // A heading with no text (an anchor target, an emptied permalink) starts nothing.
+        if skipped || is_skipped(el) || heading_text(node).is_empty() {
             continue;
         }
         if plan.page_heading.is_none() {
@@ -507,7 +525,7 @@ fn collect_text(node: NodeRef<'_, Node>, out: &mut String, skip_chrome: bool) {
         if let ego_tree::iter::Edge::Open(n) = edge {
             match n.value() {
                 Node::Text(t) => out.push_str(t),
-                Node::Element(e) if skip_chrome && is_skipped(e) => {
+                Node::Element(e) if skip_chrome && (is_skipped(e) || is_permalink(n)) => {
                     // Jump past the whole subtree.
                     for e2 in edges.by_ref() {
                         if let ego_tree::iter::Edge::Close(c) = e2
@@ -813,7 +831,7 @@ impl<'p> Converter<'_, 'p> {
                     self.para = para;
                     return;
                 }
-                if is_skipped(el) {
+                if is_skipped(el) || is_permalink(node) {
                     return;
                 }
                 if let Some(id) = el.id() {
@@ -907,6 +925,10 @@ impl<'p> Converter<'_, 'p> {
         }
         let md_title = collapse_whitespace(&inline.md);
         let title = nfc(&heading_text(node));
+        if title.is_empty() {
+            // Never an empty heading; its id stays for the heading that follows.
+            return;
+        }
         if self.plan.page_heading.is_some_and(|h| h.id() == node.id()) {
             self.pending_id = None;
             self.emit_block(&format!("# {md_title}"), &title);
@@ -1040,7 +1062,7 @@ impl<'p> Converter<'_, 'p> {
         match node.value() {
             Node::Text(t) => out.push_text(t),
             Node::Element(el) => {
-                if is_skipped(el) {
+                if is_skipped(el) || is_permalink(node) {
                     return;
                 }
                 if depth > MAX_DEPTH {
@@ -1132,7 +1154,8 @@ impl<'p> Converter<'_, 'p> {
             out.source_space(run);
         }
         out.content(inner.text.trim().chars().next());
-        match el.attr("href").and_then(|h| self.rewrite_link(h)) {
+        let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c));
+        match el.attr("href").filter(|_| !unlinked).and_then(|h| self.rewrite_link(h)) {
             Some(url) if !md.contains('\n') => {
                 let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
                 out.md.push_str(&format!("[{md}]({url})"));

@@ -13,8 +13,10 @@
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
 //!   index read under bounds on rows, SQLite operations and time.
+//! - `inventory`: Sphinx `objects.inv` entries → symbols of the pages they point at.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
+//! - `titles`: the site name generators append to page titles, removed across an edition.
 //! - `site`: `lectern.toml` site configs.
 //! - `names`: validators for project, version, locale, prefix... names.
 //! - `text`: shared text helpers (NFC, slugs, tidying).
@@ -24,6 +26,7 @@ pub mod archive;
 pub mod docset;
 pub mod frontmatter;
 pub mod html;
+pub mod inventory;
 pub mod limits;
 pub mod markdown;
 pub mod names;
@@ -34,6 +37,7 @@ pub mod script;
 pub mod site;
 pub mod source;
 pub mod text;
+pub mod titles;
 pub mod walk;
 
 pub use html::html_to_page;

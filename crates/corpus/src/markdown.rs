@@ -60,15 +60,18 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     })
 }
 
-/// The file stem, or the folder name for an `index`/`README` file.
+/// The file stem, or the folder name for an `index`/`README` file, made
+/// readable: `Validation-and-Serialization` → `Validation and Serialization`.
 fn fallback_title(rel_file: &str) -> String {
     let rel = paths::page_rel(rel_file);
     let stem = paths::file_stem(rel_file);
-    if rel.is_empty() || paths::file_stem(&rel) == stem {
-        stem.to_owned()
+    let name = if rel.is_empty() || paths::file_stem(&rel) == stem {
+        stem
     } else {
-        rel.rsplit('/').next().unwrap_or(stem).to_owned()
-    }
+        rel.rsplit('/').next().unwrap_or(stem)
+    };
+    let readable = crate::text::collapse_whitespace(&name.replace(['-', '_'], " "));
+    if readable.is_empty() { name.to_owned() } else { readable }
 }
 
 /// A heading that starts a section.

@@ -11,8 +11,10 @@ use sha2::{Digest, Sha256};
 use crate::archive;
 use crate::docset;
 use crate::html;
+use crate::inventory;
 use crate::markdown;
 use crate::page::{Page, Problem, Symbol};
+use crate::paths;
 use crate::walk::{self, SourceFile};
 
 pub use crate::docset::DocsetInfo;
@@ -157,6 +159,9 @@ pub fn read_source_with_limits(
                 f => f,
             };
             reader.pages_from(&files, format, progress);
+            if format == SourceFormat::Html {
+                reader.inventory_symbols(&files);
+            }
             format
         }
     };
@@ -174,6 +179,10 @@ pub fn read_source_with_limits(
             continue;
         }
         kept.push(page);
+    }
+    if format != SourceFormat::Markdown {
+        // HTML titles often come from `<title>`, which carries the site's name.
+        crate::titles::strip_site_suffixes(&mut kept);
     }
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     if kept.is_empty() {
@@ -198,6 +207,36 @@ fn detect_format(files: &[SourceFile]) -> Result<SourceFormat, String> {
         (m, h) if h > m => Ok(SourceFormat::Html),
         (m, h) => Err(format!("as many Markdown files ({m}) as HTML files ({h})")),
     }
+}
+
+/// One name for each file reached by several (a link such as asciidoc's
+/// `index.html` → `git.html`, or a hard link): one page, not two copies.
+/// The name that is not an `index`/`README` is kept, since that is the one
+/// the tree's own links use; then the file's own name over a link's; among
+/// equals, the first by path. Order is kept.
+fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
+    // Lower is better: (an index page, reached through a link).
+    let rank = |f: &SourceFile| {
+        let stem = paths::file_stem(&f.rel);
+        let index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
+        (index, !f.abs.ends_with(&f.rel))
+    };
+    let mut chosen: HashMap<walk::FileId, &SourceFile> = HashMap::new();
+    for file in &files {
+        let Some(id) = file.identity else { continue };
+        chosen
+            .entry(id)
+            .and_modify(|kept| {
+                if rank(file) < rank(kept) {
+                    *kept = file;
+                }
+            })
+            .or_insert(file);
+    }
+    files
+        .into_iter()
+        .filter(|f| f.identity.is_none_or(|id| chosen.get(&id).is_some_and(|kept| std::ptr::eq(*kept, *f))))
+        .collect()
 }
 
 /// A length-prefixed chunk for the content hash, so boundaries are unambiguous.
@@ -251,17 +290,48 @@ impl Reader<'_> {
         format: SourceFormat,
         progress: &mut dyn FnMut(usize, usize),
     ) {
-        let wanted: Vec<&SourceFile> = files
-            .iter()
-            .filter(|f| match format {
-                SourceFormat::Markdown => markdown::is_markdown(&f.rel),
-                _ => html::is_html(&f.rel),
-            })
-            .collect();
+        let wanted: Vec<&SourceFile> = one_name_per_file(
+            files
+                .iter()
+                .filter(|f| match format {
+                    SourceFormat::Markdown => markdown::is_markdown(&f.rel),
+                    _ => html::is_html(&f.rel),
+                })
+                .collect(),
+        );
         let total = wanted.len();
         for (i, file) in wanted.into_iter().enumerate() {
             self.page_from(file, &file.rel, format);
             progress(i + 1, total);
+        }
+    }
+
+    /// Attaches the symbols of a Sphinx tree's `objects.inv` to the pages it
+    /// points at; an unreadable inventory is reported, the pages stay.
+    fn inventory_symbols(&mut self, files: &[SourceFile]) {
+        let Some(file) = files.iter().find(|f| f.rel == inventory::FILE_NAME) else { return };
+        let entries = walk::read_source_file(file, self.options.max_file_bytes)
+            .and_then(|bytes| inventory::parse(&bytes));
+        let entries = match entries {
+            Ok(e) => e,
+            Err(reason) => {
+                self.problems.push(Problem { path: file.rel.clone(), reason });
+                return;
+            }
+        };
+        let by_file: HashMap<String, usize> =
+            self.pages.iter().enumerate().map(|(i, p)| (p.source_file.clone(), i)).collect();
+        let mut seen: HashSet<(usize, String)> = self
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| p.symbols.iter().map(move |s| (i, s.name.clone())))
+            .collect();
+        for entry in entries {
+            let Some(&i) = by_file.get(&entry.file) else { continue };
+            if seen.insert((i, entry.symbol.name.clone())) {
+                self.pages[i].symbols.push(entry.symbol);
+            }
         }
     }
 

@@ -28,7 +28,7 @@ pub struct SourceFile {
 }
 
 /// A file's device and inode: which file a path led to when it was looked at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FileId {
     dev: u64,
     ino: u64,

@@ -10,6 +10,8 @@
 //! - `docsets`: Dash docsets built at test time (`searchIndex` and Core Data).
 //! - `hostile`: sources built to hang, blow up or escape ingestion (endless
 //!   docset indexes, nested HTML, link swaps, archive bombs, stale temp folders).
+//! - `generators`: Sphinx, asciidoc and Markdown-site shapes (headings inside
+//!   links, permalinks, site-name title suffixes, frontmatter titles, heading ids).
 //! - `site_config`: `lectern.toml` parsing and its error messages.
 //! - `properties`: conversions never panic; sections cover the page.
 //! - `corpora`: the real corpora (ignored unless `LECTERN_CORPORA` is set).
@@ -20,6 +22,8 @@ mod archives;
 mod corpora;
 #[path = "main/docsets.rs"]
 mod docsets;
+#[path = "main/generators.rs"]
+mod generators;
 #[path = "main/hostile.rs"]
 mod hostile;
 #[path = "main/html_manual.rs"]

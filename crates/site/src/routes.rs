@@ -117,6 +117,7 @@ async fn page(
                         prefix: &page.prefix,
                         source_file: &page.source_file,
                         anchors: &page.anchors,
+                        title: Some(&page.title),
                     };
                     let body = html::markdown_to_html(&page.body, links);
                     Ok(html::page(&nav, &body, &base_url(view.site(), &headers)))

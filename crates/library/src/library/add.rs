@@ -273,8 +273,8 @@ fn place(
 }
 
 /// Project and version from the flags, else from the docset (a docset's
-/// version is `latest`); the locale from the flags, else the library's
-/// unprefixed locale, else `en`.
+/// version is `latest`); the locale from the flags, else the docset's own,
+/// else (for other sources) the library's unprefixed locale, else `en`.
 fn edition_id(
     manifest: &Manifest,
     source: &Path,
@@ -293,8 +293,13 @@ fn edition_id(
             return Err(invalid(format!("{}: give --version (e.g. --version 18)", source.display())));
         }
     };
-    let locale =
-        spec.locale.clone().or_else(|| manifest.unprefixed_locale()).unwrap_or_else(|| "en".to_owned());
+    // A docset says its language itself (or is taken to be English): the
+    // library's unprefixed locale is another source's, not the docset's.
+    let locale = match docset {
+        Some(d) => spec.locale.clone().or_else(|| d.locale.clone()),
+        None => spec.locale.clone().or_else(|| manifest.unprefixed_locale()),
+    }
+    .unwrap_or_else(|| "en".to_owned());
     EditionId::new(&project, &version, &locale, spec.domain.as_deref(), spec.collection.as_deref())
 }
 

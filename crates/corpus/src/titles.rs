@@ -1,0 +1,87 @@
+//! Page titles across an edition: the site name a generator appends to every
+//! `<title>` (" — Python 3.11.2 documentation", " - Git", " | Site") removed.
+
+use std::collections::HashMap;
+
+use crate::page::Page;
+
+/// Separators a generator puts between a page's own title and the site's name.
+const SEPARATORS: [&str; 4] = [" — ", " – ", " | ", " - "];
+
+/// The trailing segment of `title` after its last separator, when it has one
+/// and something is left before it: `(kept, suffix)`.
+fn split_suffix(title: &str) -> Option<(&str, &str)> {
+    SEPARATORS
+        .iter()
+        .filter_map(|sep| title.rfind(sep).map(|at| (at, sep.len())))
+        .max_by_key(|(at, _)| *at)
+        .map(|(at, len)| (title[..at].trim_end(), title[at + len..].trim()))
+        .filter(|(kept, suffix)| !kept.is_empty() && !suffix.is_empty())
+}
+
+/// Removes a trailing title segment that repeats on two pages or more of the
+/// edition: one page's "A - B" may be its own title, the same " - B" on many
+/// is the site's name. The lead section's title and the breadcrumbs follow.
+pub fn strip_site_suffixes(pages: &mut [Page]) {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for page in pages.iter() {
+        if let Some((_, suffix)) = split_suffix(&page.title) {
+            *counts.entry(suffix.to_owned()).or_default() += 1;
+        }
+    }
+    for page in pages.iter_mut() {
+        let Some((kept, suffix)) = split_suffix(&page.title) else { continue };
+        if counts.get(suffix).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        let (old, new) = (page.title.clone(), kept.to_owned());
+        for section in &mut page.sections {
+            if section.anchor.is_none() && section.title == old {
+                section.title.clone_from(&new);
+            }
+            if let Some(first) = section.breadcrumb.first_mut()
+                && *first == old
+            {
+                first.clone_from(&new);
+            }
+        }
+        page.title = new;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::markdown_to_page;
+
+    fn titled(title: &str) -> Page {
+        let mut page = markdown_to_page(b"text", "a.md", "/x").unwrap();
+        page.title = title.to_owned();
+        page.sections[0].title = title.to_owned();
+        page
+    }
+
+    #[test]
+    fn a_repeated_suffix_goes_a_single_one_stays() {
+        let mut pages = vec![
+            titled("Programming FAQ — Python 3.11.2 documentation"),
+            titled("functools — Higher-order functions — Python 3.11.2 documentation"),
+            titled("Install - Linux"),
+            titled("git-add(1) | Git"),
+            titled("Plain"),
+        ];
+        strip_site_suffixes(&mut pages);
+        let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Programming FAQ",
+                "functools — Higher-order functions",
+                "Install - Linux",
+                "git-add(1) | Git",
+                "Plain"
+            ]
+        );
+        assert_eq!(pages[0].sections[0].title, "Programming FAQ");
+    }
+}

@@ -1,0 +1,152 @@
+//! Pages from generators nobody here wrote (Sphinx, asciidoc, Markdown sites
+//! with frontmatter or inline HTML), each shape reduced to a small page.
+
+use lectern_corpus::render::{PageLinks, markdown_to_html};
+use lectern_corpus::{html_to_page, markdown_to_page};
+
+use crate::check_invariants;
+
+/// A Sphinx page as `python3.11-doc` ships it: heading text inside
+/// `toc-backref` links, `¶` permalinks, ids on the enclosing `<section>`.
+const SPHINX_FAQ: &str = r##"<!DOCTYPE html><html><head>
+<title>Programming FAQ — Python 3.11.2 documentation</title></head><body>
+<div class="related"><a href="index.html">Python</a></div>
+<div class="body" role="main">
+<section id="programming-faq">
+<h1>Programming FAQ<a class="headerlink" href="#programming-faq" title="Permalink">¶</a></h1>
+<section id="general-questions">
+<h2><a class="toc-backref" href="#id1" role="doc-backlink">General Questions</a><a class="headerlink" href="#general-questions">¶</a></h2>
+<p>Is there a debugger?</p>
+<section id="core-language">
+<h3><a class="toc-backref" href="#id2">Core <code class="docutils">Language</code></a><a href="#core-language">#</a></h3>
+<p>Why am I getting an UnboundLocalError?</p>
+<h4><a class="headerlink" href="#x">¶</a></h4>
+<p>After an empty heading.</p>
+</section></section></section></div></body></html>"##;
+
+#[test]
+fn sphinx_headings_keep_their_text_and_lose_their_permalinks() {
+    let page = html_to_page(SPHINX_FAQ.as_bytes(), "faq/programming.html", "/py").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Programming FAQ");
+    let heads: Vec<(Option<&str>, &str)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    assert_eq!(
+        heads,
+        [
+            (None, "Programming FAQ"),
+            (Some("general-questions"), "General Questions"),
+            (Some("core-language"), "Core Language")
+        ]
+    );
+    assert!(page.markdown.contains("## General Questions {#general-questions}"), "{}", page.markdown);
+    assert!(page.markdown.contains("### Core `Language` {#core-language}"), "{}", page.markdown);
+    for gone in ["¶", "](#", "# \n", "####"] {
+        assert!(!page.markdown.contains(gone), "{gone:?} in\n{}", page.markdown);
+    }
+    assert!(page.text.contains("After an empty heading."), "{}", page.text);
+}
+
+#[test]
+fn html_titles_lose_the_site_name_repeated_across_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, title) in [("a.html", "Alpha"), ("b.html", "Beta"), ("c.html", "Gamma - Linux")] {
+        let html = format!(
+            "<html><head><title>{title} — Demo 2.0 documentation</title></head><body><p>{file} text</p></body></html>"
+        );
+        std::fs::write(dir.path().join(file), html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/demo");
+    let titles: Vec<&str> = ingested.pages.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(titles, ["Alpha", "Beta", "Gamma - Linux"]);
+    for page in &ingested.pages {
+        check_invariants(page);
+        assert_eq!(page.sections[0].title, page.title);
+    }
+}
+
+/// An npm CLI docs page: the title only in frontmatter, sections from `###`.
+const NPM_PACKAGE_JSON: &str = "---\ntitle: package.json\nsection: 5\n---\n\n### Description\n\nWhat it is.\n\n### name {#the-name}\n\nThe name.\n\n### name\n\nAgain.\n\n### files\n";
+
+#[test]
+fn markdown_heading_ids_are_their_own_and_the_frontmatter_title_is_shown() {
+    let page =
+        markdown_to_page(NPM_PACKAGE_JSON.as_bytes(), "configuring-npm/package-json.md", "/npm").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "package.json");
+    let anchors: Vec<Option<String>> = page.sections.iter().map(|s| s.anchor.clone()).collect();
+    assert_eq!(
+        anchors,
+        [Some("description".into()), Some("the-name".into()), Some("name".into()), Some("files".into())]
+    );
+    let links = PageLinks {
+        prefix: "/npm",
+        source_file: "configuring-npm/package-json.md",
+        anchors: &anchors,
+        title: Some(&page.title),
+    };
+    let html = markdown_to_html(&page.markdown, links);
+    assert!(html.starts_with("<h1>package.json</h1>"), "{html}");
+    for (id, text) in
+        [("description", "Description"), ("the-name", "name"), ("name", "name"), ("files", "files")]
+    {
+        assert!(html.contains(&format!("<h3 id=\"{id}\">{text}</h3>")), "{id}: {html}");
+    }
+}
+
+#[test]
+fn markdown_titles_fall_back_to_a_readable_file_name() {
+    let src = "<h1 align=\"center\">Fastify</h1>\n\n## Validation and Serialization\n\ntext\n";
+    let page =
+        markdown_to_page(src.as_bytes(), "docs/Reference/Validation-and-Serialization.md", "/f").unwrap();
+    assert_eq!(page.title, "Validation and Serialization");
+    let page = markdown_to_page(b"# First heading\n\ntext", "docs/Some_File.md", "/f").unwrap();
+    assert_eq!(page.title, "First heading");
+}
+
+#[test]
+fn a_file_linked_under_two_names_is_one_page_at_its_own_name() {
+    // asciidoc's git-doc ships `index.html` as a link to `git.html`.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("git.html"),
+        "<html><body><h1>git(1)</h1><p>the stupid content tracker</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("git-add.html"),
+        "<html><body><h1>git-add(1)</h1><p>Add file contents</p></body></html>",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("git.html", dir.path().join("index.html")).unwrap();
+    let ingested = crate::read(dir.path(), "/git");
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/git/git", "/git/git-add"]);
+    assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+}
+
+#[test]
+fn a_sphinx_inventory_gives_pages_their_api_symbols() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("library")).unwrap();
+    for (file, title) in [("library/functools.html", "functools"), ("library/os.html", "os")] {
+        let html = format!(
+            "<html><body><div class=\"body\"><h1>{title}</h1><p>{title} text</p></div></body></html>"
+        );
+        std::fs::write(dir.path().join(file), html).unwrap();
+    }
+    let mut inv =
+        b"# Sphinx inventory version 2\n# Project: Python\n# Version: 3.11\n# zlib follows.\n".to_vec();
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(b"functools.lru_cache py:function 1 library/functools.html#$ -\nos.path py:module 0 missing.html#$ -\n")
+        .unwrap();
+    inv.extend(z.finish().unwrap());
+    std::fs::write(dir.path().join("objects.inv"), inv).unwrap();
+    let ingested = crate::read(dir.path(), "/py");
+    let functools = ingested.pages.iter().find(|p| p.path == "/py/library/functools").unwrap();
+    let names: Vec<(&str, &str, Option<&str>)> =
+        functools.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+    assert_eq!(names, [("functools.lru_cache", "Function", Some("functools.lru_cache"))]);
+    assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+}
