@@ -2,6 +2,7 @@
 //! as documents, deletes by edition, and the atomic commit of a generation
 //! with the library's payload.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use lectern_corpus::Page;
@@ -55,19 +56,35 @@ fn title_is_symbol(title: &str) -> bool {
         && title.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == ' ' || c == '_')
 }
 
+/// Most page symbols copied onto each section of a page. Every section of a
+/// page carries its page's symbols so a query that starts with one favours
+/// the whole page; past this many (a Dash page with thousands of index rows)
+/// the copies would grow as sections × symbols, so only the lead section's
+/// first ones are copied. Each symbol still sits on its own section, so an
+/// exact symbol query finds that section first either way.
+const PAGE_SYMBOLS_MAX: usize = 256;
+
 /// Each section's symbols (keys): a symbol goes to the section whose anchor
 /// it names, else to the lead section, as does a title that is a symbol.
+/// Linear in symbols + sections: anchors and each section's keys are hashed.
 fn section_symbols(page: &Page) -> Vec<Vec<String>> {
-    let mut symbols: Vec<Vec<String>> = vec![Vec::new(); page.sections.len().max(1)];
+    let sections = page.sections.len().max(1);
+    let mut symbols: Vec<Vec<String>> = vec![Vec::new(); sections];
+    let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); sections];
+    let mut by_anchor: HashMap<&str, usize> = HashMap::new();
+    for (ordinal, section) in page.sections.iter().enumerate() {
+        if let Some(anchor) = section.anchor.as_deref() {
+            // The first section with an anchor wins, as a scan would.
+            by_anchor.entry(anchor).or_insert(ordinal);
+        }
+    }
     let mut attach = |name: &str, anchor: Option<&str>| {
         let key = symbol_key(name);
         if key.is_empty() {
             return;
         }
-        let at = anchor
-            .and_then(|a| page.sections.iter().position(|s| s.anchor.as_deref() == Some(a)))
-            .unwrap_or(0);
-        if !symbols[at].contains(&key) {
+        let at = anchor.and_then(|a| by_anchor.get(a).copied()).unwrap_or(0);
+        if seen[at].insert(key.clone()) {
             symbols[at].push(key);
         }
     };
@@ -78,6 +95,21 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
         attach(&page.title, None);
     }
     symbols
+}
+
+/// The symbols copied onto every section of the page (sorted, distinct): all
+/// of them up to [`PAGE_SYMBOLS_MAX`], else the lead section's first ones.
+fn page_symbols(symbols: &[Vec<String>]) -> Vec<&str> {
+    let mut all: Vec<&str> = symbols.iter().flatten().map(String::as_str).collect();
+    all.sort_unstable();
+    all.dedup();
+    if all.len() <= PAGE_SYMBOLS_MAX {
+        return all;
+    }
+    let mut lead: Vec<&str> = symbols[0].iter().map(String::as_str).collect();
+    lead.sort_unstable();
+    lead.truncate(PAGE_SYMBOLS_MAX);
+    lead
 }
 
 /// Where each of `parts` is in `whole`, in order and without overlap, as
@@ -108,9 +140,7 @@ impl Writer {
         let f = &self.shared.fields;
         let symbols = section_symbols(page);
         let markdown_at = slices(&page.markdown, page.sections.iter().map(|s| s.markdown.as_str()));
-        let mut page_symbols: Vec<&String> = symbols.iter().flatten().collect();
-        page_symbols.sort();
-        page_symbols.dedup();
+        let page_symbols = page_symbols(&symbols);
         for (ordinal, section) in page.sections.iter().enumerate() {
             let mut doc = TantivyDocument::default();
             doc.add_text(f.kind, KIND_SECTION);

@@ -20,7 +20,21 @@ pub use wire::{
     SitePage, VersionEntry, VersionsResponse,
 };
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::error::LibraryError;
 use crate::limit::{Bounds, limit};
+
+/// Fails once `cancel` is set: the client is gone, nobody reads the answer,
+/// so a walk over many pages stops between blocks.
+pub(crate) fn go_on(cancel: Option<&AtomicBool>) -> Result<(), LibraryError> {
+    match cancel {
+        Some(c) if c.load(Ordering::Relaxed) => {
+            Err(LibraryError::Timeout("stopped: its request was given up".into()))
+        }
+        _ => Ok(()),
+    }
+}
 
 pub const DEFAULT_PAGE_LIMIT: usize = 20;
 pub const MAX_PAGE_LIMIT: usize = 100;

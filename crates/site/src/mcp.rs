@@ -16,6 +16,7 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -33,6 +34,7 @@ use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::routes::cancel_on_drop;
 use crate::state::{MAX_MCP_BODY_BYTES, SiteState};
 
 /// `read_page`'s parameters.
@@ -59,10 +61,12 @@ impl std::fmt::Debug for DocsTools {
 /// Runs a blocking library call and encodes its answer or error.
 async fn call<T: Serialize + Send + 'static>(
     library: &Arc<Library>,
-    f: impl FnOnce(&Library) -> Result<T, LibraryError> + Send + 'static,
+    f: impl FnOnce(&Library, &AtomicBool) -> Result<T, LibraryError> + Send + 'static,
 ) -> Result<CallToolResult, ErrorData> {
     let library = library.clone();
-    let outcome = tokio::task::spawn_blocking(move || f(&library))
+    // Dropped with the tool's future (the client left or cancelled): stops the call.
+    let (cancel, _on_drop) = cancel_on_drop();
+    let outcome = tokio::task::spawn_blocking(move || f(&library, &cancel))
         .await
         .map_err(|e| ErrorData::internal_error(format!("a library call failed: {e}"), None))?;
     Ok(match outcome {
@@ -102,7 +106,7 @@ impl DocsTools {
         output_schema = output_schema_or_error::<VersionsResponse>()
     )]
     async fn list_versions(&self) -> Result<CallToolResult, ErrorData> {
-        call(&self.library, |lib| lib.list_versions()).await
+        call(&self.library, |lib, _| lib.list_versions()).await
     }
 
     /// The table of contents of a scope, sorted by path: limit (default 20, at most 100) pages after cursor. A prefix from list_versions scopes it to one version (nested versions are separate scopes); without one, every version in the site's default locale. In a translated scope a missing translation appears once, with fallback: true and its real locale. When nextCursor is present, pass it as cursor to continue; without it the listing is complete.
@@ -115,7 +119,7 @@ impl DocsTools {
         &self,
         Parameters(request): Parameters<ListPagesRequest>,
     ) -> Result<CallToolResult, ErrorData> {
-        call(&self.library, move |lib| lib.list_pages(&request)).await
+        call(&self.library, move |lib, cancel| lib.list_pages_unless(&request, Some(cancel))).await
     }
 
     /// Find pages containing a term (case-insensitive, Unicode-normalised substring of the title or body), sorted by path, each with an excerpt around the first match. Same prefix, limit (default 20, at most 100) and cursor rules as list_pages. Pass a result's path to read_page.
@@ -128,7 +132,7 @@ impl DocsTools {
         &self,
         Parameters(request): Parameters<SearchPagesRequest>,
     ) -> Result<CallToolResult, ErrorData> {
-        call(&self.library, move |lib| lib.search_pages(&request)).await
+        call(&self.library, move |lib, cancel| lib.search_pages_unless(&request, Some(cancel))).await
     }
 
     /// One page as Markdown, exactly as written, under a YAML frontmatter giving its path, prefix, version label and ref, locale and lifecycle status (and fallback: true when a default-locale page stands in for a missing translation). Never HTML.
@@ -142,9 +146,11 @@ impl DocsTools {
         Parameters(params): Parameters<ReadPageParams>,
     ) -> Result<CallToolResult, ErrorData> {
         let library = self.library.clone();
-        let outcome = tokio::task::spawn_blocking(move || library.site_page(&params.path))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("a library call failed: {e}"), None))?;
+        let (cancel, _on_drop) = cancel_on_drop();
+        let outcome =
+            tokio::task::spawn_blocking(move || library.site_page_unless(&params.path, Some(&cancel)))
+                .await
+                .map_err(|e| ErrorData::internal_error(format!("a library call failed: {e}"), None))?;
         Ok(match outcome {
             // The text block is the Markdown itself: what an agent wants to read.
             Ok(page) => {
@@ -168,8 +174,16 @@ impl ServerHandler for DocsTools {
         request: rmcp::model::CallToolRequestParams,
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        // rmcp cancels the token when the client disconnects or cancels the
+        // call; dropping the tool's future then stops its library call.
+        let ct = context.ct.clone();
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        let mut response = self.tool_router.call(tcc).await?;
+        let mut response = tokio::select! {
+            response = self.tool_router.call(tcc) => response?,
+            () = ct.cancelled() => {
+                return Err(ErrorData::internal_error("the call was cancelled by its client", None));
+            }
+        };
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response
             && result.is_error == Some(true)
             && result.structured_content.is_none()

@@ -1,9 +1,12 @@
 //! The site's pages: each page as HTML at its path, `{path}.md` (exactly
 //! `read_page`'s output), the search page, `/llms.txt`, `/sitemap.xml` and
 //! `/healthz`. Every handler extracts its input, makes one library call off
-//! the async threads, and encodes the answer.
+//! the async threads, and encodes the answer. A client that leaves stops
+//! its call: dropping the handler sets the call's cancel flag.
 
 use std::fmt::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::Router;
 use axum::extract::State;
@@ -12,7 +15,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{any, get};
 use lectern_corpus::SiteConfig;
 use lectern_library::pages::DEFAULT_SITE_NAME;
-use lectern_library::{Descriptions, NavLink, PublishedEdition, SiteSearch, View, Visit};
+use lectern_library::{Descriptions, LibraryError, NavLink, PublishedEdition, SiteSearch, View, Visit};
 use serde::Deserialize;
 
 use crate::error::SiteError;
@@ -28,6 +31,30 @@ pub(crate) fn routes() -> Router<SiteState> {
         .route("/v1", any(no_api))
         .route("/v1/{*rest}", any(no_api))
         .fallback(page)
+}
+
+/// Sets a call's cancel flag when dropped: axum drops a handler's future
+/// when its client goes away, so the blocking call it started stops too.
+pub(crate) struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A fresh cancel flag and the guard that sets it when the handler is dropped.
+pub(crate) fn cancel_on_drop() -> (Arc<AtomicBool>, CancelOnDrop) {
+    let cancel = Arc::new(AtomicBool::new(false));
+    (cancel.clone(), CancelOnDrop(cancel))
+}
+
+/// Fails once `cancel` is set: nobody waits for the answer any more.
+fn go_on(cancel: &AtomicBool) -> Result<(), SiteError> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(LibraryError::Timeout("stopped: its request was given up".into()).into());
+    }
+    Ok(())
 }
 
 /// The local API lives on its own private listener, never here.
@@ -102,16 +129,22 @@ async fn page(
     let Some(path) = decode_path(uri.path()) else {
         return Err(SiteError::NotFound(format!("no page at {}", uri.path())));
     };
+    let (cancel, _on_drop) = cancel_on_drop();
     if let Some(page_path) = path.strip_suffix(".md") {
         let page_path = if page_path.is_empty() { "/".to_owned() } else { page_path.to_owned() };
-        let markdown = state.blocking(move |s| Ok(s.library().site_page(&page_path)?.markdown)).await?;
+        let markdown = state
+            .blocking(move |s| Ok(s.library().site_page_unless(&page_path, Some(&cancel))?.markdown))
+            .await?;
         return Ok(([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], markdown).into_response());
     }
     let answer = state
         .blocking(move |s| {
+            go_on(&cancel)?;
             let view = s.library().view()?;
             Ok(match view.page_nav(&path)? {
                 Visit::Page(nav) => {
+                    // Rendering a large page is the costly part.
+                    go_on(&cancel)?;
                     let page = &nav.page;
                     let links = html::PageLinks {
                         prefix: &page.prefix,
@@ -144,10 +177,12 @@ struct SearchQuery {
 /// was sent from.
 async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, SiteError> {
     let query: SearchQuery = serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let (cancel, _on_drop) = cancel_on_drop();
     let (status, body) = state
         .blocking(move |s| {
             let SiteSearch { site_name, lang, versions, locales, results } =
-                s.library().site_search(&query.prefix, &query.q)?;
+                s.library().site_search_unless(&query.prefix, &query.q, Some(cancel.clone()))?;
+            go_on(&cancel)?;
             // The same search in another version or language.
             let href = |prefix: &str| {
                 format!(
@@ -204,8 +239,11 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
 /// published pages as `- [title](url.md): description`; a page standing in
 /// for a missing translation says so and names the language it is in.
 async fn llms_txt(State(state): State<SiteState>, headers: HeaderMap) -> Result<Response, SiteError> {
+    let (cancel, _on_drop) = cancel_on_drop();
     let body = state
         .blocking(move |s| {
+            // A build is cached whole, so it is not cut short once started.
+            go_on(&cancel)?;
             let view = s.library().view()?;
             let base = base_url(view.site(), &headers);
             Ok(s.cached(view.generation(), format!("llms {base}"), || build_llms(&view, &base)))
@@ -249,8 +287,11 @@ fn build_llms(view: &View, base: &str) -> String {
 /// `sitemap.xml`: every published page of every enabled edition (the same
 /// URLs as `llms.txt`, fallback stand-ins included: the site answers them).
 async fn sitemap(State(state): State<SiteState>, headers: HeaderMap) -> Result<Response, SiteError> {
+    let (cancel, _on_drop) = cancel_on_drop();
     let body = state
         .blocking(move |s| {
+            // A build is cached whole, so it is not cut short once started.
+            go_on(&cancel)?;
             let view = s.library().view()?;
             let base = base_url(view.site(), &headers);
             Ok(s.cached(view.generation(), format!("sitemap {base}"), || build_sitemap(&view, &base)))

@@ -2,12 +2,13 @@
 //! scope's pages in path order, a bounded number at a time after a path cursor.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
 
 use crate::error::LibraryError;
 use crate::library::Library;
-use crate::pages::PAGE_LIMIT;
 use crate::pages::scope::check_cursor;
 use crate::pages::wire::{ListPagesRequest, ListPagesResponse, PageEntry, VersionEntry, VersionsResponse};
+use crate::pages::{PAGE_LIMIT, go_on};
 
 impl Library {
     /// Every enabled edition with its prefix, label, ref, status, locales and
@@ -50,10 +51,22 @@ impl Library {
 
     /// The scope's pages in path order, `limit` at a time after `cursor`.
     pub fn list_pages(&self, request: &ListPagesRequest) -> Result<ListPagesResponse, LibraryError> {
+        self.list_pages_unless(request, None)
+    }
+
+    /// [`Library::list_pages`], stopped once `cancel` is set (building a
+    /// scope's table reads every page of a large edition).
+    pub fn list_pages_unless(
+        &self,
+        request: &ListPagesRequest,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<ListPagesResponse, LibraryError> {
+        go_on(cancel)?;
         let limit = PAGE_LIMIT.check(request.limit)?;
         let cursor = check_cursor(request.cursor.as_deref())?;
         let view = self.view()?;
         let scope = view.scope(request.prefix.as_deref())?;
+        go_on(cancel)?;
         let start = scope.after(cursor);
         let end = (start + limit).min(scope.len());
         let pages = (start..end)

@@ -3,10 +3,15 @@
 //! hreflang alternates), the search page's scope and switchers, and the
 //! published listing behind `llms.txt` and the sitemap.
 
+use std::sync::atomic::AtomicBool;
+
+use lectern_index::Cancel;
+
 use crate::edition::EditionRecord;
 use crate::error::{LibraryError, invalid};
 use crate::library::Library;
 use crate::pages::frontmatter::frontmatter;
+use crate::pages::go_on;
 use crate::pages::resolve::Translations;
 use crate::pages::wire::{PageEntry, SitePage};
 use crate::path::{SitePath, join, relative};
@@ -92,7 +97,20 @@ impl Library {
     /// the Markdown as written. A missing translation is served from the
     /// default locale, flagged `fallback`.
     pub fn site_page(&self, path: &str) -> Result<SitePage, LibraryError> {
-        self.view()?.site_page(path)
+        self.site_page_unless(path, None)
+    }
+
+    /// [`Library::site_page`], not started once `cancel` is set, and its
+    /// answer dropped when the client left while the page was read.
+    pub fn site_page_unless(
+        &self,
+        path: &str,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<SitePage, LibraryError> {
+        go_on(cancel)?;
+        let page = self.view()?.site_page(path)?;
+        go_on(cancel)?;
+        Ok(page)
     }
 
     /// The HTML page at `path` with its navigation; at `/` without a page,
@@ -104,6 +122,17 @@ impl Library {
     /// The search page for `query` in the edition at `prefix` (every default
     /// when it names none).
     pub fn site_search(&self, prefix: &str, query: &str) -> Result<SiteSearch, LibraryError> {
+        self.site_search_unless(prefix, query, None)
+    }
+
+    /// [`Library::site_search`] whose search stops once `cancel` is set.
+    pub fn site_search_unless(
+        &self,
+        prefix: &str,
+        query: &str,
+        cancel: Option<Cancel>,
+    ) -> Result<SiteSearch, LibraryError> {
+        go_on(cancel.as_deref())?;
         let view = self.view()?;
         let edition = view.manifest.enabled().find(|e| !prefix.is_empty() && e.prefix == prefix);
         let lang = edition
@@ -134,7 +163,7 @@ impl Library {
                 params.domain = Some(e.domain.clone());
                 params.collection = e.collection.clone();
             }
-            self.search(&params, None, None)
+            self.search(&params, None, cancel)
         });
         Ok(SiteSearch { site_name: site_name(&view), lang, versions, locales, results })
     }

@@ -6,15 +6,16 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 
 use lectern_index::{DocAddress, PageParts};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::error::{LibraryError, invalid};
 use crate::library::Library;
-use crate::pages::PAGE_LIMIT;
 use crate::pages::scope::check_cursor;
 use crate::pages::wire::{PageMatch, SearchPagesRequest, SearchPagesResponse};
+use crate::pages::{PAGE_LIMIT, go_on};
 
 /// Longest search term, in Unicode scalar values.
 pub const MAX_TERM_CHARS: usize = 256;
@@ -43,6 +44,15 @@ impl Library {
     /// prefilter rules out, reads bodies in blocks of at most 64 and stops
     /// once it has `limit` matches and knows whether another exists.
     pub fn search_pages(&self, request: &SearchPagesRequest) -> Result<SearchPagesResponse, LibraryError> {
+        self.search_pages_unless(request, None)
+    }
+
+    /// [`Library::search_pages`], stopped between blocks once `cancel` is set.
+    pub fn search_pages_unless(
+        &self,
+        request: &SearchPagesRequest,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<SearchPagesResponse, LibraryError> {
         check_term(&request.term)?;
         let limit = PAGE_LIMIT.check(request.limit)?;
         let cursor = check_cursor(request.cursor.as_deref())?;
@@ -61,6 +71,7 @@ impl Library {
                 .is_none_or(|docs| docs.binary_search(&scope.address(i)).is_ok())
         });
         'walk: loop {
+            go_on(cancel)?;
             let block: Vec<usize> = rest.by_ref().take(BODY_BLOCK).collect();
             if block.is_empty() {
                 break;

@@ -559,3 +559,29 @@ fn search_pages_equals_a_naive_scan_on_the_demo() {
         }
     }
 }
+
+/// Hostile input, abandoned requests: a site call whose client has left
+/// (its cancel flag set) stops with an error instead of walking the pages;
+/// with the flag clear it answers as before.
+#[test]
+fn abandoned_site_calls_stop() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    let dir = tempfile::tempdir().unwrap();
+    let lib = fixture(dir.path());
+    let gone = Arc::new(AtomicBool::new(true));
+    let here = AtomicBool::new(false);
+    let search = SearchPagesRequest { term: "install".into(), ..Default::default() };
+    let listing = ListPagesRequest::default();
+    let stopped = |r: Result<(), crate::LibraryError>| {
+        assert_eq!(r.map_err(|e| e.code()), Err(crate::ErrorCode::Timeout));
+    };
+    stopped(lib.search_pages_unless(&search, Some(&gone)).map(drop));
+    stopped(lib.list_pages_unless(&listing, Some(&gone)).map(drop));
+    stopped(lib.site_page_unless("/app/guide/install", Some(&gone)).map(drop));
+    stopped(lib.site_search_unless("/app", "installer", Some(gone.clone())).map(drop));
+    assert_eq!(lib.search_pages_unless(&search, Some(&here)).unwrap(), lib.search_pages(&search).unwrap());
+    assert_eq!(lib.list_pages_unless(&listing, Some(&here)).unwrap(), lib.list_pages(&listing).unwrap());
+    assert!(lib.site_page_unless("/app/guide/install", Some(&here)).is_ok());
+}
