@@ -37,66 +37,6 @@ const STOPWORDS: &[&str] = &[
     "your",
 ];
 
-/// Chinese question words: they ask, they do not say what about, so they
-/// are not required (`如何创建分区表` needs 创建分区表). Longest first.
-const QUESTION_WORDS: &[&str] = &[
-    "是怎么回事",
-    "有什么区别",
-    "有什么不同",
-    "是什么意思",
-    "怎么回事",
-    "为什么",
-    "是什么",
-    "有什么",
-    "有哪些",
-    "怎么办",
-    "怎么样",
-    "如何",
-    "怎么",
-    "怎样",
-    "哪些",
-    "哪个",
-    "什么",
-    "是否",
-    "能否",
-    "请问",
-];
-/// Particles that end a Chinese question (`…吗`).
-const FINAL_PARTICLES: &[char] = &['吗', '呢', '吧', '啊', '呀'];
-/// The possessive particle: a cut between two words of two chars or more
-/// (`分区表的索引`), but kept inside a word (`目的`).
-const DE: char = '的';
-
-/// A query word without its Chinese question words: the pieces left
-/// between them, or the word itself when nothing else is left.
-fn without_question_words(word: &str) -> Vec<String> {
-    if !word.chars().any(is_cjk) {
-        return vec![word.to_owned()];
-    }
-    let mut pieces: Vec<String> = Vec::new();
-    let mut piece = String::new();
-    let mut rest = word;
-    while let Some(c) = rest.chars().next() {
-        if let Some(q) = QUESTION_WORDS.iter().find(|q| rest.starts_with(**q)) {
-            pieces.push(std::mem::take(&mut piece));
-            rest = &rest[q.len()..];
-            continue;
-        }
-        let after = &rest[c.len_utf8()..];
-        let at_end = after.is_empty() || after.starts_with(|n: char| !is_cjk(n));
-        let de_cut = c == DE && piece.chars().count() >= 2 && (at_end || after.chars().take(2).all(is_cjk));
-        if (FINAL_PARTICLES.contains(&c) && at_end) || de_cut {
-            pieces.push(std::mem::take(&mut piece));
-        } else {
-            piece.push(c);
-        }
-        rest = after;
-    }
-    pieces.push(piece);
-    pieces.retain(|p| p.chars().any(|c| is_cjk(c) || crate::text::is_word_char(c)));
-    if pieces.is_empty() { vec![word.to_owned()] } else { pieces }
-}
-
 /// The query, compiled once per search.
 pub(crate) struct Compiled {
     /// Tier 1: every word, phrase and exclusion, or the symbol.
@@ -596,8 +536,7 @@ fn tier2(
 /// no word or phrase that could match.
 pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
     let q = request.query;
-    let words: Vec<Word> =
-        q.words.iter().flat_map(|w| without_question_words(w)).map(|w| Word::new(&w)).collect();
+    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w)).collect();
     let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);
     if units.words.is_empty() && units.phrases.is_empty() {
@@ -630,25 +569,6 @@ mod tests {
             phrase_terms(&analyzed("在PostgreSQL中")),
             vec![(0, "在".into()), (1, "postgresql".into()), (2, "中".into())]
         );
-    }
-
-    #[test]
-    fn chinese_question_words_are_not_required() {
-        for (question, pieces) in [
-            ("如何创建分区表", vec!["创建分区表"]),
-            ("怎么创建索引？", vec!["创建索引？"]),
-            ("VACUUM是什么", vec!["VACUUM"]),
-            ("事务隔离是怎么回事", vec!["事务隔离"]),
-            ("主键和唯一约束有什么区别", vec!["主键和唯一约束"]),
-            ("支持哪些索引类型", vec!["支持", "索引类型"]),
-            ("分区表的索引", vec!["分区表", "索引"]),
-            ("目的", vec!["目的"]),
-            ("可以在线创建索引吗", vec!["可以在线创建索引"]),
-            ("为什么", vec!["为什么"]),
-            ("work_mem", vec!["work_mem"]),
-        ] {
-            assert_eq!(without_question_words(question), pieces, "{question}");
-        }
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
     let mut chars = rest.char_indices().peekable();
     // Set by a `NOT` word: the next word or phrase is excluded.
     let mut not = false;
+    // Where in `excluded` each word excluded by `NOT` went.
+    let mut by_not: Vec<usize> = Vec::new();
     while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
             chars.next();
@@ -60,7 +62,11 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         }
         // `-"phrase"` excludes; `-word` is a word (`-e`, `--amend`).
         let dash_quote = c == '-' && rest[start + 1..].starts_with('"');
-        let negated = std::mem::take(&mut not) || dash_quote;
+        let after_not = std::mem::take(&mut not);
+        if after_not {
+            by_not.push(q.excluded.len());
+        }
+        let negated = after_not || dash_quote;
         let open = if dash_quote { start + 1 } else { start };
         if dash_quote {
             chars.next();
@@ -128,7 +134,17 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         }
         q.words.push(token.to_string());
     }
-    if q.words.iter().all(|w| !has_searchable(w)) && q.phrases.iter().all(|p| !has_searchable(p)) {
+    let empty = |q: &ParsedQuery| {
+        q.words.iter().all(|w| !has_searchable(w)) && q.phrases.iter().all(|p| !has_searchable(p))
+    };
+    if empty(&q) && !by_not.is_empty() {
+        // Nothing left to search: `NOT IN`, `NOT NULL` are the words.
+        for &i in by_not.iter().rev() {
+            let word = q.excluded.remove(i);
+            q.words.splice(0..0, ["NOT".to_string(), word]);
+        }
+    }
+    if empty(&q) {
         return Err(QueryError::Empty);
     }
     Ok(q)
@@ -201,6 +217,10 @@ mod tests {
             assert_eq!(words(&q), [text], "{text}");
             assert!(q.excluded.is_empty(), "{text}");
         }
+        // `NOT` with nothing else to search is a word: SQL's `NOT IN`.
+        let q = parse_query("NOT IN").unwrap();
+        assert_eq!(words(&q), ["NOT", "IN"]);
+        assert!(q.excluded.is_empty());
         // `not` in lower case and a trailing `NOT` are words.
         let q = parse_query("is not null NOT").unwrap();
         assert_eq!(words(&q), ["is", "not", "null", "NOT"]);
@@ -263,7 +283,7 @@ mod tests {
 
     #[test]
     fn empty_queries() {
-        for text in ["", "   ", "NOT x", "-\"x\"", "version:13", "\"\"", "PG96:", "- -", "!!! ,,"] {
+        for text in ["", "   ", "-\"x\"", "version:13", "\"\"", "PG96:", "- -", "!!! ,,"] {
             assert_eq!(parse_query(text), Err(QueryError::Empty), "{text:?}");
         }
     }
