@@ -66,6 +66,18 @@ fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
         ))
         .unwrap();
     assert_eq!(section["locale"], "zh-Hans");
+    // One list at any limit; command-line words; a zero names the hits elsewhere.
+    let search = |text: &str, extra: &[(&str, Option<&str>)]| {
+        let mut q = vec![("text", Some(text))];
+        q.extend_from_slice(extra);
+        client.get(&format!("/v1/search{}", query(&q))).unwrap()
+    };
+    let q = "how do I create an index without blocking writes";
+    let small = search(q, &[("limit", Some("1"))]);
+    assert_eq!(small["total"], search(q, &[("limit", Some("50"))])["total"], "{small}");
+    assert_eq!(search("--index", &[])["total"], search("index", &[])["total"]);
+    let zero = search("备份", &[("locale", Some("en"))]);
+    assert!(zero["elsewhere"].as_array().unwrap().iter().any(|e| e["locale"] == "zh-Hans"), "{zero}");
     let changed = client.post("/v1/editions/disable", &json!({"edition": "app@1/en"})).unwrap();
     assert_ne!(changed["generation"], found["generation"]);
     client.post("/v1/editions/enable", &json!({"edition": "app@1/en"})).unwrap();

@@ -262,6 +262,63 @@ fn search_pages_never_overlap() {
 }
 
 #[test]
+fn search_is_one_list_at_any_limit() {
+    let lib = Lib::demo();
+    let q = "how do I create an index without blocking writes";
+    let big = lib.json(&["search", q, "--limit", "50"]);
+    for limit in ["1", "3", "7"] {
+        let small = lib.json(&["search", q, "--limit", limit]);
+        assert_eq!(small["total"], big["total"], "--limit {limit}");
+        let n = small["hits"].as_array().unwrap().len();
+        assert_eq!(
+            small["hits"].as_array().unwrap()[..],
+            big["hits"].as_array().unwrap()[..n],
+            "--limit {limit}"
+        );
+    }
+}
+
+#[test]
+fn command_line_words_are_searched_and_not_excludes() {
+    let lib = Lib::demo();
+    let json = |args: &[&str]| -> Value { serde_json::from_str(&lib.ok(args)).unwrap() };
+    let index = json(&["search", "--json", "--", "index"]);
+    let flag = json(&["search", "--json", "--", "--index"]);
+    assert!(flag["total"].as_u64().unwrap() >= 1, "--index is a word: {flag}");
+    assert_eq!(flag["total"], index["total"]);
+    let create = json(&["search", "--json", "--", "create"]);
+    let dash = json(&["search", "--json", "--", "create -index"]);
+    let both = json(&["search", "--json", "--", "create index"]);
+    assert_eq!(dash["total"], both["total"], "-index is a word, never an exclusion");
+    let not = json(&["search", "--json", "--", "create NOT index"]);
+    assert!(
+        not["hits"].as_array().unwrap().iter().all(|h| !h["snippet"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("index"))
+    );
+    assert!(not["total"].as_u64() < create["total"].as_u64(), "{not}");
+}
+
+#[test]
+fn a_zero_says_where_the_hits_are() {
+    let lib = Lib::demo();
+    let r = lib.json(&["search", "备份", "--locale", "en"]);
+    assert_eq!(r["total"], 0, "{r}");
+    let elsewhere = r["elsewhere"].as_array().unwrap();
+    assert!(elsewhere.iter().any(|e| e["locale"] == "zh-Hans" && e["total"].as_u64() >= Some(1)), "{r}");
+    let text = lib.ok(&["search", "备份", "--locale", "en"]);
+    assert!(text.contains("0 in en; ") && text.contains("in zh-Hans: add locale:zh-Hans"), "{text}");
+    // Hits in scope: nothing elsewhere is reported.
+    let r = lib.json(&["search", "备份", "--locale", "zh-Hans"]);
+    assert!(r.get("elsewhere").is_none(), "{r}");
+    // Every project, each at its current version, without version:*.
+    let all = lib.json(&["search", "project:* install"]);
+    assert!(all["total"].as_u64().unwrap() >= 1, "{all}");
+}
+
+#[test]
 fn search_errors_say_what_is_allowed() {
     let lib = Lib::demo();
     let long = "x".repeat(257);

@@ -467,6 +467,26 @@ fn unsafe_discovery_files_and_dead_pids_are_refused() {
 }
 
 #[test]
+fn search_is_one_list_reads_command_lines_and_names_hits_elsewhere() {
+    let lib = demo_library();
+    let _server = Server::local_api(lib.path());
+    let mut m = Mcp::initialized(lib.path(), "2025-06-18");
+    let q = "how do I create an index without blocking writes";
+    let big = m.tool(1, "search_documentation", json!({"text": q, "limit": 50}));
+    let small = m.tool(2, "search_documentation", json!({"text": q, "limit": 2}));
+    assert_eq!(small["structuredContent"]["total"], big["structuredContent"]["total"], "{small}");
+    assert_eq!(small["structuredContent"]["hits"][1], big["structuredContent"]["hits"][1]);
+    let flag = m.tool(3, "search_documentation", json!({"text": "--index"}));
+    let word = m.tool(4, "search_documentation", json!({"text": "index"}));
+    assert_eq!(flag["isError"], false, "{flag}");
+    assert_eq!(flag["structuredContent"]["total"], word["structuredContent"]["total"], "{flag}");
+    let zero = m.tool(5, "search_documentation", json!({"text": "备份", "locale": "en"}));
+    assert_eq!(zero["structuredContent"]["total"], 0, "{zero}");
+    let elsewhere = zero["structuredContent"]["elsewhere"].as_array().unwrap();
+    assert!(elsewhere.iter().any(|e| e["locale"] == "zh-Hans"), "{zero}");
+}
+
+#[test]
 fn search_then_load_to_the_end_and_generation_changes() {
     let lib = demo_library();
     let server = Server::local_api(lib.path());

@@ -49,6 +49,9 @@ pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
             flags.push(name);
         }
     }
+    if let Some(hint) = response.elsewhere_hint() {
+        outln!("{hint}")?;
+    }
     outln!(
         "{} of {} results; generation {}{}{}",
         response.hits.len(),

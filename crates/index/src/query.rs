@@ -1,7 +1,9 @@
 //! The query front end: our own parser (tantivy's misreads `PG96:`).
 //!
-//! Syntax: words; `"quoted phrases"` (strict); `-excluded` words or
-//! phrases; filters `project:`, `version:`/`branch:`, `locale:`/`lang:`,
+//! Syntax: words, searched as written (`--amend`, `-e`, `pg_ctl`, `C++`:
+//! a leading `-` is part of the word, as on a command line); `"quoted
+//! phrases"` (strict); exclusions written `NOT word`, `NOT "phrase"` or
+//! `-"phrase"` (forms no command-line word takes); filters `project:`, `version:`/`branch:`, `locale:`/`lang:`,
 //! `domain:`, `collection:` (value `*` = all); a leading version prefix
 //! `PG96:` / `pg 13:` / `postgresql18:`. Splitting a prefix into project
 //! alias and version needs the installed editions, so that is the library's job.
@@ -49,14 +51,24 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         rest = after;
     }
     let mut chars = rest.char_indices().peekable();
+    // Set by a `NOT` word: the next word or phrase is excluded.
+    let mut not = false;
+    // Where in `excluded` each word excluded by `NOT` went.
+    let mut by_not: Vec<usize> = Vec::new();
     while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
             chars.next();
             continue;
         }
-        let negated = c == '-' && rest[start + 1..].starts_with(|n: char| !n.is_whitespace());
-        let open = if negated { start + 1 } else { start };
-        if negated {
+        // `-"phrase"` excludes; `-word` is a word (`-e`, `--amend`).
+        let dash_quote = c == '-' && rest[start + 1..].starts_with('"');
+        let after_not = std::mem::take(&mut not);
+        if after_not {
+            by_not.push(q.excluded.len());
+        }
+        let negated = after_not || dash_quote;
+        let open = if dash_quote { start + 1 } else { start };
+        if dash_quote {
             chars.next();
         }
         if rest[open..].starts_with('"') {
@@ -91,6 +103,11 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
             q.excluded.push(token.to_string());
             continue;
         }
+        // `NOT` (capitals) before another word excludes it; last, it is a word.
+        if token == "NOT" && !rest[end..].trim().is_empty() {
+            not = true;
+            continue;
+        }
         if let Some((key, value)) = token.split_once(':')
             && let Some(key) = filter_key(key)
         {
@@ -117,7 +134,17 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         }
         q.words.push(token.to_string());
     }
-    if q.words.iter().all(|w| !has_searchable(w)) && q.phrases.iter().all(|p| !has_searchable(p)) {
+    let empty = |q: &ParsedQuery| {
+        q.words.iter().all(|w| !has_searchable(w)) && q.phrases.iter().all(|p| !has_searchable(p))
+    };
+    if empty(&q) && !by_not.is_empty() {
+        // Nothing left to search: `NOT IN`, `NOT NULL` are the words.
+        for &i in by_not.iter().rev() {
+            let word = q.excluded.remove(i);
+            q.words.splice(0..0, ["NOT".to_string(), word]);
+        }
+    }
+    if empty(&q) {
         return Err(QueryError::Empty);
     }
     Ok(q)
@@ -172,10 +199,32 @@ mod tests {
 
     #[test]
     fn words_phrases_and_exclusions() {
-        let q = parse_query(r#"create index "without locking" -gin -"full text""#).unwrap();
+        let q = parse_query(r#"create index "without locking" NOT gin -"full text" NOT "brin x""#).unwrap();
         assert_eq!(words(&q), ["create", "index"]);
         assert_eq!(q.phrases, ["without locking"]);
-        assert_eq!(q.excluded, ["gin", "full text"]);
+        assert_eq!(q.excluded, ["gin", "full text", "brin x"]);
+    }
+
+    #[test]
+    fn command_line_words_are_searched_as_written() {
+        let q = parse_query("git commit --amend").unwrap();
+        assert_eq!(words(&q), ["git", "commit", "--amend"]);
+        let q = parse_query("set -e").unwrap();
+        assert_eq!(words(&q), ["set", "-e"]);
+        assert!(q.excluded.is_empty());
+        for text in ["--analyze-in-stages", "pg_ctl", "C++", ".npmrc", "a-b", "std::vec"] {
+            let q = parse_query(text).unwrap();
+            assert_eq!(words(&q), [text], "{text}");
+            assert!(q.excluded.is_empty(), "{text}");
+        }
+        // `NOT` with nothing else to search is a word: SQL's `NOT IN`.
+        let q = parse_query("NOT IN").unwrap();
+        assert_eq!(words(&q), ["NOT", "IN"]);
+        assert!(q.excluded.is_empty());
+        // `not` in lower case and a trailing `NOT` are words.
+        let q = parse_query("is not null NOT").unwrap();
+        assert_eq!(words(&q), ["is", "not", "null", "NOT"]);
+        assert!(q.excluded.is_empty());
     }
 
     #[test]
@@ -234,7 +283,7 @@ mod tests {
 
     #[test]
     fn empty_queries() {
-        for text in ["", "   ", "-x", "version:13", "\"\"", "PG96:", "- -", "!!! ,,"] {
+        for text in ["", "   ", "-\"x\"", "version:13", "\"\"", "PG96:", "- -", "!!! ,,"] {
             assert_eq!(parse_query(text), Err(QueryError::Empty), "{text:?}");
         }
     }

@@ -1,19 +1,20 @@
-//! Ranked search over a set of editions: the two tiers (every word, then
-//! most words), exact symbols first, deadline and cancellation checked while
-//! collecting, exact paging, snippets, and the snapshot's result cache in
-//! front of it all.
+//! Ranked search over a set of editions: one ranked list (every word first,
+//! then most words), exact symbols first, deadline and cancellation checked
+//! while collecting, exact paging, snippets, and the snapshot's result cache
+//! in front of it all.
 //!
 //! Order: (tier, score desc, section key asc). Tier 1 holds the sections with
 //! every word and phrase (and those whose symbol is exactly the query words,
-//! scored above everything); tier 2, computed only when tier 1 holds fewer
-//! than a page (`limit`) of sections, holds the sections with most of the
+//! scored above everything); tier 2 holds the sections with most of the
 //! words (or the rarest one), scored by coverage first: the idf of the words
 //! a section holds over the idf of all of them (see [`Coverage`]), then BM25.
-//! Sections of generated listings (a manual's index) come after both
-//! tiers. The rule does not depend on `offset`, so `total` and the order stay
-//! the same on every page of one query and limit: pages never overlap or skip.
+//! Sections of generated listings (a manual's index) come after both tiers.
+//! The candidates and their order depend on the query and the editions
+//! only, never on `limit` or `offset`: `total` is the same for every page
+//! size and any page is a slice of the one list. When tier 1 alone fills
+//! the page, tier 2 is only counted (unscored), which is what keeps keyword
+//! queries fast.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -76,18 +77,41 @@ impl Flags {
     }
 }
 
-/// Runs one tier: every live matching doc not in `skip`, checking the
-/// deadline and the cancel flag between segments and every 256 docs.
+/// What [`collect`] keeps of a tier.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Every candidate, scored.
+    Scored,
+    /// Only how many there are (the page is filled before this tier).
+    Count,
+}
+
+/// A tier as collected: its candidates (none when only counted) and how
+/// many there are.
+#[derive(Default)]
+struct Tier {
+    candidates: Vec<Candidate>,
+    count: usize,
+}
+
+/// Runs one tier: every live matching doc not in `skip` (sorted), checking
+/// the deadline and the cancel flag between segments and every 256 docs.
 fn collect(
     searcher: &Searcher,
     query: &dyn Query,
     coverage: Option<&Coverage>,
-    skip: &HashSet<DocAddress>,
+    skip: &[DocAddress],
+    keep: Keep,
     request: &SearchRequest<'_>,
     flags: &mut Flags,
-) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    let Ok(weight) = query.weight(EnableScoring::enabled_from_searcher(searcher)) else { return out };
+) -> Tier {
+    let mut out = Tier::default();
+    let scoring = match keep {
+        Keep::Scored => EnableScoring::enabled_from_searcher(searcher),
+        Keep::Count => EnableScoring::disabled_from_searcher(searcher),
+    };
+    let Ok(weight) = query.weight(scoring) else { return out };
+    let coverage = coverage.filter(|_| keep == Keep::Scored);
     // Each word's matches, unscored, walked in step with the candidates.
     let unit_weights: Vec<(Box<dyn tantivy::query::Weight>, Score)> = coverage
         .map(|c| {
@@ -123,6 +147,8 @@ fn collect(
         let alive = reader.alive_bitset();
         let mut units: Vec<(Box<dyn tantivy::query::Scorer>, Score)> =
             unit_weights.iter().filter_map(|(w, idf)| Some((w.scorer(reader, 1.0).ok()?, *idf))).collect();
+        // Docs come in address order: a cursor walks `skip` alongside.
+        let mut skip_at = skip.partition_point(|a| a.segment_ord < ord as u32);
         let mut doc: DocId = scorer.doc();
         let mut seen: u32 = 0;
         while doc != TERMINATED {
@@ -133,11 +159,16 @@ fn collect(
             let address = DocAddress::new(ord as u32, doc);
             if alive.is_none_or(|a| a.is_alive(doc))
                 && (!check_edition || edition_ords.first(doc).is_some_and(|o| allowed.contains(&o)))
-                && !skip.contains(&address)
+                && !skipped(skip, &mut skip_at, address)
             {
-                if out.len() >= MAX_CANDIDATES {
+                if out.count >= MAX_CANDIDATES {
                     flags.truncated = true;
                     return out;
+                }
+                out.count += 1;
+                if keep == Keep::Count {
+                    doc = scorer.advance();
+                    continue;
                 }
                 let key = keys.as_ref().and_then(|k| k.first(doc)).unwrap_or(u64::MAX);
                 let weight = weights.as_ref().and_then(|w| w.first(doc)).unwrap_or(100);
@@ -155,12 +186,20 @@ fn collect(
                     score += COVERAGE_SCORE * covered / total;
                 }
                 let score = score * weight as Score / 100.0;
-                out.push(Candidate { score, key, address, listing: weight < 100 });
+                out.candidates.push(Candidate { score, key, address, listing: weight < 100 });
             }
             doc = scorer.advance();
         }
     }
     out
+}
+
+/// True when `address` is in `skip`, moving `at` past the smaller ones.
+fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
+    while skip.get(*at).is_some_and(|&a| a < address) {
+        *at += 1;
+    }
+    skip.get(*at) == Some(&address)
 }
 
 /// Sorts so that the first `k` candidates are the best, in order.
@@ -189,31 +228,29 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     let searcher = &snap.searcher;
     let wanted = request.offset.saturating_add(request.limit);
 
-    let mut tier1 = collect(searcher, &*compiled.tier1, None, &HashSet::new(), request, &mut flags);
+    let tier1 = collect(searcher, &*compiled.tier1, None, &[], Keep::Scored, request, &mut flags);
+    let tier1_count = tier1.count;
     // A manual's generated index holds every term verbatim, so it would win
     // tier 1 for terms its real sections word differently: it goes last.
-    let mut listings: Vec<Candidate> = Vec::new();
-    tier1.retain(|c| {
-        if c.listing {
-            listings.push(*c);
-        }
-        !c.listing
-    });
+    let (mut listings, mut tier1): (Vec<Candidate>, Vec<Candidate>) =
+        tier1.candidates.into_iter().partition(|c| c.listing);
     let mut tier2 = Vec::new();
-    if tier1.len() < request.limit
-        && !flags.stop()
+    let mut tier2_count = 0;
+    if !flags.stop()
         && let Some((query, coverage)) = &compiled.tier2
     {
-        let skip: HashSet<DocAddress> = tier1.iter().chain(&listings).map(|c| c.address).collect();
-        tier2 = collect(searcher, &**query, Some(coverage), &skip, request, &mut flags);
-        tier2.retain(|c| {
-            if c.listing {
-                listings.push(*c);
-            }
-            !c.listing
-        });
+        // Collected in address order, so two sorted runs: sorting is a merge.
+        let mut skip: Vec<DocAddress> = tier1.iter().chain(&listings).map(|c| c.address).collect();
+        skip.sort();
+        let keep = if tier1.len() >= wanted { Keep::Count } else { Keep::Scored };
+        let found = collect(searcher, &**query, Some(coverage), &skip, keep, request, &mut flags);
+        tier2_count = found.count;
+        for c in found.candidates {
+            if c.listing { listings.push(c) } else { tier2.push(c) }
+        }
     }
-    outcome.total = tier1.len() + tier2.len() + listings.len();
+    // Candidates only counted are all past the page, but count in `total`.
+    outcome.total = tier1_count + tier2_count;
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
     top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len()));

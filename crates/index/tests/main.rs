@@ -10,7 +10,8 @@
 //! - ranking: edition filter, tiers, phrases, exclusions, symbol first,
 //!   natural-language questions (English, Chinese), prefix search
 //! - Chinese: substring recall vs a naive scan, one-char queries
-//! - paging: concatenated pages == one big page; deadline; cancel
+//! - paging: concatenated pages == one big page (and a proptest: any page
+//!   size, one list, one total); deadline; cancel
 //! - snippets: valid highlights; an insta snapshot of a result
 //! - substring_candidates: differential proptest vs a naive scan
 
@@ -440,8 +441,10 @@ fn every_word_first_then_most_words() {
             .collect()
     );
     assert_eq!(paths(&out)[2], "/tiers/two");
-    // A page of tier 1 only: tier 2 is not needed.
-    assert_eq!(search(&index, "quokka wombat numbat", &[TIERS], 0, 1).total, 2);
+    // A page of tier 1 only still counts tier 2: one list at any page size.
+    let one = search(&index, "quokka wombat numbat", &[TIERS], 0, 1);
+    assert_eq!(one.total, 3);
+    assert_eq!(paths(&one), paths(&out)[..1]);
 }
 
 #[test]
@@ -453,7 +456,7 @@ fn phrases_and_exclusions_are_strict() {
         paths(&out).into_iter().collect::<BTreeSet<_>>(),
         ["/tiers/all", "/tiers/two"].map(String::from).into()
     );
-    let out = search(&index, "quokka -numbat", &[TIERS], 0, 20);
+    let out = search(&index, "quokka NOT numbat", &[TIERS], 0, 20);
     assert_eq!(
         paths(&out).into_iter().collect::<BTreeSet<_>>(),
         ["/tiers/one", "/tiers/two"].map(String::from).into()
@@ -715,6 +718,57 @@ fn search_result_snapshot() {
         })
         .collect();
     insta::assert_json_snapshot!(serde_json::json!({ "total": out.total, "hits": view }));
+}
+
+// ---- one ranked list at any page size --------------------------------------
+
+mod paging {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn keys(outcome: &SearchOutcome) -> Vec<String> {
+        outcome.hits.iter().map(|h| h.section_key.clone()).collect()
+    }
+
+    /// One index for every case (building it is the slow part).
+    static INDEX: std::sync::LazyLock<(tempfile::TempDir, Index)> = std::sync::LazyLock::new(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let index = build(dir.path(), "g1");
+        (dir, index)
+    });
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+        /// Pages of any size concatenate to the one list, and `total` is the
+        /// same on every page: the candidates never depend on the page size.
+        #[test]
+        fn pages_of_any_size_are_slices_of_one_list(
+            query in prop_oneof![
+                Just("quokka wombat numbat"),
+                Just("vacuum maintenance"),
+                Just("how to set up vacuum"),
+                Just("create index concurrently"),
+                Just("如何创建索引"),
+                Just("quokka NOT numbat"),
+                Just("vacuum"),
+            ],
+            size in 1usize..12,
+        ) {
+            let index = &INDEX.1;
+            let editions = [EN, ZH, TIERS, OTHER];
+            let all = search(index, query, &editions, 0, 50);
+            let mut pages = Vec::new();
+            let mut offset = 0;
+            while offset < all.total.min(50) {
+                let page = search(index, query, &editions, offset, size);
+                prop_assert_eq!(page.total, all.total, "total at offset {} size {}", offset, size);
+                pages.extend(keys(&page));
+                offset += size;
+            }
+            pages.truncate(50);
+            prop_assert_eq!(pages, keys(&all));
+        }
+    }
 }
 
 // ---- substring_candidates ----------------------------------------------------------

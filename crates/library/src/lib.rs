@@ -61,7 +61,7 @@ pub use pages::{
     VersionsResponse, Visit,
 };
 pub use read::{PageResponse, ReadPageRequest, ReadSectionRequest, SectionResponse};
-pub use search::{SearchHit, SearchParams, SearchResponse};
+pub use search::{Elsewhere, SearchHit, SearchParams, SearchResponse};
 pub use status::LibraryStatus;
 
 /// Result alias for library calls.

@@ -46,7 +46,7 @@ pub fn resolve(
     let mut set: Vec<&EditionRecord> =
         enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
     narrow_version(manifest, &mut set, project.as_deref(), p.version.as_deref())?;
-    narrow_locale(manifest, &mut set, p.locale.as_deref())?;
+    narrow_locale(manifest, &mut set, p.locale.as_deref(), written_in_cjk(query))?;
     narrow_domain(&mut set, p.domain.as_deref())?;
     narrow_collection(&mut set, p.collection.as_deref())?;
     Ok(resolved(&set))
@@ -183,6 +183,16 @@ fn narrow_version(
                 set.retain(|e| e.version == matched);
             }
         }
+        // Every project (`project:*`): each at its current version, or at
+        // all of its versions when none of them is current and enabled.
+        None if project.is_none() => {
+            let all = set.clone();
+            set.retain(|e| {
+                manifest.current_version(&e.project).is_none_or(|v| {
+                    e.version == v || !all.iter().any(|o| o.project == e.project && o.version == v)
+                })
+            });
+        }
         None => {
             let versions = listing(set.iter().map(|e| e.version.as_str()));
             if set.iter().map(|e| &e.version).collect::<std::collections::BTreeSet<_>>().len() > 1 {
@@ -196,15 +206,36 @@ fn narrow_version(
     Ok(())
 }
 
+/// True when every search word and phrase is written in CJK script.
+fn written_in_cjk(query: &ParsedQuery) -> bool {
+    let mut texts = query.words.iter().chain(&query.phrases).peekable();
+    texts.peek().is_some()
+        && texts.all(|t| {
+            let mut letters = t.chars().filter(|c| c.is_alphanumeric()).peekable();
+            letters.peek().is_some() && letters.all(lectern_corpus::script::is_cjk)
+        })
+}
+
+/// Whether an installed locale is written in CJK script (Chinese, Japanese, Korean).
+fn cjk_locale(locale: &str) -> bool {
+    ["zh", "ja", "ko"].iter().any(|l| locale == *l || locale.starts_with(&format!("{l}-")))
+}
+
 /// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
 /// default locale. Only a given locale missing from the scope is an error; a
-/// missing default keeps every locale.
+/// missing default keeps every locale, except that a query written in CJK
+/// script keeps the CJK locales when there are some (the scope says so).
 fn narrow_locale(
     manifest: &Manifest,
     set: &mut Vec<&EditionRecord>,
     given: Option<&str>,
+    cjk: bool,
 ) -> Result<(), LibraryError> {
     let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
+    if locale.is_none() && cjk && set.iter().any(|e| cjk_locale(&e.locale)) {
+        set.retain(|e| cjk_locale(&e.locale));
+        return Ok(());
+    }
     if let Some(l) = locale.as_deref().filter(|l| *l != "*") {
         let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
         let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();

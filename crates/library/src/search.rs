@@ -86,6 +86,57 @@ pub struct SearchResponse {
     pub candidate_truncated: bool,
     pub scope: ResolvedScope,
     pub hits: Vec<SearchHit>,
+    /// When the scope has no hits: the other enabled locales, versions or
+    /// projects that have some (never a silent zero).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elsewhere: Vec<Elsewhere>,
+}
+
+/// Hits outside the scope searched: in another locale, version or project
+/// (the one that differs is set), with how many there are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Elsewhere {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    pub total: usize,
+}
+
+impl Elsewhere {
+    /// The filter that searches there (`locale:zh-Hans`).
+    pub fn filter(&self) -> String {
+        match (&self.locale, &self.version, &self.project) {
+            (Some(l), _, _) => format!("locale:{l}"),
+            (_, Some(v), _) => format!("version:{v}"),
+            (_, _, Some(p)) => format!("project:{p}"),
+            _ => String::new(),
+        }
+    }
+}
+
+impl SearchResponse {
+    /// What every face says of a zero with hits elsewhere: `0 in en; 30 in
+    /// zh-Hans: add locale:zh-Hans`. None when there is nothing to say.
+    pub fn elsewhere_hint(&self) -> Option<String> {
+        let first = self.elsewhere.first()?;
+        let here = match (&first.locale, &first.version) {
+            (Some(_), _) => &self.scope.locale,
+            (_, Some(_)) => &self.scope.version,
+            _ => &self.scope.project,
+        };
+        let there: Vec<String> = self
+            .elsewhere
+            .iter()
+            .map(|e| {
+                let name = e.locale.as_ref().or(e.version.as_ref()).or(e.project.as_ref());
+                format!("{} in {}: add {}", e.total, name.map_or("", String::as_str), e.filter())
+            })
+            .collect();
+        Some(format!("0 in {here}; {}", there.join("; ")))
+    }
 }
 
 /// Where the next page of a ranked list starts. `next_offset` is only ever
@@ -262,6 +313,47 @@ impl Checked {
         }
     }
 
+    /// The enabled editions outside the scope that hold hits, grouped by the
+    /// one thing that differs: the locale (same project and version), the
+    /// version (same project and locale) or the project.
+    fn elsewhere(&self) -> Vec<Elsewhere> {
+        let manifest = &self.view.manifest;
+        let scope = &self.scope;
+        let same = |scoped: &str, value: &str| scoped == "*" || scoped == value;
+        let mut groups: Vec<(Elsewhere, Vec<String>)> = Vec::new();
+        for e in manifest.enabled().filter(|e| !scope.editions.contains(&e.id)) {
+            let key = if !same(&scope.project, &e.project) {
+                Elsewhere { project: Some(e.project.clone()), version: None, locale: None, total: 0 }
+            } else if !same(&scope.version, &e.version) && same(&scope.locale, &e.locale) {
+                Elsewhere { project: None, version: Some(e.version.clone()), locale: None, total: 0 }
+            } else if same(&scope.version, &e.version) {
+                Elsewhere { project: None, version: None, locale: Some(e.locale.clone()), total: 0 }
+            } else {
+                continue;
+            };
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, ids)) => ids.push(e.id.clone()),
+                None => groups.push((key, vec![e.id.clone()])),
+            }
+        }
+        // Locales first, then versions, then projects.
+        groups.sort_by_key(|(k, _)| (k.locale.is_none(), k.version.is_none()));
+        let deadline = Instant::now() + Duration::from_millis(manifest.deadline_ms());
+        groups
+            .into_iter()
+            .filter_map(|(mut key, editions)| {
+                let request = SearchRequest {
+                    editions: &editions,
+                    limit: 1,
+                    offset: 0,
+                    ..self.request(deadline, None)
+                };
+                key.total = self.view.snapshot.search_uncached(&request).total;
+                (key.total > 0).then_some(key)
+            })
+            .collect()
+    }
+
     /// The envelope of `outcome`, copied once from the result the cache may share.
     fn respond(self, outcome: &SearchOutcome) -> SearchResponse {
         let view = &self.view;
@@ -297,6 +389,11 @@ impl Checked {
             timed_out: outcome.timed_out,
             cancelled: outcome.cancelled,
             candidate_truncated: outcome.candidate_truncated || paging.cut,
+            elsewhere: if outcome.total == 0 && !outcome.timed_out && !outcome.cancelled {
+                self.elsewhere()
+            } else {
+                Vec::new()
+            },
             scope: self.scope,
             hits,
         }
