@@ -126,6 +126,47 @@ fn only(values: impl Iterator<Item = String>) -> Option<String> {
     if set.len() == 1 { set.into_iter().next() } else { None }
 }
 
+/// Checks a validated value against what is installed: a default locale,
+/// project or version that no installed edition has would be accepted and
+/// then silently ignored by every search.
+pub fn check_installed(
+    key: &str,
+    value: &str,
+    editions: &[crate::EditionRecord],
+) -> Result<(), LibraryError> {
+    let names = |what: &str, values: &mut dyn Iterator<Item = &str>, found: bool| {
+        if found {
+            Ok(())
+        } else {
+            Err(invalid(format!(
+                "{key}: no installed edition has {what} {value:?}; installed {what}s: {}",
+                listing(values)
+            )))
+        }
+    };
+    match key {
+        "default.locale" => {
+            let found = editions.iter().any(|e| e.locale == value);
+            names("locale", &mut editions.iter().map(|e| e.locale.as_str()), found)
+        }
+        "default.project" => {
+            let found = editions.iter().any(|e| e.project == value || e.aliases.iter().any(|a| a == value));
+            names("project", &mut editions.iter().map(|e| e.project.as_str()), found)
+        }
+        _ => match key.strip_prefix("default.version.") {
+            Some(project) => {
+                let of_project: Vec<&crate::EditionRecord> = editions
+                    .iter()
+                    .filter(|e| e.project == project || e.aliases.iter().any(|a| a == project))
+                    .collect();
+                let found = of_project.iter().any(|e| e.version == value);
+                names("version", &mut of_project.iter().map(|e| e.version.as_str()), found)
+            }
+            None => Ok(()),
+        },
+    }
+}
+
 /// Lists distinct values for error messages.
 pub(crate) fn listing<'a>(values: impl Iterator<Item = &'a str>) -> String {
     let set: BTreeSet<&str> = values.collect();

@@ -104,3 +104,27 @@ fn file_names_with_control_characters_are_never_published() {
     assert!(listed.iter().all(|p| !p.path.chars().any(char::is_control)), "{listed:?}");
     assert!(listed.iter().any(|p| p.path.ends_with("/good")), "{listed:?}");
 }
+
+/// Regression: `config set default.locale de` was accepted with no `de`
+/// edition and then ignored by every search; a default now names something
+/// installed, and the error lists what is.
+#[test]
+fn config_set_refuses_defaults_nothing_installed_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let (lib, _) = library(dir.path(), &[("index.md", "# Home\n\nwords\n")]);
+    let mut wait = |_: &str| {};
+    let err = lib.set_setting("default.locale", "de", &mut wait).unwrap_err();
+    assert_eq!(err.code(), crate::ErrorCode::InvalidArgument);
+    assert_eq!(
+        err.to_string(),
+        "default.locale: no installed edition has locale \"de\"; installed locales: en"
+    );
+    let err = lib.set_setting("default.version.app", "9", &mut wait).unwrap_err();
+    assert!(err.to_string().contains("installed versions: 1"), "{err}");
+    let err = lib.set_setting("default.project", "nope", &mut wait).unwrap_err();
+    assert!(err.to_string().contains("installed projects: app"), "{err}");
+    // What is installed is accepted.
+    assert_eq!(lib.set_setting("default.locale", "en", &mut wait).unwrap(), "en");
+    assert_eq!(lib.set_setting("default.version.app", "1", &mut wait).unwrap(), "1");
+    assert_eq!(lib.set_setting("default.project", "app", &mut wait).unwrap(), "app");
+}

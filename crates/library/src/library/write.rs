@@ -72,6 +72,7 @@ impl Library {
         let value = crate::settings::validate(key, value)?;
         let _guard = self.begin_write(on_wait)?;
         let mut manifest = self.view()?.manifest.clone();
+        crate::settings::check_installed(key, &value, &manifest.editions)?;
         if manifest.settings.get(key) != Some(&value) {
             manifest.settings.insert(key.to_owned(), value.clone());
             self.commit_manifest(&manifest)?;
