@@ -8,9 +8,12 @@ use serde_json::Value;
 /// anything; `None` also for a request that carries the `_meta` of a revision
 /// without `initialize` (answered as a method that revision lacks). rmcp
 /// would take a malformed `initialize` for a request of another revision and
-/// speak of its `_meta`, so each face asks this first and then has rmcp
-/// decode the params.
-pub fn initialize_params_problem(message: &Value) -> Option<String> {
+/// speak of its `_meta`, so each face asks this first; `decode` is the face's
+/// own decoding of well-formed params (rmcp's), whose error is the last word.
+pub fn initialize_params_problem(
+    message: &Value,
+    decode: impl FnOnce(&serde_json::Map<String, Value>) -> Result<(), String>,
+) -> Option<String> {
     let Some(params) = message.get("params").and_then(Value::as_object) else {
         return Some(
             "invalid initialize params: params must be an object with protocolVersion, capabilities and clientInfo"
@@ -34,6 +37,8 @@ pub fn initialize_params_problem(message: &Value) -> Option<String> {
     if !(text("name") && text("version")) {
         wrong.push("clientInfo (an object with a string name and version)");
     }
-    (!wrong.is_empty())
-        .then(|| format!("invalid initialize params: missing or malformed {}", wrong.join(", ")))
+    if !wrong.is_empty() {
+        return Some(format!("invalid initialize params: missing or malformed {}", wrong.join(", ")));
+    }
+    decode(params).err().map(|e| format!("invalid initialize params: {e}"))
 }

@@ -343,18 +343,13 @@ fn busy(id: Value, request: &Value) -> Value {
 }
 
 /// What is wrong with an `initialize` request's params, if anything: the
-/// shared check first, then rmcp's own decoding of them.
+/// shared check, with rmcp's decoding of well-formed params.
 fn initialize_problem(message: &Value) -> Option<String> {
-    if let Some(problem) = lectern_library::initialize::initialize_params_problem(message) {
-        return Some(problem);
-    }
-    let params = message.get("params").and_then(Value::as_object)?;
-    if params.get("_meta").and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")).is_some() {
-        return None;
-    }
-    serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
-        .err()
-        .map(|e| format!("invalid initialize params: {e}"))
+    lectern_library::initialize::initialize_params_problem(message, |params| {
+        serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
+            .map(drop)
+            .map_err(|e| e.to_string())
+    })
 }
 
 /// Finds `"id": <number or string>` in the start of an over-long line, so its

@@ -343,21 +343,16 @@ async fn element(rmcp: Rmcp, parts: &axum::http::request::Parts, item: Value) ->
 }
 
 /// What is wrong with an `initialize` request's params, if it is one: the
-/// shared check first, then rmcp's own decoding of them.
+/// shared check, with rmcp's decoding of well-formed params.
 fn initialize_problem(message: &Value) -> Option<String> {
     if message.get("method").and_then(Value::as_str) != Some("initialize") || message.get("id").is_none() {
         return None;
     }
-    if let Some(problem) = lectern_library::initialize::initialize_params_problem(message) {
-        return Some(problem);
-    }
-    let params = message.get("params").and_then(Value::as_object)?;
-    if params.get("_meta").and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")).is_some() {
-        return None;
-    }
-    serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
-        .err()
-        .map(|e| format!("invalid initialize params: {e}"))
+    lectern_library::initialize::initialize_params_problem(message, |params| {
+        serde_json::from_value::<rmcp::model::InitializeRequestParams>(Value::Object(params.clone()))
+            .map(drop)
+            .map_err(|e| e.to_string())
+    })
 }
 
 fn rpc_error_value(id: Value, code: i64, message: &str) -> Value {
