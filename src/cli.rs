@@ -83,6 +83,11 @@ pub enum Command {
         after_help = "Examples:\n  lectern serve\n  lectern serve --port 8765\n  lectern serve --demo\n  lectern serve --site examples/demo/lectern.toml --listen 127.0.0.1:8080\n  lectern serve --site --read-only --listen 0.0.0.0:8080\n\nPrints a one-time login URL for the web page. Clients find the port in {user-data}/api/status.json and the key in {user-data}/api/access-key."
     )]
     Serve(ServeArgs),
+    /// Write the public docs site as static files (HTML, .md, llms.txt, sitemap.xml, 404.html) for any static host.
+    #[command(
+        after_help = "Examples:\n  lectern export --site --out public\n  lectern export --site examples/demo/lectern.toml --out /var/www/docs\n\nThe files are what `lectern serve --site` answers for the same generation; links use the site config's base_url. A second export into the same folder rewrites only what changed and removes the files of pages no longer published. Search (/search) and /mcp need a server: route them to `lectern serve --site --read-only`."
+    )]
+    Export(ExportArgs),
     /// Open the web page in a browser, logged in (needs a running `lectern serve`).
     #[command(after_help = "Examples:\n  lectern open\n  lectern open --print")]
     Open(OpenArgs),
@@ -143,6 +148,20 @@ pub struct ServeArgs {
     /// Write nothing to the library (replicas serving one build).
     #[arg(long, requires = "site")]
     pub read_only: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Export the public docs site. With CONFIG, first install or update the editions it
+    /// declares; without, export the library as built.
+    #[arg(long, value_name = "CONFIG", num_args = 0..=1, required = true)]
+    pub site: Option<Option<PathBuf>>,
+    /// The folder to write (created when missing): empty, or an earlier export.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write into a non-empty folder that holds no earlier export; files the export does not write are kept.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

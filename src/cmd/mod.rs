@@ -6,6 +6,7 @@ mod completions;
 mod config;
 mod doctor;
 mod editions;
+mod export;
 mod man;
 mod mcp;
 mod open;
@@ -42,6 +43,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Config(args) => config::run(&config, args),
         Command::Serve(args) if args.site.is_some() => site::run(&config, args),
         Command::Serve(args) => serve::run(&config, args),
+        Command::Export(args) => export::run(&config, args),
         Command::Open(args) => open::run(&config, args),
         Command::Mcp(args) => mcp::run(&config, args),
         Command::Doctor(args) => return doctor::run(&config, args),

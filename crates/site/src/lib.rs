@@ -13,9 +13,11 @@
 //! - `html`: Markdown to safe HTML and the page templates (no JavaScript).
 //! - `routes`: pages, `.md`, search, `llms.txt`, `sitemap.xml`, `healthz`.
 //! - `mcp`: the `/mcp` tools (`list_versions`, `list_pages`, `search_docs`, `read_page`).
+//! - `export`: the files of a static export and their bytes, rendered by [`app`] in-process.
 
 pub mod error;
 mod etag;
+pub mod export;
 mod guard;
 pub mod html;
 pub mod mcp;

@@ -83,7 +83,7 @@ fn base_url(site: Option<&SiteConfig>, headers: &HeaderMap) -> String {
 /// Percent-encodes a site path for a URL (sitemap, `llms.txt`): every byte
 /// but RFC 3986's unreserved and path characters, so `/zh-Hans/app/索引`
 /// becomes `/zh-Hans/app/%E7%B4%A2%E5%BC%95`.
-fn encode_path(path: &str) -> String {
+pub(crate) fn encode_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for &b in path.as_bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/!$&'*+,;=:@".contains(&b) {
