@@ -78,6 +78,10 @@ pub fn run(config: &Config, args: ExportArgs) -> Result<()> {
     runtime.block_on(renderer.render_all(files, super::blocking_threads(), |file, rendered| {
         let bytes = match rendered {
             Rendered::Body(bytes) | Rendered::Redirect { page: bytes, .. } => bytes,
+            Rendered::Absent => {
+                names.remove(&file.file);
+                return out.forget(&file.file);
+            }
             Rendered::Refused { status, message } => {
                 eprintln!(
                     "warning: left out {} ({}): the site answers {status}: {message}",

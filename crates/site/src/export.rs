@@ -50,10 +50,15 @@ pub enum FileKind {
     Fixed,
     /// The page for a missing URL, answered with 404.
     NotFound,
+    /// An edition's home when no published page lives at its prefix: the
+    /// site may answer it (a generated landing page) or not; a static host
+    /// gets whatever it answers with 200, and nothing otherwise.
+    Home,
 }
 
-/// Every file of an export of `view`, fixed routes first, then the pages
-/// in the order [`View::published`] lists them. A page whose file would
+/// Every file of an export of `view`, fixed routes first, then per edition
+/// in the order [`View::published`] lists them its home (when no page
+/// lives at its prefix) and its pages. A page whose file would
 /// clash with another file (a page `/llms.txt`, or `/a.md` beside `/a`) is
 /// left out and named in the second list, with the reason: the site never
 /// answers such a URL with that page either.
@@ -64,6 +69,13 @@ pub fn export_files(view: &View) -> (Vec<ExportFile>, Vec<String>) {
     }
     files.push(ExportFile { url: NOT_FOUND_URL.into(), file: "404.html".into(), kind: FileKind::NotFound });
     for edition in view.published(Descriptions::Skip) {
+        if !edition.pages.iter().any(|p| p.path == edition.prefix) {
+            let relative = edition.prefix.trim_start_matches('/');
+            if !relative.is_empty() {
+                let html = format!("{relative}/index.html");
+                files.push(ExportFile { url: edition.prefix.clone(), file: html, kind: FileKind::Home });
+            }
+        }
         for page in edition.pages {
             let relative = page.path.trim_start_matches('/');
             let html =
@@ -110,6 +122,8 @@ fn without_clashes(files: Vec<ExportFile>) -> (Vec<ExportFile>, Vec<String>) {
 /// What the site answered for one file.
 #[derive(Debug)]
 pub enum Rendered {
+    /// Nothing to write: a [`FileKind::Home`] the site does not answer.
+    Absent,
     /// The exact bytes the site sends for the URL (uncompressed).
     Body(Vec<u8>),
     /// The site answers with a redirect (the home of a site without a page
@@ -180,6 +194,7 @@ impl Renderer {
                 location: location.to_owned(),
                 page: redirect_page(location, &self.base).into_bytes(),
             },
+            (_, _) if file.kind == FileKind::Home => Rendered::Absent,
             (status, _) => Rendered::Refused {
                 status,
                 message: String::from_utf8_lossy(&bytes).chars().take(300).collect(),
