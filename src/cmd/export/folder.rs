@@ -27,6 +27,9 @@ struct Manifest {
 /// An export folder, checked and ready for writes.
 pub struct Folder {
     root: PathBuf,
+    /// Held while the export writes: a second export into the same folder
+    /// is refused instead of interleaving its writes with this one's.
+    _lock: std::fs::File,
     /// What the last export wrote (empty for a first export).
     earlier: BTreeSet<String>,
 }
@@ -54,6 +57,7 @@ impl Folder {
             Err(e) => return Err(e).with_context(|| format!("reading the export folder {}", root.display())),
         }
         check_writable(root)?;
+        let lock = lock(root)?;
         let earlier = match std::fs::read(root.join(MANIFEST)) {
             Ok(bytes) => match read_manifest(&bytes) {
                 Ok(files) => files,
@@ -85,7 +89,7 @@ impl Folder {
             }
             Err(e) => return Err(e).with_context(|| format!("reading {}", root.join(MANIFEST).display())),
         };
-        Ok(Folder { root: root.to_owned(), earlier })
+        Ok(Folder { root: root.to_owned(), _lock: lock, earlier })
     }
 
     /// Removes the files of the earlier export that are not in `files`
@@ -201,6 +205,22 @@ fn read_manifest(bytes: &[u8]) -> Result<BTreeSet<String>, String> {
     Ok(manifest.files)
 }
 
+/// An exclusive lock on the folder itself (no lock file to upload with
+/// the site), released when the export ends, however it ends.
+fn lock(root: &Path) -> Result<std::fs::File> {
+    let folder = std::fs::File::open(root).with_context(|| format!("opening {}", root.display()))?;
+    match folder.try_lock() {
+        Ok(()) => Ok(folder),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "another `lectern export` is writing into {}; wait for it to finish, then run this one again",
+            root.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("locking the export folder {}", root.display()))
+        }
+    }
+}
+
 /// A write into `root` succeeds; else a clear refusal naming the folder.
 fn check_writable(root: &Path) -> Result<()> {
     let probe = root.join(format!(".lectern-export-probe-{}", std::process::id()));
@@ -243,6 +263,7 @@ mod tests {
         assert_eq!(folder.write("a/b/index.html", b"one").unwrap(), Write::New);
         assert_eq!(folder.write("c.md", b"two").unwrap(), Write::New);
         folder.finish("g1", files).unwrap();
+        drop(folder);
 
         let folder = Folder::open(&out, false).unwrap();
         let files: BTreeSet<String> = ["c.md".to_owned()].into();
@@ -251,6 +272,16 @@ mod tests {
         assert_eq!(folder.write("c.md", b"two").unwrap(), Write::Unchanged);
         assert_eq!(folder.write("c.md", b"2").unwrap(), Write::Changed);
         assert_eq!(std::fs::read(out.join("c.md")).unwrap(), b"2");
+    }
+
+    #[test]
+    fn a_second_export_into_a_folder_in_use_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Folder::open(dir.path(), false).unwrap();
+        let err = Folder::open(dir.path(), false).err().unwrap().to_string();
+        assert!(err.contains("another `lectern export` is writing"), "{err}");
+        drop(first);
+        assert!(Folder::open(dir.path(), false).is_ok());
     }
 
     #[test]
