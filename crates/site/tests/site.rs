@@ -10,6 +10,8 @@
 //! - `/mcp`: exactly four tools, results and error shape; results match
 //!   their `outputSchema`, error text is the JSON; batches only in 2025-03-26;
 //!   a malformed `initialize` is told what is wrong
+//! - export: every fixed route a static export writes answers, and every
+//!   file of an export renders as the router answers it
 
 use std::io::Read;
 use std::net::SocketAddr;
@@ -549,4 +551,45 @@ async fn malformed_initialize_says_what_is_wrong_with_its_params() {
             assert!(message.contains(name), "{name}: {message}");
         }
     }
+}
+
+/// What a static export writes is what the router answers: every route of
+/// `static_routes` answers 200, and every file renders, none refused.
+#[tokio::test]
+async fn every_file_of_a_static_export_renders_as_the_router_answers() {
+    use lectern_site::export::{self, FileKind, Rendered, Renderer};
+    let s = state(Options::default());
+    for route in export::static_routes() {
+        assert_eq!(text(&s, route).await.0, StatusCode::OK, "{route}");
+    }
+    let (files, skipped) = export::export_files(&library().view().unwrap());
+    assert!(skipped.is_empty(), "{skipped:?}");
+    let renderer = Renderer::new(library()).unwrap();
+    let mut pages = 0;
+    for file in &files {
+        match (renderer.render(file).await, file.kind) {
+            (Rendered::Body(bytes), FileKind::NotFound) => {
+                assert_eq!(
+                    text(&s, &file.url).await,
+                    (StatusCode::NOT_FOUND, String::from_utf8(bytes).unwrap())
+                );
+            }
+            (Rendered::Body(bytes), _) => {
+                assert_eq!(
+                    text(&s, &file.url).await,
+                    (StatusCode::OK, String::from_utf8(bytes).unwrap()),
+                    "{}",
+                    file.url
+                );
+                pages += usize::from(file.kind == FileKind::Page);
+            }
+            (Rendered::Redirect { location, page }, _) => {
+                assert_eq!(file.url, "/", "only the root redirects");
+                assert!(String::from_utf8(page).unwrap().contains(&format!("url={location}")));
+            }
+            (Rendered::Absent, FileKind::Home) => {}
+            (other, kind) => panic!("{} ({kind:?}): {other:?}", file.url),
+        }
+    }
+    assert!(pages >= 20, "{pages}");
 }
