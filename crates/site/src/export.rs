@@ -21,8 +21,10 @@ use crate::state::{Options, SiteState};
 /// A fixed route of the site (not a page) that a static host serves as a
 /// file of the same name: `/llms.txt` → `llms.txt`. Routes added to the
 /// site that a static host can serve belong here, so exports pick them up.
-pub fn static_routes() -> Vec<&'static str> {
-    vec!["/llms.txt", "/sitemap.xml"]
+/// Owned strings, so a route named at run time (an asset under a hash of
+/// its bytes) can be listed too.
+pub fn static_routes() -> Vec<String> {
+    ["/llms.txt", "/sitemap.xml"].map(String::from).into()
 }
 
 /// The URL whose answer an export writes as `404.html`: no page lives
@@ -65,7 +67,8 @@ pub enum FileKind {
 pub fn export_files(view: &View) -> (Vec<ExportFile>, Vec<String>) {
     let mut files = vec![ExportFile { url: "/".into(), file: "index.html".into(), kind: FileKind::Fixed }];
     for route in static_routes() {
-        files.push(ExportFile { url: route.into(), file: route[1..].into(), kind: FileKind::Fixed });
+        let file = route.trim_start_matches('/').to_owned();
+        files.push(ExportFile { url: route, file, kind: FileKind::Fixed });
     }
     files.push(ExportFile { url: NOT_FOUND_URL.into(), file: "404.html".into(), kind: FileKind::NotFound });
     for edition in view.published(Descriptions::Skip) {
