@@ -18,11 +18,11 @@ use tower::ServiceExt;
 use crate::routes::encode_path;
 use crate::state::{Options, SiteState};
 
-/// A fixed route of the site (not a page) that a static host serves as a
-/// file of the same name: `/llms.txt` → `llms.txt`. Routes added to the
-/// site that a static host can serve belong here, so exports pick them up.
-/// Owned strings, so a route named at run time (an asset under a hash of
-/// its bytes) can be listed too.
+/// The site's fixed routes (not pages) that a static host serves as files
+/// of the same name: `/llms.txt` → `llms.txt`. Routes added to the site
+/// that a static host can serve belong here, so exports pick them up; the
+/// strings are owned, so a route named at run time (an asset under a hash
+/// of its bytes) fits too.
 pub fn static_routes() -> Vec<String> {
     ["/llms.txt", "/sitemap.xml"].map(String::from).into()
 }
