@@ -342,6 +342,11 @@ async fn the_page_and_integrations_are_served() {
     assert_eq!(st, StatusCode::OK);
     assert!(headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("default-src 'none'"));
     assert!(body.as_str().unwrap().contains("/app.js"));
+    // The page's own addresses (a page, a search) load the same page.
+    let (st, _, linked) = get("/?page=%2Fapp%2Fguide%2Finstall&q=x").send(&s).await;
+    assert_eq!((st, &linked), (StatusCode::OK, &body));
+    let (st, headers, _) = get("/favicon.svg").send(&s).await;
+    assert_eq!((st, headers[header::CONTENT_TYPE].to_str().unwrap()), (StatusCode::OK, "image/svg+xml"));
     let (st, _, v) = get("/v1/integrations").key().send(&s).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(
