@@ -333,7 +333,9 @@ async function projectChecks() {
     writeFileSync(join(dir, "usage", "run.md"), "# Running the toolkit\n\nInstall it first, then run it.\n");
     execFileSync(bin, ["add", dir, "--project", "toolkit", "--version", "3", "--locale", "en", "--label", "Toolkit 3", "--user-data", userData], { stdio: "ignore" });
     // The server serves another process's generation within a second.
-    await page.waitForFunction(async () => (await (await fetch("/v1/editions")).json()).editions.some((e) => e.project === "toolkit"), null, { polling: 200 });
+    const served = () => page.evaluate(async () => (await (await fetch("/v1/editions")).json()).editions.some((e) => e.project === "toolkit"));
+    for (let i = 0; i < 50 && !(await served()); i++) await page.waitForTimeout(100);
+    assert(await served(), "the server did not pick up the added project within 5 s");
     await page.goto(origin + "/?q=install");
     await ready(page);
     const projects = await page.$$eval("#f-project option", (os) => os.map((o) => o.value));

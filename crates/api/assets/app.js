@@ -154,7 +154,7 @@ async function refreshEditions() {
   $("#generation").textContent = `generation ${list.generation}`;
   const enabled = list.editions.filter((e) => e.enabled);
   const dp = state.defaults.project;
-  fillFilter($("#f-project"), uniq(enabled.map((e) => e.project)), (p) => p, dp ? `default project (${dp})` : "default project");
+  fillFilter($("#f-project"), uniq(enabled.map((e) => e.project)), (p) => p, dp ? `default project (${dp})` : "every project");
   fillVersions();
   fillFilter($("#f-locale"), uniq(enabled.map((e) => e.locale)), (l) => `language ${l}`);
   return list;
@@ -171,7 +171,7 @@ function fillFilter(select, values, label, first) {
 // The version list is the chosen project's (the default project's when none is chosen).
 function fillVersions() {
   const chosen = $("#f-project").value;
-  const project = chosen === "*" ? null : chosen || state.defaults.project;
+  const project = chosen === "*" ? null : chosen || state.defaults.project || null;
   const versions = uniq(state.editions.filter((e) => e.enabled && (!project || e.project === project)).map((e) => e.version)).reverse();
   fillFilter($("#f-version"), versions, (v) => `version ${v}`);
 }
@@ -208,6 +208,8 @@ async function runSearch() {
   for (const [key, id] of [["project", "#f-project"], ["version", "#f-version"], ["locale", "#f-locale"]]) {
     if ($(id).value) params[key] = $(id).value;
   }
+  // Several projects and none the default: search them all rather than fail.
+  if (!params.project && !state.defaults.project) params.project = "*";
   try {
     const r = await api("/v1/search", params);
     if (seq !== state.seq) return; // a newer search is on its way
