@@ -313,6 +313,22 @@ async function browseChecks() {
     assert(await page.$eval("#toc .toc-title", (t) => t.textContent) === "App 1", "tree title");
   });
 
+  await check("the filter keeps the matching pages with their folders open, and Enter opens the first", async () => {
+    await page.goto(origin + "/?page=/app/faq");
+    await ready(page);
+    await readerShows(page, "/app/faq");
+    await page.fill("#toc-filter", "INDEX");
+    const shown = () => page.$$eval("#toc a[data-path]", (as) => as.filter((a) => a.offsetParent !== null).map((a) => a.dataset.path));
+    // The match, and the folder around it (its own page is a link too).
+    await page.waitForFunction(() => [...document.querySelectorAll("#toc a[data-path]")].filter((a) => a.offsetParent !== null).length === 2);
+    assert(JSON.stringify(await shown()) === JSON.stringify(["/app/guide", "/app/guide/indexes"]), `shown: ${await shown()}`);
+    await page.press("#toc-filter", "Enter");
+    await readerShows(page, "/app/guide/indexes");
+    await page.fill("#toc-filter", "");
+    const all = await shown();
+    assert(all.includes("/app/faq") && all.includes("/app/guide/indexes") && !all.includes("/app/reference/cli"), `cleared: ${all}`);
+  });
+
   await check("the tree and links work from the keyboard", async () => {
     await page.focus("#toc a[aria-current=page]");
     await page.keyboard.press("Shift+Tab");

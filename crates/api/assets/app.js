@@ -420,8 +420,40 @@ function expand(toggle, open) {
 
 function renderToc(t) {
   const nav = $("#toc");
-  nav.replaceChildren(el("p", { class: "toc-title", text: t.label }), tocList(t.entries));
+  const filter = el("input", { type: "search", id: "toc-filter", class: "toc-filter", placeholder: "Filter the contents", "aria-label": "Filter the contents", autocomplete: "off", spellcheck: "false" });
+  const list = tocList(t.entries);
+  filter.addEventListener("input", () => filterToc(list, filter.value.trim().toLocaleLowerCase()));
+  // Enter opens the first page the filter matched.
+  filter.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    const first = list.querySelector("a.match[data-path]");
+    if (first) first.click();
+  });
+  nav.replaceChildren(el("p", { class: "toc-title", text: t.label }), filter, list);
   nav.lang = t.locale;
+}
+
+// Keeps the entries whose title holds `term`, with the folders around them
+// open; an empty term shows the whole tree again, open at the current page.
+function filterToc(list, term) {
+  const walk = (ul) => {
+    let any = false;
+    for (const li of ul.children) {
+      const own = li.querySelector(":scope > a") || li.querySelector(":scope > .twisty");
+      const sub = li.querySelector(":scope > ul");
+      const inside = sub ? walk(sub) : false;
+      const match = !!term && own.textContent.toLocaleLowerCase().includes(term);
+      const hit = !term || match || inside;
+      own.classList.toggle("match", match);
+      li.hidden = !hit;
+      if (sub) expand(li.querySelector(":scope > .twisty"), !!term && inside);
+      any = any || hit;
+    }
+    return any;
+  };
+  walk(list);
+  if (!term && state.page) markCurrent(state.page.path);
 }
 
 function markCurrent(path) {
