@@ -783,6 +783,9 @@ cases!(local_api {
     section_offset_negative: api("GET", "/v1/section?section_key={section}&offset=-1", &[AUTH], "") => http(400, "invalid_argument", "offset -1 is past the end");
     page_path_traversal: api("GET", "/v1/page?path=/app/../../etc/passwd", &[AUTH], "") => http(404, "not_found", "no page at /app/../../etc/passwd");
     page_path_with_nul: api("GET", "/v1/page?path=%2Fapp%00x", &[AUTH], "") => http(400, "invalid_argument", "is not a site path: a site path has at most 1024 bytes and no control characters");
+    toc_without_edition: api("GET", "/v1/toc", &[AUTH], "") => http(400, "invalid_argument", "missing field `edition`");
+    toc_unknown_edition: api("GET", "/v1/toc?edition=nope@1/en", &[AUTH], "") => http(404, "not_found", "no edition \"nope@1/en\" is installed");
+    toc_malformed_edition: api("GET", "/v1/toc?edition=..%2F..%2Fetc", &[AUTH], "") => http(400, "invalid_argument", "edition id \"../../etc\" is not of the form");
     enable_unknown_edition: api("POST", "/v1/editions/enable", &[AUTH, JSON], r#"{"edition":"nope@1/en"}"#) => http(404, "not_found", "no edition \"nope@1/en\" is installed");
     remove_without_edition: api("POST", "/v1/editions/remove", &[AUTH, JSON], "{}") => http(400, "invalid_argument", "missing field `edition`");
     challenge_empty_nonce: api("POST", "/auth/challenge", &[JSON], r#"{"nonce":""}"#) => http(400, "invalid_argument", "nonce is 0 bytes long");

@@ -7,7 +7,9 @@
 use std::sync::OnceLock;
 
 use lectern_library::error::ErrorBody;
-use lectern_library::{ListResponse, PageResponse, SearchParams, SearchResponse, SectionResponse};
+use lectern_library::{
+    ListResponse, PageResponse, SearchParams, SearchResponse, SectionResponse, TocResponse,
+};
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
@@ -131,6 +133,7 @@ pub fn document() -> Value {
         generator.subschema_for::<SearchResponse>(),
         generator.subschema_for::<SectionResponse>(),
         generator.subschema_for::<PageResponse>(),
+        generator.subschema_for::<TocResponse>(),
         generator.subschema_for::<LoginToken>(),
         generator.subschema_for::<Integrations>(),
         generator.subschema_for::<ChallengeRequest>(),
@@ -194,6 +197,10 @@ pub fn document() -> Value {
                  q("generation", string(), "expected generation"), q("offset", integer(), "start, default 0"),
                  q("limit", integer(), "1-50000, default 16000"), format_param("markdown")],
             None, ok("PageResponse", "a window of the page"), &["409"])},
+        "/v1/toc": {"get": op(
+            "An enabled edition's table of contents: its pages as a tree of folders in reading order, and the page to open first",
+            vec![required(q("edition", string(), "edition id (project@version/locale[/domain[/collection]])")), q("generation", string(), "expected generation")],
+            None, ok("TocResponse", "the tree"), &["409"])},
         "/v1/login-token": {"post": op("Mint a one-time login URL for the web page (5 minutes, single use)", vec![], None, ok("LoginToken", "the URL"), &[])},
         "/v1/integrations": {"get": op("MCP client configs, one per client (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Codex CLI, generic), with absolute paths and no key", vec![], None, ok("Integrations", "configs"), &[])},
         "/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}}

@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use lectern_library::read::ReadFormat;
 use lectern_library::search::CacheLookup;
 use lectern_library::{
-    Library, LibraryError, ListRequest, ReadPageRequest, ReadSectionRequest, SearchParams,
+    Library, LibraryError, ListRequest, ReadPageRequest, ReadSectionRequest, SearchParams, TocRequest,
 };
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/search", get(search_get).post(search_post))
         .route("/section", get(section))
         .route("/page", get(page))
+        .route("/toc", get(toc))
         .route("/login-token", post(login_token))
         .route("/integrations", get(integrations))
 }
@@ -52,6 +53,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/search"),
     ("get", "/v1/section"),
     ("get", "/v1/page"),
+    ("get", "/v1/toc"),
     ("post", "/v1/login-token"),
     ("get", "/v1/integrations"),
     ("get", "/v1/openapi.json"),
@@ -308,6 +310,13 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resu
     let _on_drop = CancelOnDrop(cancel.clone());
     let r = blocking(&state, move |l| l.read_page_unless(&request, Some(&cancel))).await?;
     Ok(finish(serde_json::to_value(r).map_err(|e| ApiError::Internal(e.to_string()))?, format))
+}
+
+/// `GET /v1/toc`: an edition's pages as a tree, for the web page's reader.
+async fn toc(State(state): State<AppState>, Query(q): Query<TocRequest>) -> Result<Response, ApiError> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _on_drop = CancelOnDrop(cancel.clone());
+    Ok(axum::Json(blocking(&state, move |l| l.toc_unless(&q, Some(&cancel))).await?).into_response())
 }
 
 /// `POST /v1/login-token`.

@@ -16,12 +16,15 @@ use crate::state::AppState;
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const APP_CSS: &str = include_str!("../assets/app.css");
+/// The tab's icon, drawn inline (a browser asks for one on every page).
+const FAVICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\"><rect width=\"16\" height=\"16\" rx=\"3\" fill=\"#2456c7\"/><path d=\"M4 3h2v8h6v2H4z\" fill=\"#fff\"/></svg>";
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(index))
         .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }))
         .route("/app.css", get(|| async { asset("text/css; charset=utf-8", APP_CSS) }))
+        .route("/favicon.svg", get(|| async { asset("image/svg+xml", FAVICON) }))
         .route("/login", get(login))
         .route("/auth/challenge", post(challenge))
 }

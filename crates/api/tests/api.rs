@@ -5,7 +5,7 @@
 //! - auth: key, wrong key, no key, challenge, login token → cookie
 //! - guards: Host, Origin, body size, bad query/JSON, unknown route, time limit
 //! - endpoints: status, editions, search (GET/POST, prefix), section, page
-//!   (html, Chinese), stale generation (409), enable/disable
+//!   (html, Chinese), table of contents, stale generation (409), enable/disable
 //! - integrations: every client's config; the demo's warning
 //! - the client: a server at the recorded port that redirects is refused
 //!   (a real loopback server behind real discovery files)
@@ -241,6 +241,35 @@ async fn search_reads_and_stale_generations() {
 }
 
 #[tokio::test]
+async fn the_table_of_contents_is_a_tree_with_the_first_page() {
+    let s = state();
+    let (st, _, t) = get("/v1/toc?edition=app@2/en").key().send(&s).await;
+    assert_eq!(st, StatusCode::OK, "{t}");
+    assert_eq!(
+        (&t["first_page"], &t["prefix"], &t["label"]),
+        (&json!("/app"), &json!("/app"), &json!("App 2"))
+    );
+    let entries = t["entries"].as_array().unwrap();
+    assert_eq!(entries[0]["path"], "/app", "the home page comes first: {t}");
+    let guide =
+        entries.iter().find(|e| e["path"] == "/app/guide").expect("the guide folder has its index page");
+    let children: Vec<&str> =
+        guide["children"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert!(children.contains(&"/app/guide/install"), "{children:?}");
+    assert!(
+        !children.iter().any(|p| p.starts_with("/app/v1")),
+        "a nested version is not this edition's: {children:?}"
+    );
+    let (st, _, v) = get("/v1/toc?edition=app@9/en").key().send(&s).await;
+    assert_eq!((st, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    assert!(v["error"]["message"].as_str().unwrap().contains("installed: app@1/en"), "{v}");
+    let (st, _, v) = get("/v1/toc").key().send(&s).await;
+    assert_eq!((st, code(&v)), (StatusCode::BAD_REQUEST, "invalid_argument"));
+    let (st, _, v) = get("/v1/toc?edition=app@2/en").send(&s).await;
+    assert_eq!((st, code(&v)), (StatusCode::UNAUTHORIZED, "unauthorized"));
+}
+
+#[tokio::test]
 async fn enabling_and_disabling_make_new_generations() {
     let dir = tempfile::tempdir().unwrap();
     let s = state_with(Arc::new(demo_library(dir.path())), |_| {});
@@ -313,6 +342,11 @@ async fn the_page_and_integrations_are_served() {
     assert_eq!(st, StatusCode::OK);
     assert!(headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("default-src 'none'"));
     assert!(body.as_str().unwrap().contains("/app.js"));
+    // The page's own addresses (a page, a search) load the same page.
+    let (st, _, linked) = get("/?page=%2Fapp%2Fguide%2Finstall&q=x").send(&s).await;
+    assert_eq!((st, &linked), (StatusCode::OK, &body));
+    let (st, headers, _) = get("/favicon.svg").send(&s).await;
+    assert_eq!((st, headers[header::CONTENT_TYPE].to_str().unwrap()), (StatusCode::OK, "image/svg+xml"));
     let (st, _, v) = get("/v1/integrations").key().send(&s).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(

@@ -29,6 +29,8 @@
 //!   - `substring`: `search_pages`, folding and excerpts;
 //!   - `frontmatter`: our YAML over a page's Markdown;
 //!   - `site`: a served page, its navigation, the search page, the published listing.
+//! - `toc`: an edition's table of contents (a tree of folders in reading order) for the
+//!   local web page's reader.
 //! - `repair`: rebuilding a damaged or old-format index from the recorded sources.
 
 pub mod edition;
@@ -48,6 +50,7 @@ pub mod search;
 pub mod settings;
 pub mod status;
 mod suggest;
+pub mod toc;
 pub mod view;
 
 pub use edition::{EditionId, EditionRecord, EditionSpec, Status};
@@ -63,6 +66,7 @@ pub use pages::{
 pub use read::{PageResponse, ReadPageRequest, ReadSectionRequest, SectionResponse};
 pub use search::{Elsewhere, SearchHit, SearchParams, SearchResponse};
 pub use status::LibraryStatus;
+pub use toc::{TocEntry, TocRequest, TocResponse};
 
 /// Result alias for library calls.
 pub type Result<T, E = LibraryError> = std::result::Result<T, E>;
