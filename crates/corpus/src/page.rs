@@ -34,6 +34,9 @@ pub struct Page {
     /// holds every term, so ranked search puts it last among equals.
     #[serde(default)]
     pub listing: bool,
+    /// Where the sidebar shows it: groups, position, label.
+    #[serde(default)]
+    pub nav: crate::nav::NavPlace,
 }
 
 /// A heading-delimited part of a page; the unit ranked search returns.
