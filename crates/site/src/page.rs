@@ -15,14 +15,14 @@ use crate::html::{escape, head, header, switcher};
 pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
     let v = &nav.page;
     let mut out = String::with_capacity(body_html.len() + 8192);
+    let title = if nav.landing {
+        format!("{} — {}", v.title, nav.site_name)
+    } else {
+        format!("{} — {} — {}", v.title, v.label, nav.site_name)
+    };
     let description = v.description.as_deref().or(nav.site_description.as_deref());
     let fallback_description = format!("{} — {}, {}", v.title, v.label, nav.site_name);
-    head(
-        &mut out,
-        &v.locale,
-        &format!("{} — {} — {}", v.title, v.label, nav.site_name),
-        Some(description.unwrap_or(&fallback_description)),
-    );
+    head(&mut out, &v.locale, &title, Some(description.unwrap_or(&fallback_description)));
     for (lang, path) in &nav.alternates {
         let href = format!("{base}{path}");
         let _ = writeln!(
@@ -67,7 +67,7 @@ pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
         if !body_html.contains("<h1") {
             let _ = writeln!(out, "<h1>{}</h1>", escape(&v.title));
         }
-        out.push_str(&focusable_code(body_html));
+        out.push_str(&focusable_code(&outline(body_html)));
     }
     out.push_str("</article>\n");
     pager(&mut out, nav.prev.as_ref(), nav.next.as_ref());
@@ -81,6 +81,21 @@ pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
     let _ = write!(out, "{}</p></footer>\n</div>\n", escape(&v.label));
     toc(&mut out, nav);
     out.push_str("</main>\n</div>\n</body>\n</html>\n");
+    out
+}
+
+/// Headings under the page's `<h1>` start at `<h2>`: a page whose
+/// sections start at `###` is shown with them one or more levels up, so
+/// the outline has no gap (the rendering escapes raw HTML, so every `<hN`
+/// is a heading of the Markdown).
+fn outline(body_html: &str) -> String {
+    let top = (2..=6u8).find(|n| body_html.contains(&format!("<h{n}")));
+    let Some(shift) = top.map(|t| t - 2).filter(|s| *s > 0) else { return body_html.to_owned() };
+    let mut out = body_html.to_owned();
+    for n in top.unwrap_or(2)..=6 {
+        out = out.replace(&format!("<h{n}"), &format!("<h{}", n - shift));
+        out = out.replace(&format!("</h{n}>"), &format!("</h{}>", n - shift));
+    }
     out
 }
 
