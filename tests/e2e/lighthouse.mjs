@@ -40,8 +40,6 @@ export async function audit(urls, { headers = {}, formFactor = "desktop" } = {})
         screenEmulation: desktop
           ? { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false }
           : { mobile: true, width: 390, height: 844, deviceScaleFactor: 3, disabled: false },
-        // Loopback: no network to throttle, and the run measures the page, not the link.
-        throttlingMethod: "provided",
       };
       const run = await lighthouse(url, flags);
       const scores = {};

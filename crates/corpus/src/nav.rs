@@ -6,49 +6,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::{Deserialize, Serialize};
-
 use crate::page::Page;
+pub use crate::page::{NavGroup, NavPlace};
 use crate::paths;
 
 /// The file naming a folder's group.
 pub const CATEGORY_FILE: &str = "_category_.json";
 /// mdBook's table of contents, at the source root.
 pub const SUMMARY_FILE: &str = "SUMMARY.md";
-
-/// A page's place in the navigation. The default (no groups, no position)
-/// is a page at the top level, placed by its frontmatter `order` and title.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NavPlace {
-    /// The groups the page is in, outermost first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<NavGroup>,
-    /// Its place among its siblings when the source orders them
-    /// (`SUMMARY.md`); None: its frontmatter `order`, then its label.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<i64>,
-    /// Its label when the source gives one apart from the title (the link
-    /// text of a `SUMMARY.md` entry).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-    /// The page introduces its innermost group (a folder's index page, a
-    /// `SUMMARY.md` entry with children): it comes first in it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub lead: bool,
-}
-
-/// A group of the navigation: a folder, a `SUMMARY.md` part or chapter.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NavGroup {
-    /// Names the group within its edition (a folder path, `summary:3`).
-    pub key: String,
-    pub label: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<i64>,
-    /// Shown closed unless the current page is in it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub collapsed: bool,
-}
 
 /// What a folder's `_category_.json` says about its group.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -16,9 +16,11 @@ mod visit;
 mod wire;
 
 pub use nav::{NavItem, SiteNav};
-pub use site::{DEFAULT_SITE_NAME, Descriptions, NavLink, PublishedEdition, SiteSearch};
+pub use site::{Descriptions, PublishedEdition, SiteSearch};
 pub use substring::{BODY_BLOCK, EXCERPT_CHARS, MAX_TERM_CHARS};
-pub use visit::{Lifecycle, Missing, PageNav, TocEntry, Visit, compare_versions, newest_first};
+pub use visit::{
+    DEFAULT_SITE_NAME, Lifecycle, Missing, NavLink, PageNav, TocEntry, Visit, compare_versions, newest_first,
+};
 pub use wire::{
     ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,
     SitePage, VersionEntry, VersionsResponse,

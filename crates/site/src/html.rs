@@ -23,7 +23,6 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-pub use crate::page::{missing, page};
 pub use lectern_corpus::render::{PageLinks, markdown_to_html};
 use lectern_library::NavLink;
 

@@ -202,10 +202,10 @@ async fn page(
                         title: Some(&page.title),
                     };
                     let body = html::markdown_to_html(&page.body, links);
-                    Ok(html::page(&nav, &body, &base_url(view.site(), &headers)))
+                    Ok(crate::page::page(&nav, &body, &base_url(view.site(), &headers)))
                 }
                 Visit::Redirect(prefix) => Err(Ok(prefix)),
-                Visit::Missing(missing) => Err(Err(html::missing(&missing, &path))),
+                Visit::Missing(missing) => Err(Err(crate::page::missing(&missing, &path))),
             })
         })
         .await?;

@@ -17,19 +17,22 @@ pub enum NavItem {
     Group { label: String, collapsed: bool, items: Vec<NavItem> },
 }
 
+/// A page in reading order: `(path, label)`.
+pub type Reading = (String, String);
+
 /// One edition's sidebar and reading order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SiteNav {
     pub items: Vec<NavItem>,
     /// Every page, depth first: `(path, label)`.
-    pub reading: Vec<(String, String)>,
+    pub reading: Vec<Reading>,
     /// Where each page is in `reading`.
     at: HashMap<String, usize>,
 }
 
 impl SiteNav {
     /// The pages before and after `path` in reading order.
-    pub fn neighbours(&self, path: &str) -> (Option<&(String, String)>, Option<&(String, String)>) {
+    pub fn neighbours(&self, path: &str) -> (Option<&Reading>, Option<&Reading>) {
         match self.at.get(path) {
             Some(&i) => (i.checked_sub(1).and_then(|p| self.reading.get(p)), self.reading.get(i + 1)),
             None => (None, None),

@@ -1,7 +1,6 @@
-//! What the site serves: a page as Markdown under our frontmatter, the
-//! navigation around it (sidebar, version and language switchers,
-//! hreflang alternates), the search page's scope and switchers, and the
-//! published listing behind `llms.txt` and the sitemap.
+//! What the site serves besides its HTML pages' navigation (`visit`): a
+//! page as Markdown under our frontmatter, the search page's scope and
+//! switchers, and the published listing behind `llms.txt` and the sitemap.
 
 use std::sync::atomic::AtomicBool;
 
@@ -13,25 +12,11 @@ use crate::library::Library;
 use crate::pages::frontmatter::frontmatter;
 use crate::pages::go_on;
 use crate::pages::resolve::Translations;
-use crate::pages::visit::{Visit, newest_first};
+use crate::pages::visit::{NavLink, siblings, site_name};
 use crate::pages::wire::{PageEntry, SitePage};
 use crate::path::{SitePath, join};
 use crate::search::{SearchParams, SearchResponse};
 use crate::view::View;
-
-/// The site's name when no site config names it.
-pub const DEFAULT_SITE_NAME: &str = "Documentation";
-
-/// A link of the site's navigation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NavLink {
-    /// The site path linked to (on the search page: the edition's prefix).
-    pub path: String,
-    /// What the link shows: a page title, a version label or a locale.
-    pub label: String,
-    /// True for the page or edition being shown.
-    pub current: bool,
-}
 
 /// The search page's scope, switchers and results.
 #[derive(Debug)]
@@ -86,12 +71,6 @@ impl Library {
         let page = self.view()?.site_page(path)?;
         go_on(cancel)?;
         Ok(page)
-    }
-
-    /// The HTML page at `path` with its navigation; at `/` without a page,
-    /// a redirect to the default edition.
-    pub fn page_nav(&self, path: &str) -> Result<Visit, LibraryError> {
-        self.view()?.page_nav(path)
     }
 
     /// The search page for `query` in the edition at `prefix` (every default
@@ -246,28 +225,4 @@ impl View {
             })
             .collect()
     }
-}
-
-pub(crate) fn site_name(view: &View) -> String {
-    view.site().map_or_else(|| DEFAULT_SITE_NAME.to_owned(), |s| s.name.clone())
-}
-
-/// The editions a page or search of `edition` can switch to (same project,
-/// domain and collection): its versions in its locale, by prefix, and its
-/// version's languages, by locale. Both include `edition` itself. Versions
-/// come newest first, by version number.
-pub(crate) fn siblings<'v>(
-    view: &'v View,
-    edition: &EditionRecord,
-) -> (Vec<&'v EditionRecord>, Vec<&'v EditionRecord>) {
-    let shelf = |e: &&EditionRecord| {
-        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
-    };
-    let mut versions: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(shelf).filter(|e| e.locale == edition.locale).collect();
-    versions.sort_by(|a, b| newest_first(&a.version, &b.version).then_with(|| a.prefix.cmp(&b.prefix)));
-    let mut translations: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(shelf).filter(|e| e.version == edition.version).collect();
-    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
-    (versions, translations)
 }

@@ -2,18 +2,34 @@
 //! ([`View::page_nav`]): the page (or an edition's generated home), its
 //! sidebar, previous/next, table of contents, version and language
 //! switchers (versions newest first), a lifecycle notice, the edit link,
-//! and, where no page is, where a person can go instead.
+//! and, where no page is, where a person can go instead. Also the links
+//! every face of the site shares: [`NavLink`], the editions a page can
+//! switch to, the site's name.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
 
 use crate::edition::{EditionRecord, Status};
 use crate::error::LibraryError;
+use crate::library::Library;
 use crate::pages::nav::SiteNav;
-use crate::pages::site::{NavLink, siblings, site_name};
 use crate::pages::wire::SitePage;
 use crate::path::{SitePath, relative};
 use crate::view::View;
+
+/// The site's name when no site config names it.
+pub const DEFAULT_SITE_NAME: &str = "Documentation";
+
+/// A link of the site's navigation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NavLink {
+    /// The site path linked to (on the search page: the edition's prefix).
+    pub path: String,
+    /// What the link shows: a page title, a version label or a locale.
+    pub label: String,
+    /// True for the page or edition being shown.
+    pub current: bool,
+}
 
 /// A heading of a page's table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +97,14 @@ pub enum Visit {
     Redirect(String),
     /// No page at the path.
     Missing(Box<Missing>),
+}
+
+impl Library {
+    /// The HTML page at `path` with its navigation; at `/` without a page,
+    /// a redirect to the default edition.
+    pub fn page_nav(&self, path: &str) -> Result<Visit, LibraryError> {
+        self.view()?.page_nav(path)
+    }
 }
 
 impl View {
@@ -275,6 +299,30 @@ impl View {
                 .replace("{locale}", &edition.locale),
         )
     }
+}
+
+pub(crate) fn site_name(view: &View) -> String {
+    view.site().map_or_else(|| DEFAULT_SITE_NAME.to_owned(), |s| s.name.clone())
+}
+
+/// The editions a page or search of `edition` can switch to (same project,
+/// domain and collection): its versions in its locale, by prefix, and its
+/// version's languages, by locale. Both include `edition` itself. Versions
+/// come newest first, by version number.
+pub(crate) fn siblings<'v>(
+    view: &'v View,
+    edition: &EditionRecord,
+) -> (Vec<&'v EditionRecord>, Vec<&'v EditionRecord>) {
+    let shelf = |e: &&EditionRecord| {
+        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
+    };
+    let mut versions: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(shelf).filter(|e| e.locale == edition.locale).collect();
+    versions.sort_by(|a, b| newest_first(&a.version, &b.version).then_with(|| a.prefix.cmp(&b.prefix)));
+    let mut translations: Vec<&EditionRecord> =
+        view.manifest.enabled().filter(shelf).filter(|e| e.version == edition.version).collect();
+    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
+    (versions, translations)
 }
 
 /// The page's headings below its title that carry an anchor: its top two
