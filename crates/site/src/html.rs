@@ -33,7 +33,7 @@ const STYLE: &str = include_str!("style.css");
 pub(crate) fn head(out: &mut String, lang: &str, title: &str, description: Option<&str>) {
     let _ = write!(
         out,
-        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>{}</title>\n<link rel=\"icon\" href=\"/favicon.ico\">\n",
+        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<meta name=\"color-scheme\" content=\"light dark\">\n<link rel=\"icon\" href=\"/favicon.ico\">\n",
         escape(lang),
         escape(title)
     );
