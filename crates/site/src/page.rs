@@ -49,7 +49,7 @@ pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
     switcher(&mut out, "Versions", &nav.versions);
     switcher(&mut out, "Languages", &nav.locales);
     out.push_str("</header>\n<div class=\"layout\">\n");
-    sidebar(&mut out, &nav.nav.items, &v.path);
+    sidebar(&mut out, &nav.nav.items, &v.path, nav.nav.reading.len() > LARGE_SIDEBAR);
     out.push_str("<main id=\"content\">\n<div class=\"doc\">\n");
     if let Some(l) = &nav.lifecycle {
         lifecycle(&mut out, &v.label, l);
@@ -103,21 +103,27 @@ fn outline(body_html: &str) -> String {
 /// without a mouse. The body is our own rendering, where raw HTML was
 /// escaped, so every `<pre` is one of its code blocks.
 fn focusable_code(body_html: &str) -> String {
-    body_html.replace("<pre>", "<pre tabindex=\"0\">").replace("<pre ", "<pre tabindex=\"0\" ")
+    body_html.replace("<pre", "<pre tabindex=\"0\"")
 }
+
+/// Pages in an edition above which the sidebar lists only the groups
+/// around the current page in full: other groups are one link each (to
+/// their first page), so a page of a very large manual stays small.
+const LARGE_SIDEBAR: usize = 400;
 
 /// The sidebar: groups as `<details>`, open when the current page is in
 /// them or the source does not collapse them. On small screens it sits
-/// behind the menu button (a checkbox: no JavaScript).
-fn sidebar(out: &mut String, items: &[NavItem], current: &str) {
+/// behind the menu button (a checkbox: no JavaScript). With `large`, a
+/// group away from the current page is a link to its first page.
+fn sidebar(out: &mut String, items: &[NavItem], current: &str, large: bool) {
     out.push_str(
         "<input type=\"checkbox\" id=\"menu\" class=\"menu-toggle\"><label for=\"menu\" class=\"menu-button\">Menu</label>\n<nav class=\"sidebar\" aria-label=\"Pages\">\n",
     );
-    tree(out, items, current);
+    tree(out, items, current, large);
     out.push_str("</nav>\n");
 }
 
-fn tree(out: &mut String, items: &[NavItem], current: &str) {
+fn tree(out: &mut String, items: &[NavItem], current: &str, large: bool) {
     out.push_str("<ul>\n");
     for item in items {
         match item {
@@ -125,10 +131,15 @@ fn tree(out: &mut String, items: &[NavItem], current: &str) {
                 let mark = if path == current { " aria-current=\"page\"" } else { "" };
                 let _ = writeln!(out, "<li><a href=\"{}\"{mark}>{}</a></li>", escape(path), escape(label));
             }
+            NavItem::Group { label, items, .. } if large && !holds(items, current) => {
+                if let Some(first) = first_page(items) {
+                    let _ = writeln!(out, "<li><a href=\"{}\">{} …</a></li>", escape(first), escape(label));
+                }
+            }
             NavItem::Group { label, collapsed, items } => {
                 let open = if !collapsed || holds(items, current) { " open" } else { "" };
                 let _ = writeln!(out, "<li><details{open}><summary>{}</summary>", escape(label));
-                tree(out, items, current);
+                tree(out, items, current, large);
                 out.push_str("</details></li>\n");
             }
         }
@@ -267,4 +278,45 @@ pub fn missing(m: &Missing, path: &str) -> String {
     }
     out.push_str("</main>\n</body>\n</html>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(path: &str) -> NavItem {
+        NavItem::Page { path: path.to_owned(), label: path.to_owned() }
+    }
+
+    fn group(label: &str, items: Vec<NavItem>) -> NavItem {
+        NavItem::Group { label: label.to_owned(), collapsed: true, items }
+    }
+
+    #[test]
+    fn a_large_sidebar_lists_only_the_groups_around_the_current_page() {
+        let items =
+            vec![page("/a"), group("G", vec![page("/g/1"), page("/g/2")]), group("H", vec![page("/h/1")])];
+        let mut small = String::new();
+        sidebar(&mut small, &items, "/g/2", false);
+        assert!(
+            small.contains("<details open><summary>G</summary>")
+                && small.contains("<details><summary>H</summary>")
+        );
+        assert!(small.contains("href=\"/h/1\""));
+        let mut large = String::new();
+        sidebar(&mut large, &items, "/g/2", true);
+        assert!(large.contains("<details open><summary>G</summary>"), "{large}");
+        assert!(
+            large.contains("<li><a href=\"/h/1\">H …</a></li>") && !large.contains("<summary>H"),
+            "{large}"
+        );
+    }
+
+    #[test]
+    fn headings_start_at_h2_under_the_title() {
+        assert_eq!(outline("<h3 id=\"a\">A</h3><h4>B</h4>"), "<h2 id=\"a\">A</h2><h3>B</h3>");
+        assert_eq!(outline("<h2>A</h2><h4>B</h4>"), "<h2>A</h2><h4>B</h4>");
+        assert_eq!(focusable_code("<pre><code>x</code></pre>"), "<pre tabindex=\"0\"><code>x</code></pre>");
+        assert_eq!(focusable_code("<pre class=\"c\">x</pre>"), "<pre tabindex=\"0\" class=\"c\">x</pre>");
+    }
 }

@@ -155,6 +155,7 @@ async fn one_h1_from_the_title_and_code_blocks_take_focus() {
     assert_eq!(count(&page, "<h1"), 1, "{page}");
     assert!(page.contains("<h1>tool-install</h1>"), "a frontmatter-only title is the h1: {page}");
     assert!(page.contains("<pre tabindex=\"0\""), "{page}");
+    assert!(!page.contains("tabindex=\"0\" tabindex"), "{page}");
     assert!(!page.contains("<pre>"), "{page}");
     // A page with its own `#` heading keeps it, once.
     let (_, about) = html("/tool/about").await;
