@@ -3,6 +3,10 @@
 // summary line `scripts/test` reads ("<label>: N passed, M failed"; exit 1
 // on a failure).
 
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
 
 export const bin = process.env.LECTERN_BIN || new URL("../../target/debug/lectern", import.meta.url).pathname;
@@ -48,4 +52,54 @@ export function assert(cond, message) {
 export function finish(label) {
   console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed`);
   process.exit(counts.failed ? 1 : 0);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `lectern serve --site config` on a free loopback port with its own
+ * user data folder; resolves to `{child, origin}` once /healthz answers.
+ */
+export async function startSite(config, userData) {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing; run cargo build --bin lectern`);
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, ["--user-data", userData, "serve", "--site", config, "--listen", `127.0.0.1:${port}`],
+    { stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout });
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("serve --site printed no URL in 180 s")), 180000);
+      lines.on("line", (line) => {
+        if (line.includes(`${origin}/`)) { clearTimeout(timer); resolve(); }
+      });
+      child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve --site exited with ${code}`)); });
+    });
+    // The URL is printed once the listener is up; /healthz confirms it answers.
+    const health = await (await fetch(`${origin}/healthz`)).json();
+    if (health.status !== "ok") throw new Error(`/healthz: ${JSON.stringify(health)}`);
+  } catch (e) {
+    child.kill("SIGTERM");
+    throw e;
+  }
+  return { child, origin };
+}
+
+/** Stops a server started here: SIGTERM, then SIGKILL after 10 s. */
+export async function stopServer(child) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10000);
+  await exited;
+  clearTimeout(timer);
 }

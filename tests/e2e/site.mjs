@@ -2,55 +2,21 @@
 // in headless Chromium (Debian's /usr/bin/chromium, through playwright-core):
 // open /app, read the sidebar and follow it, switch version and locale, open a
 // missing translation (the English fallback with its note), search from the
-// search box and follow a result, and read a page's `.md`. Prints
+// search box and follow a result, and read a page's `.md`. Then the pages for
+// people (site_people.mjs) at 1280×900 and 390×844, on the demo and on the
+// real npm CLI docs (4 versions, from /work/shared/corpora or
+// LECTERN_NPM_DOCS; skipped with a message when absent). Prints
 // "site browser: N passed, M failed" and exits 1 on a failure.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assert, bin, check, fail, finish, launchBrowser } from "./harness.mjs";
+import { assert, check, fail, finish, launchBrowser, startSite, stopServer } from "./harness.mjs";
+import { peopleChecks } from "./site_people.mjs";
 
 const config = new URL("../../examples/demo/lectern.toml", import.meta.url).pathname;
 
 const HAN = /[\u4e00-\u9fff]/;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(userData) {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing; run cargo build --bin lectern`);
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, ["--user-data", userData, "serve", "--site", config, "--listen", `127.0.0.1:${port}`],
-    { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: child.stdout });
-  try {
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("serve --site printed no URL in 120 s")), 120000);
-      lines.on("line", (line) => {
-        if (line.includes(`${origin}/`)) { clearTimeout(timer); resolve(); }
-      });
-      child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`serve --site exited with ${code}`)); });
-    });
-    // The URL is printed once the listener is up; /healthz confirms it answers.
-    const health = await (await fetch(`${origin}/healthz`)).json();
-    if (health.status !== "ok") throw new Error(`/healthz: ${JSON.stringify(health)}`);
-  } catch (e) {
-    child.kill("SIGTERM");
-    throw e;
-  }
-  return { child, origin };
-}
 
 // The `---` block of a `.md` answer as an object (every value is a JSON
 // scalar: double-quoted strings, booleans), plus the Markdown after it.
@@ -66,11 +32,59 @@ function frontmatter(text) {
   return { fields, body: m[2] };
 }
 
+const NPM_ARCHIVE = process.env.LECTERN_NPM_DOCS || "/work/shared/corpora/npm-cli-docs-4-versions.tar.xz";
+
+/** Extracts the npm docs into `dir` and writes a site config for its 4 versions (8 is end of life). */
+function npmSite(dir) {
+  execFileSync("tar", ["-xJf", NPM_ARCHIVE, "-C", dir]);
+  const folders = readdirSync(dir).filter((f) => f.startsWith("npm-cli-"));
+  const major = (f) => Number(f.replace("npm-cli-", "").split(".")[0]);
+  const newest = Math.max(...folders.map(major));
+  let toml = `[site]\nname = "npm Docs"\ndescription = "The npm command line interface."\n` +
+    `edit_url = "https://github.com/npm/cli/edit/latest/docs/lib/content/{file}"\n`;
+  for (const f of folders) {
+    const v = major(f);
+    const status = v === newest ? "current" : v === 8 ? "eol" : "supported";
+    toml += `\n[[editions]]\nproject = "npm"\nversion = "${v}"\nlocale = "en"\nlabel = "npm ${v}"\n` +
+      `status = "${status}"\nprefix = "${v === newest ? "/npm" : `/npm/${v}`}"\nsource = "${f}"\n` +
+      (v === newest ? "default = true\n" : "");
+  }
+  const config = join(dir, "lectern.toml");
+  writeFileSync(config, toml);
+  return config;
+}
+
+// What the pages-for-people checks expect of each site.
+const DEMO = {
+  name: "demo",
+  home: "/app",
+  pages: ["/app", "/app/guide/install", "/app/reference/cli", "/zh-Hans/app/reference/limits", "/app/v1/guide/install"],
+  groupPage: "/app/guide/install",
+  groups: ["User guide", "Reference"],
+  versions: ["App 2", "App 1"],
+  tocPage: "/app/guide/install",
+};
+const NPM = {
+  name: "npm",
+  home: "/npm",
+  landing: { title: "npm 11", sections: ["Commands", "Configuring npm", "Using npm"] },
+  pages: ["/npm", "/npm/commands/npm-install", "/npm/using-npm/config", "/npm/8/commands/npm-install"],
+  groupPage: "/npm/commands/npm-install",
+  groups: ["Commands", "Configuring npm", "Using npm"],
+  h1: { "/npm/commands/npm-install": "npm-install" },
+  versions: ["npm 11", "npm 10", "npm 9", "npm 8"],
+  eol: { path: "/npm/8/commands/npm-install", current: "/npm/commands/npm-install" },
+  edit: { path: "/npm/commands/npm-install", suffix: "/docs/lib/content/commands/npm-install.md" },
+  tocPage: "/npm/commands/npm-install",
+};
+
 const userData = mkdtempSync(join(tmpdir(), "lectern-site-e2e-"));
+let npmDir;
+let npmChild;
 let child;
 let browser;
 try {
-  const server = await startServer(userData);
+  const server = await startSite(config, userData);
   child = server.child;
   const origin = server.origin;
   browser = await launchBrowser();
@@ -256,18 +270,29 @@ try {
     assert(/^# Installing App$/m.test(body), "no # Installing App heading");
     assert(!/^title: /m.test(body), "the original frontmatter is still there");
   });
+
+  await peopleChecks(browser, origin, DEMO);
+  await context.close();
+
+  // The npm CLI docs: 4 versions of a real Markdown tree with no index page,
+  // titles only in frontmatter, and folders for groups.
+  if (!existsSync(NPM_ARCHIVE)) {
+    console.log(`skip npm CLI docs: ${NPM_ARCHIVE} is absent`);
+  } else {
+    npmDir = mkdtempSync(join(tmpdir(), "lectern-site-npm-"));
+    const npmConfig = npmSite(npmDir);
+    const npm = await startSite(npmConfig, join(npmDir, "user-data"));
+    npmChild = npm.child;
+    await peopleChecks(browser, npm.origin, NPM);
+  }
 } catch (e) {
   fail("setup", e);
 } finally {
   if (browser) await browser.close();
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10000);
-    await exited;
-    clearTimeout(timer);
-  }
+  await stopServer(child);
+  await stopServer(npmChild);
   rmSync(userData, { recursive: true, force: true });
+  if (npmDir) rmSync(npmDir, { recursive: true, force: true });
 }
 
 finish("site browser");

@@ -397,6 +397,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         sections,
         symbols: refentry_symbols(root),
         listing: is_index_listing(&doc),
+        nav: Default::default(),
     })
 }
 

@@ -14,6 +14,7 @@
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
 //!   index read under bounds on rows, SQLite operations and time.
 //! - `inventory`: Sphinx `objects.inv` entries → symbols of the pages they point at.
+//! - `nav`: each page's place in the sidebar: folders, `_category_.json`, mdBook `SUMMARY.md`.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
@@ -30,6 +31,7 @@ pub mod inventory;
 pub mod limits;
 pub mod markdown;
 pub mod names;
+pub mod nav;
 pub mod page;
 pub mod paths;
 pub mod render;

@@ -57,6 +57,7 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         sections,
         symbols: Vec::new(),
         listing: false,
+        nav: Default::default(),
     })
 }
 

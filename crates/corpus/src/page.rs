@@ -34,6 +34,9 @@ pub struct Page {
     /// holds every term, so ranked search puts it last among equals.
     #[serde(default)]
     pub listing: bool,
+    /// Where the sidebar shows it: groups, position, label.
+    #[serde(default)]
+    pub nav: NavPlace,
 }
 
 /// A heading-delimited part of a page; the unit ranked search returns.
@@ -117,4 +120,38 @@ pub fn utf8<'a>(bytes: &'a [u8], path: &str) -> Result<&'a str, PageError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes)
         .map_err(|e| PageError::NotUtf8 { path: path.to_owned(), offset: e.valid_up_to() })
+}
+
+/// A page's place in the navigation. The default (no groups, no position)
+/// is a page at the top level, placed by its frontmatter `order` and title.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NavPlace {
+    /// The groups the page is in, outermost first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<NavGroup>,
+    /// Its place among its siblings when the source orders them
+    /// (`SUMMARY.md`); None: its frontmatter `order`, then its label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    /// Its label when the source gives one apart from the title (the link
+    /// text of a `SUMMARY.md` entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The page introduces its innermost group (a folder's index page, a
+    /// `SUMMARY.md` entry with children): it comes first in it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lead: bool,
+}
+
+/// A group of the navigation: a folder, a `SUMMARY.md` part or chapter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NavGroup {
+    /// Names the group within its edition (a folder path, `summary:3`).
+    pub key: String,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    /// Shown closed unless the current page is in it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collapsed: bool,
 }

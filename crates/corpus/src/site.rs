@@ -26,6 +26,15 @@ pub struct SiteConfig {
     pub trusted_proxies: Vec<String>,
     /// Requests per minute per client address; None = off.
     pub rate_limit_per_minute: Option<u32>,
+    /// Where a page's source can be edited: a URL with `{file}` (the file
+    /// inside the edition's source) and optionally `{project}`, `{version}`,
+    /// `{locale}`; an edition's own `edit_url` overrides it.
+    #[serde(default)]
+    pub edit_url: Option<String>,
+    /// The icon served as `/favicon.ico` (`.ico`, `.png` or `.svg`), resolved
+    /// against the config's folder; None: the built-in one.
+    #[serde(default)]
+    pub icon: Option<PathBuf>,
     pub editions: Vec<EditionConfig>,
 }
 
@@ -50,6 +59,9 @@ pub struct EditionConfig {
     pub source: PathBuf,
     /// `markdown`, `html`, `docset` or None (auto).
     pub format: Option<String>,
+    /// This edition's edit URL (see [`SiteConfig::edit_url`]).
+    #[serde(default)]
+    pub edit_url: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +119,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 
 type Value<'i> = Spanned<DeValue<'i>>;
 
-const SITE_KEYS: [&str; 8] = [
+const SITE_KEYS: [&str; 10] = [
     "name",
     "description",
     "instructions",
@@ -116,8 +128,10 @@ const SITE_KEYS: [&str; 8] = [
     "allowed_hosts",
     "trusted_proxies",
     "rate_limit_per_minute",
+    "edit_url",
+    "icon",
 ];
-const EDITION_KEYS: [&str; 14] = [
+const EDITION_KEYS: [&str; 15] = [
     "project",
     "aliases",
     "version",
@@ -132,6 +146,7 @@ const EDITION_KEYS: [&str; 14] = [
     "enabled",
     "source",
     "format",
+    "edit_url",
 ];
 
 struct Parser<'t> {
@@ -251,6 +266,8 @@ impl Parser<'_> {
         let allowed_hosts = self.allowed_hosts(site)?;
         let trusted_proxies = self.trusted_proxies(site)?;
         let rate_limit_per_minute = self.rate_limit(site)?;
+        let edit_url = self.edit_url(site, "site")?;
+        let icon = self.icon(site, base)?;
         let editions = self.editions(doc, base)?;
         self.cross_check(doc, &editions)?;
         Ok(SiteConfig {
@@ -262,6 +279,8 @@ impl Parser<'_> {
             allowed_hosts,
             trusted_proxies,
             rate_limit_per_minute,
+            edit_url,
+            icon,
             editions,
         })
     }
@@ -303,6 +322,51 @@ impl Parser<'_> {
             ));
         }
         Ok(Some(u.trim_end_matches('/').to_owned()))
+    }
+
+    /// `edit_url` (of the site or an edition): an http(s) URL holding
+    /// `{file}`, whose other `{...}` are `{project}`, `{version}`, `{locale}`.
+    fn edit_url(&self, table: &DeTable<'_>, at: &str) -> Result<Option<String>, SiteConfigError> {
+        let Some((u, span)) = self.string(table, at, "edit_url")? else { return Ok(None) };
+        let field = format!("{at}.edit_url");
+        if !(u.starts_with("https://") || u.starts_with("http://")) || u.contains(char::is_whitespace) {
+            return Err(self.error(
+                span,
+                &field,
+                "expected an http:// or https:// URL (https://github.com/acme/docs/edit/main/{file})",
+            ));
+        }
+        if !u.contains("{file}") {
+            return Err(self.error(span, &field, "expected {file} in the URL: where the page's file goes"));
+        }
+        let mut rest = u.as_str();
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map(|c| open + c);
+            let name = close.map(|c| &rest[open + 1..c]);
+            if !matches!(name, Some("file" | "project" | "version" | "locale")) {
+                return Err(self.error(
+                    span,
+                    &field,
+                    "unknown placeholder; allowed: {file}, {project}, {version}, {locale}",
+                ));
+            }
+            rest = &rest[close.unwrap_or(rest.len() - 1) + 1..];
+        }
+        Ok(Some(u))
+    }
+
+    /// `site.icon`: a `.ico`, `.png` or `.svg` file, relative to the config.
+    fn icon(&self, site: &DeTable<'_>, base: &Path) -> Result<Option<PathBuf>, SiteConfigError> {
+        let Some((icon, span)) = self.string(site, "site", "icon")? else { return Ok(None) };
+        let lower = icon.to_ascii_lowercase();
+        if icon.trim().is_empty() || ![".ico", ".png", ".svg"].iter().any(|e| lower.ends_with(e)) {
+            return Err(self.error(
+                span,
+                "site.icon",
+                "expected the path of a .ico, .png or .svg file, relative to this file",
+            ));
+        }
+        Ok(Some(base.join(icon)))
     }
 
     /// `site.allowed_hosts`: host names, optionally with a port, lowercased
@@ -447,6 +511,7 @@ impl Parser<'_> {
         }
         let label = self.string(t, at, "label")?.map(|(s, _)| s);
         let r#ref = self.string(t, at, "ref")?.map(|(s, _)| s);
+        let edit_url = self.edit_url(t, at)?;
         Ok(EditionConfig {
             project,
             aliases: aliases.into_iter().map(|(a, _)| a).collect(),
@@ -462,6 +527,7 @@ impl Parser<'_> {
             enabled: self.bool(t, at, "enabled")?.unwrap_or(true),
             source: base.join(source),
             format: format.map(|(f, _)| f).filter(|f| f != "auto"),
+            edit_url,
         })
     }
 

@@ -13,6 +13,7 @@ use crate::docset;
 use crate::html;
 use crate::inventory;
 use crate::markdown;
+use crate::nav;
 use crate::page::{Page, Problem, Symbol};
 use crate::paths;
 use crate::walk::{self, SourceFile};
@@ -142,6 +143,7 @@ pub fn read_source_with_limits(
         Reader { options, index_bounds: limits.index, problems, hasher: Sha256::new(), pages: Vec::new() };
     reader.hasher.update(frame(options.prefix.as_bytes()));
     let mut docset_info = None;
+    let mut navigation = Navigation::default();
     let format = match format {
         SourceFormat::Docset => {
             docset_info = Some(reader.docset(&root, limits, progress)?);
@@ -158,6 +160,7 @@ pub fn read_source_with_limits(
                     .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
                 f => f,
             };
+            navigation = reader.navigation(&files, format);
             reader.pages_from(&files, format, progress);
             if format == SourceFormat::Html {
                 reader.inventory_symbols(&files);
@@ -184,6 +187,7 @@ pub fn read_source_with_limits(
         // HTML titles often come from `<title>`, which carries the site's name.
         crate::titles::strip_site_suffixes(&mut kept);
     }
+    navigation.apply(&mut kept);
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     if kept.is_empty() {
         return Err(SourceError::Empty { path: path.to_path_buf(), problems, drafts: 0 });
@@ -239,6 +243,27 @@ fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
         .collect()
 }
 
+/// What a folder source says about its navigation besides the pages:
+/// `_category_.json` files by folder, and a root `SUMMARY.md`.
+#[derive(Default)]
+struct Navigation {
+    categories: std::collections::BTreeMap<String, nav::Category>,
+    summary: Vec<nav::SummaryEntry>,
+    /// The summary's own file (not a page of the book once it places pages).
+    summary_file: Option<String>,
+}
+
+impl Navigation {
+    /// Places every page; a `SUMMARY.md` that links pages is the book's
+    /// table of contents, not one of its pages.
+    fn apply(self, pages: &mut Vec<Page>) {
+        if let Some(file) = &self.summary_file {
+            pages.retain(|p| &p.source_file != file);
+        }
+        nav::assign(pages, &self.categories, &self.summary);
+    }
+}
+
 /// A length-prefixed chunk for the content hash, so boundaries are unambiguous.
 fn frame(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() + 8);
@@ -281,6 +306,43 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// Reads the folder's `_category_.json` files and a root `SUMMARY.md`
+    /// (hashed with the pages: changing one changes the edition); a bad
+    /// one is reported and skipped.
+    fn navigation(&mut self, files: &[SourceFile], format: SourceFormat) -> Navigation {
+        let mut navigation = Navigation::default();
+        for file in files {
+            let name = file.rel.rsplit('/').next().unwrap_or(&file.rel);
+            let is_summary = file.rel == nav::SUMMARY_FILE && format == SourceFormat::Markdown;
+            if name != nav::CATEGORY_FILE && !is_summary {
+                continue;
+            }
+            let read = walk::read_source_file(file, self.options.max_file_bytes);
+            let parsed = read.and_then(|bytes| {
+                self.accept(&file.rel, &bytes);
+                if is_summary {
+                    let text = String::from_utf8(bytes).map_err(|_| "not valid UTF-8; skipped".to_owned())?;
+                    navigation.summary = nav::parse_summary(&text);
+                    Ok(())
+                } else {
+                    let dir = file.rel.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+                    navigation.categories.insert(dir, nav::parse_category(&bytes)?);
+                    Ok(())
+                }
+            });
+            if let Err(reason) = parsed {
+                self.problems.push(Problem { path: file.rel.clone(), reason });
+            }
+        }
+        let listed = |target: &str| files.iter().any(|f| f.rel == target && markdown::is_markdown(&f.rel));
+        if navigation.summary.iter().any(|e| e.target.as_deref().is_some_and(listed)) {
+            navigation.summary_file = Some(nav::SUMMARY_FILE.to_owned());
+        } else {
+            navigation.summary.clear();
+        }
+        navigation
     }
 
     /// Converts every file of `format`; other files are skipped silently.

@@ -111,6 +111,7 @@ fn page_of(path: &str, html: &str) -> Page {
         sections,
         symbols: vec![],
         listing: false,
+        nav: Default::default(),
     }
 }
 

@@ -47,6 +47,9 @@ pub struct PageRecord {
     /// Each section's anchor, in document order (None for the lead).
     #[serde(default)]
     pub anchors: Vec<Option<String>>,
+    /// Each section's heading level and title, beside `anchors`.
+    #[serde(default)]
+    pub headings: Vec<(u8, String)>,
 }
 
 /// A page's listing entry (no bodies).
@@ -188,6 +191,14 @@ impl Snapshot {
                 .filter_map(|v| v.as_str())
                 .map(|a| (!a.is_empty()).then(|| a.to_owned()))
                 .collect(),
+            headings: doc
+                .get_all(f.headings)
+                .filter_map(|v| v.as_str())
+                .filter_map(|h| {
+                    let (level, title) = h.split_once('\t')?;
+                    Some((level.parse().ok()?, title.to_owned()))
+                })
+                .collect(),
             path,
         })
     }
@@ -260,6 +271,19 @@ impl Snapshot {
             let _ = column.ord_to_str(ord, &mut title);
         }
         title
+    }
+
+    /// A page document's place in the sidebar, from its fast field (no
+    /// stored document is read); the default when it has none.
+    pub fn page_nav_at(&self, address: DocAddress) -> lectern_corpus::nav::NavPlace {
+        let mut json = String::new();
+        let fast = self.inner.searcher.segment_reader(address.segment_ord).fast_fields();
+        if let Ok(Some(column)) = fast.str("nav")
+            && let Some(ord) = column.term_ords(address.doc_id).next()
+        {
+            let _ = column.ord_to_str(ord, &mut json);
+        }
+        serde_json::from_str(&json).unwrap_or_default()
     }
 
     /// The page documents at these addresses (from [`Snapshot::page_rows`]),

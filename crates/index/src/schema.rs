@@ -11,7 +11,7 @@ use crate::tokenizer::{GRAMS, LECTERN};
 
 /// Bump when the schema, the tokenizers or what is stored changes; an index
 /// of another format is refused at open (`IndexError::Format`).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The small file beside tantivy's files that records [`FORMAT_VERSION`].
 pub const FORMAT_FILE: &str = "lectern-index.json";
@@ -70,6 +70,13 @@ pub struct Fields {
     pub order: Field,
     pub draft: Field,
     pub section_count: Field,
+    /// Page docs: the page's place in the sidebar (`lectern_corpus::nav::NavPlace`
+    /// as JSON; absent for a top-level page ordered by title), fast so a
+    /// sidebar is built without reading a document.
+    pub nav: Field,
+    /// Page docs: each section's heading, `level<TAB>title`, in document
+    /// order (beside `anchors`): the page's table of contents.
+    pub headings: Field,
     /// Distinct 1-3 char grams and ASCII 4-char grams of
     /// `fold(title) + "\n" + fold(text)` (page docs).
     pub grams: Field,
@@ -111,6 +118,8 @@ impl Fields {
         let order = b.add_i64_field("order", STORED | FAST);
         let draft = b.add_bool_field("draft", STORED | FAST);
         let section_count = b.add_u64_field("section_count", STORED);
+        let nav = b.add_text_field("nav", STORED | FAST);
+        let headings = b.add_text_field("headings", STORED);
         let grams = b.add_text_field(
             "grams",
             TextOptions::default().set_indexing_options(
@@ -143,6 +152,8 @@ impl Fields {
             order,
             draft,
             section_count,
+            nav,
+            headings,
             grams,
         }
     }
@@ -155,7 +166,7 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 25);
+        assert_eq!(f.schema.fields().count(), 27);
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));

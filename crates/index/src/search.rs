@@ -403,6 +403,7 @@ mod tests {
             sections,
             symbols: Vec::new(),
             listing: false,
+            nav: Default::default(),
         };
         let dir = tempfile::tempdir().unwrap();
         let index = crate::Index::open(dir.path()).unwrap();

@@ -190,6 +190,12 @@ impl Writer {
         doc.add_text(f.source_file, &page.source_file);
         for section in &page.sections {
             doc.add_text(f.anchors, section.anchor.as_deref().unwrap_or(""));
+            doc.add_text(f.headings, format!("{}\t{}", section.level, section.title));
+        }
+        if page.nav != lectern_corpus::nav::NavPlace::default()
+            && let Ok(json) = serde_json::to_string(&page.nav)
+        {
+            doc.add_text(f.nav, json);
         }
         doc.add_text(f.page_text, &page.text);
         doc.add_text(f.markdown, &page.markdown);

@@ -42,6 +42,7 @@ fn crafted(sections: usize, symbols: usize, anchored: bool) -> Page {
             })
             .collect(),
         listing: false,
+        nav: Default::default(),
     }
 }
 

@@ -59,6 +59,7 @@ fn page(path: &str, title: &str, sections: &[(Option<&str>, &str, &str)], symbol
             .map(|s| Symbol { name: s.to_string(), kind: "Command".into(), anchor: None })
             .collect(),
         listing: false,
+        nav: Default::default(),
     }
 }
 

@@ -6,15 +6,21 @@
 
 mod frontmatter;
 mod listing;
+pub mod nav;
 pub(crate) mod resolve;
 pub(crate) mod scope;
 mod site;
 mod substring;
 pub(crate) mod table;
+mod visit;
 mod wire;
 
-pub use site::{DEFAULT_SITE_NAME, Descriptions, NavLink, PageNav, PublishedEdition, SiteSearch, Visit};
+pub use nav::{NavItem, SiteNav};
+pub use site::{Descriptions, PublishedEdition, SiteSearch};
 pub use substring::{BODY_BLOCK, EXCERPT_CHARS, MAX_TERM_CHARS};
+pub use visit::{
+    DEFAULT_SITE_NAME, Lifecycle, Missing, NavLink, PageNav, TocEntry, Visit, compare_versions, newest_first,
+};
 pub use wire::{
     ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,
     SitePage, VersionEntry, VersionsResponse,

@@ -3,8 +3,8 @@
 //! over it. Its parts are private: faces read through the library's typed
 //! calls and the few read-only accessors here.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use lectern_corpus::SiteConfig;
 use lectern_index::Snapshot;
@@ -12,6 +12,7 @@ use lectern_index::Snapshot;
 use crate::edition::{EditionId, EditionRecord};
 use crate::error::LibraryError;
 use crate::manifest::Manifest;
+use crate::pages::nav::SiteNav;
 use crate::pages::scope::{PageCache, Scope, site_locale};
 use crate::pages::table::PageTable;
 use crate::suggest::did_you_mean;
@@ -25,6 +26,8 @@ pub struct View {
     pub(crate) payload: String,
     /// Page tables and scopes, built once per view (so once per generation).
     pages: PageCache,
+    /// Sidebars by edition prefix, built on first use (one per enabled edition at most).
+    navs: Mutex<HashMap<String, Arc<SiteNav>>>,
 }
 
 impl std::fmt::Debug for View {
@@ -38,7 +41,14 @@ impl View {
         let payload = snapshot.payload().to_owned();
         let manifest = Manifest::from_payload(&payload)?;
         let generation = manifest.generation();
-        Ok(View { snapshot, manifest, generation, payload, pages: PageCache::default() })
+        Ok(View {
+            snapshot,
+            manifest,
+            generation,
+            payload,
+            pages: PageCache::default(),
+            navs: Mutex::default(),
+        })
     }
 
     /// The generation every answer from this view belongs to.
@@ -97,6 +107,18 @@ impl View {
     /// The scope `prefix` selects (see [`crate::pages::scope`]).
     pub(crate) fn scope(&self, prefix: Option<&str>) -> Result<Arc<Scope>, LibraryError> {
         self.pages.scope(&self.snapshot, &self.manifest, prefix)
+    }
+
+    /// The sidebar and reading order of the enabled edition at `prefix`
+    /// (exactly as `list_versions` spells it), built once per view.
+    pub fn site_nav(&self, prefix: &str) -> Result<Arc<SiteNav>, LibraryError> {
+        if let Some(nav) = self.navs.lock().unwrap_or_else(|p| p.into_inner()).get(prefix) {
+            return Ok(nav.clone());
+        }
+        let scope = self.scope(Some(prefix))?;
+        let nav = Arc::new(SiteNav::build(&scope));
+        self.navs.lock().unwrap_or_else(|p| p.into_inner()).insert(prefix.to_owned(), nav.clone());
+        Ok(nav)
     }
 
     /// The scope of one enabled edition: the scope its prefix selects.

@@ -62,7 +62,15 @@ impl IntoResponse for SiteError {
         if status.is_server_error() {
             tracing::warn!("{self}");
         }
-        let body = crate::html::error_page(status, &self.to_string());
+        // People read this page: a missing page is said plainly, without
+        // the hints for agents (tool names) the library's message carries.
+        let message = match &self {
+            SiteError::Library(e) if e.code() == ErrorCode::NotFound => {
+                "There is no page at this address.".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let body = crate::html::error_page(status, &message);
         let mut response =
             (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
         if let SiteError::TooManyRequests { retry_after_secs, .. } = self

@@ -24,44 +24,36 @@ pub fn escape(s: &str) -> String {
 }
 
 pub use lectern_corpus::render::{PageLinks, markdown_to_html};
-use lectern_library::{NavLink, PageNav};
+use lectern_library::NavLink;
 
-const STYLE: &str = "body{font:16px/1.55 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fff}\
-header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid #ddd}\
-header .site{font-weight:600;text-decoration:none;color:inherit}\
-header nav ul{display:flex;gap:.5rem;list-style:none;margin:0;padding:0}\
-[aria-current]{font-weight:700}\
-.layout{display:flex;gap:2rem;padding:1rem}\
-.sidebar{min-width:14rem;max-width:18rem}.sidebar ul{list-style:none;padding:0;margin:0}.sidebar li{margin:.2rem 0}\
-main{max-width:48rem;flex:1;min-width:0}pre{overflow:auto;background:#f5f5f5;padding:.6rem}\
-code{background:#f5f5f5}.note{background:#fff7d6;padding:.5rem .8rem;border-left:4px solid #e5b800}\
-mark{background:#ffe680}\
-@media (max-width:48rem){.layout{flex-direction:column}}";
+/// The site's one stylesheet, inline (one request per page): light and
+/// dark themes, the layout from 320 px up.
+const STYLE: &str = include_str!("style.css");
 
-fn head(out: &mut String, lang: &str, title: &str, description: Option<&str>) {
+pub(crate) fn head(out: &mut String, lang: &str, title: &str, description: Option<&str>) {
     let _ = write!(
         out,
-        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n",
+        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<meta name=\"color-scheme\" content=\"light dark\">\n<link rel=\"icon\" href=\"/favicon.ico\">\n",
         escape(lang),
         escape(title)
     );
     if let Some(d) = description {
         let _ = writeln!(out, "<meta name=\"description\" content=\"{}\">", escape(d));
     }
-    let _ = writeln!(out, "<style>{STYLE}</style>");
+    let _ = writeln!(out, "<style>{}</style>", STYLE.trim_end());
 }
 
-fn header(out: &mut String, site_name: &str, prefix: &str, query: &str) {
+pub(crate) fn header(out: &mut String, site_name: &str, prefix: &str, query: &str) {
     let _ = write!(
         out,
-        "<header>\n<a class=\"site\" href=\"/\">{}</a>\n<form role=\"search\" action=\"/search\" method=\"get\">\n<input type=\"hidden\" name=\"prefix\" value=\"{}\">\n<input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search the docs\" placeholder=\"Search\">\n<button type=\"submit\">Search</button>\n</form>\n",
+        "<a class=\"skip\" href=\"#content\">Skip to content</a>\n<header>\n<a class=\"site\" href=\"/\">{}</a>\n<form role=\"search\" action=\"/search\" method=\"get\">\n<input type=\"hidden\" name=\"prefix\" value=\"{}\">\n<input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search the docs\" placeholder=\"Search\">\n<button type=\"submit\">Search</button>\n</form>\n",
         escape(site_name),
         escape(prefix),
         escape(query)
     );
 }
 
-fn switcher(out: &mut String, label: &str, items: &[NavLink]) {
+pub(crate) fn switcher(out: &mut String, label: &str, items: &[NavLink]) {
     if items.len() < 2 {
         return;
     }
@@ -71,60 +63,6 @@ fn switcher(out: &mut String, label: &str, items: &[NavLink]) {
         let _ = write!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(path), escape(label));
     }
     out.push_str("</ul></nav>\n");
-}
-
-/// A page of the site: `nav` with the page's body rendered as `body_html`;
-/// `base` turns the alternates' site paths into absolute URLs.
-pub fn page(nav: &PageNav, body_html: &str, base: &str) -> String {
-    let PageNav { site_name, page: v, sidebar, versions, locales, alternates } = nav;
-    let mut out = String::with_capacity(body_html.len() + 4096);
-    head(
-        &mut out,
-        &v.locale,
-        &format!("{} — {} — {}", v.title, v.label, site_name),
-        v.description.as_deref(),
-    );
-    for (lang, path) in alternates {
-        let href = format!("{base}{path}");
-        let _ = writeln!(
-            out,
-            "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">",
-            escape(lang),
-            escape(&href)
-        );
-    }
-    // A stand-in for a missing translation is published at its translated
-    // path (the sitemap lists it) but is the original's content: the
-    // original, the default locale's page, is its canonical URL.
-    if v.fallback
-        && let Some((_, original)) = alternates.iter().find(|(lang, _)| lang == "x-default")
-    {
-        let _ = writeln!(out, "<link rel=\"canonical\" href=\"{}\">", escape(&format!("{base}{original}")));
-    }
-    let _ = writeln!(out, "<link rel=\"alternate\" type=\"text/markdown\" href=\"{}.md\">", escape(&v.path));
-    out.push_str("</head>\n<body>\n");
-    header(&mut out, site_name, &v.prefix, "");
-    switcher(&mut out, "Versions", versions);
-    switcher(&mut out, "Languages", locales);
-    out.push_str("</header>\n<div class=\"layout\">\n<nav class=\"sidebar\" aria-label=\"Pages\"><ul>\n");
-    for NavLink { path, label, current } in sidebar {
-        let current = if *current { " aria-current=\"page\"" } else { "" };
-        let _ = writeln!(out, "<li><a href=\"{}\"{current}>{}</a></li>", escape(path), escape(label));
-    }
-    out.push_str("</ul></nav>\n<main>\n");
-    if v.fallback {
-        out.push_str(
-            "<p class=\"note\" role=\"note\">This page is not translated yet; it is shown in the original language.</p>\n",
-        );
-    }
-    let _ = write!(
-        out,
-        "<article>\n{}</article>\n<footer><p><a href=\"{}.md\">Markdown source</a> · {}</p></footer>\n</main>\n</div>\n</body>\n</html>\n",
-        body_html,
-        escape(&v.path),
-        escape(&v.label)
-    );
-    out
 }
 
 /// One ranked search result.
@@ -164,7 +102,7 @@ pub fn search_page(v: &SearchView<'_>) -> String {
     header(&mut out, v.site_name, v.prefix, v.query);
     switcher(&mut out, "Versions", &v.versions);
     switcher(&mut out, "Languages", &v.locales);
-    out.push_str("</header>\n<div class=\"layout\"><main>\n");
+    out.push_str("</header>\n<main id=\"content\" class=\"plain\">\n");
     let _ = writeln!(
         out,
         "<h1>Search{}</h1>",
@@ -187,7 +125,7 @@ pub fn search_page(v: &SearchView<'_>) -> String {
         }
         out.push_str("</ol>\n");
     }
-    out.push_str("</main></div>\n</body>\n</html>\n");
+    out.push_str("</main>\n</body>\n</html>\n");
     out
 }
 
@@ -212,14 +150,17 @@ fn highlight(snippet: &str, ranges: &[[usize; 2]]) -> String {
     out
 }
 
-/// A small error page.
+/// A small error page for people: what went wrong, a search box and a
+/// link to the site's home.
 pub fn error_page(status: StatusCode, message: &str) -> String {
     let mut out = String::new();
     let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or(""));
     head(&mut out, "en", &title, None);
+    out.push_str("<meta name=\"robots\" content=\"noindex\">\n</head>\n<body>\n");
+    header(&mut out, lectern_library::pages::DEFAULT_SITE_NAME, "", "");
     let _ = write!(
         out,
-        "</head>\n<body>\n<main>\n<h1>{}</h1>\n<p>{}</p>\n<p><a href=\"/\">Home</a></p>\n</main>\n</body>\n</html>\n",
+        "</header>\n<main id=\"content\" class=\"plain\">\n<h1>{}</h1>\n<p>{}</p>\n<p><a href=\"/\">Go to the home page</a></p>\n</main>\n</body>\n</html>\n",
         escape(&title),
         escape(message)
     );

@@ -10,8 +10,13 @@
 //! - `guard`: the Host check, the client address (trusted proxies), the rate
 //!   limit, and the site's face to the serving loop (`lectern-http`).
 //! - `etag`: strong ETags over the bytes sent, and `If-None-Match` → 304.
-//! - `html`: Markdown to safe HTML and the page templates (no JavaScript).
-//! - `routes`: pages, `.md`, search, `llms.txt`, `sitemap.xml`, `healthz`.
+//! - `html`: Markdown to safe HTML, the shared head and header, the search and
+//!   error pages (no JavaScript).
+//! - `page`: the page template (sidebar, table of contents, previous/next,
+//!   lifecycle notice), an edition's generated home, the page-not-found page.
+//! - `style.css`: the one stylesheet, inlined into every page.
+//! - `routes`: pages, `.md`, search, `llms.txt`, `sitemap.xml`, `robots.txt`,
+//!   `favicon.ico`, `healthz`.
 //! - `mcp`: the `/mcp` tools (`list_versions`, `list_pages`, `search_docs`, `read_page`).
 //! - `export`: the files of a static export and their bytes, rendered by [`app`] in-process.
 
@@ -21,6 +26,7 @@ pub mod export;
 mod guard;
 pub mod html;
 pub mod mcp;
+mod page;
 mod rate_limit;
 mod routes;
 pub mod state;

@@ -27,6 +27,8 @@ pub(crate) fn routes() -> Router<SiteState> {
         .route("/healthz", get(healthz))
         .route("/llms.txt", get(llms_txt))
         .route("/sitemap.xml", get(sitemap))
+        .route("/robots.txt", get(robots_txt))
+        .route("/favicon.ico", get(favicon))
         .route("/search", get(search))
         .route("/v1", any(no_api))
         .route("/v1/{*rest}", any(no_api))
@@ -66,6 +68,53 @@ async fn healthz(State(state): State<SiteState>) -> Result<Response, SiteError> 
     let generation = state.blocking(|s| Ok(s.library().view()?.generation().to_owned())).await?;
     let body = serde_json::json!({ "status": "ok", "generation": generation }).to_string();
     Ok(([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], body)
+        .into_response())
+}
+
+/// `robots.txt`: everything may be crawled; the sitemap lists the pages.
+async fn robots_txt(State(state): State<SiteState>, headers: HeaderMap) -> Result<Response, SiteError> {
+    let site = state.blocking(|s| Ok(s.library().view()?.site().cloned())).await?;
+    let body =
+        format!("User-agent: *\nAllow: /\nSitemap: {}/sitemap.xml\n", base_url(site.as_ref(), &headers));
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response())
+}
+
+/// The built-in icon: a 32×32 PNG inside an ICO file.
+const DEFAULT_ICON: &[u8] = include_bytes!("favicon.ico");
+/// Largest icon file served from the site config's `icon`.
+const MAX_ICON_BYTES: u64 = 256 * 1024;
+
+/// `/favicon.ico`: the site config's `icon` (`.ico`, `.png`, `.svg`), else
+/// the built-in one. An icon that cannot be read is logged and the built-in
+/// one is served, so a browser never logs an error for it.
+async fn favicon(State(state): State<SiteState>) -> Result<Response, SiteError> {
+    let icon = state
+        .blocking(|s| {
+            let Some(path) = s.library().view()?.site().and_then(|c| c.icon.clone()) else {
+                return Ok(None);
+            };
+            match lectern_corpus::walk::read_capped(&path, MAX_ICON_BYTES) {
+                Ok(bytes) => Ok(Some((path, bytes))),
+                Err(reason) => {
+                    tracing::warn!("site icon {}: {reason}", path.display());
+                    Ok(None)
+                }
+            }
+        })
+        .await?;
+    let (kind, bytes) = match icon {
+        Some((path, bytes)) => {
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+            let kind = match ext.as_str() {
+                "png" => "image/png",
+                "svg" => "image/svg+xml",
+                _ => "image/x-icon",
+            };
+            (kind, bytes)
+        }
+        None => ("image/x-icon", DEFAULT_ICON.to_vec()),
+    };
+    Ok(([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "public, max-age=86400")], bytes)
         .into_response())
 }
 
@@ -153,15 +202,18 @@ async fn page(
                         title: Some(&page.title),
                     };
                     let body = html::markdown_to_html(&page.body, links);
-                    Ok(html::page(&nav, &body, &base_url(view.site(), &headers)))
+                    Ok(crate::page::page(&nav, &body, &base_url(view.site(), &headers)))
                 }
-                Visit::Redirect(prefix) => Err(prefix),
+                Visit::Redirect(prefix) => Err(Ok(prefix)),
+                Visit::Missing(missing) => Err(Err(crate::page::missing(&missing, &path))),
             })
         })
         .await?;
+    let html = [(header::CONTENT_TYPE, "text/html; charset=utf-8")];
     match answer {
-        Ok(page) => Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()),
-        Err(prefix) => Ok(Redirect::temporary(&prefix).into_response()),
+        Ok(page) => Ok((html, page).into_response()),
+        Err(Ok(prefix)) => Ok(Redirect::temporary(&prefix).into_response()),
+        Err(Err(missing)) => Ok((StatusCode::NOT_FOUND, html, missing).into_response()),
     }
 }
 

@@ -239,6 +239,12 @@ impl Scope {
         table.order(row)
     }
 
+    /// The page's place in the sidebar (for a fallback: the original's).
+    pub(crate) fn nav(&self, i: usize) -> lectern_corpus::nav::NavPlace {
+        let (table, row) = self.table(i);
+        table.nav(row)
+    }
+
     /// Locale of the content (the default locale's for a fallback).
     pub(crate) fn locale(&self, i: usize) -> &str {
         &self.table(i).0.locale

@@ -1,7 +1,6 @@
-//! What the site serves: a page as Markdown under our frontmatter, the
-//! navigation around it (sidebar, version and language switchers,
-//! hreflang alternates), the search page's scope and switchers, and the
-//! published listing behind `llms.txt` and the sitemap.
+//! What the site serves besides its HTML pages' navigation (`visit`): a
+//! page as Markdown under our frontmatter, the search page's scope and
+//! switchers, and the published listing behind `llms.txt` and the sitemap.
 
 use std::sync::atomic::AtomicBool;
 
@@ -13,50 +12,11 @@ use crate::library::Library;
 use crate::pages::frontmatter::frontmatter;
 use crate::pages::go_on;
 use crate::pages::resolve::Translations;
+use crate::pages::visit::{NavLink, siblings, site_name};
 use crate::pages::wire::{PageEntry, SitePage};
-use crate::path::{SitePath, join, relative};
+use crate::path::{SitePath, join};
 use crate::search::{SearchParams, SearchResponse};
 use crate::view::View;
-
-/// The site's name when no site config names it.
-pub const DEFAULT_SITE_NAME: &str = "Documentation";
-
-/// A link of the site's navigation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NavLink {
-    /// The site path linked to (on the search page: the edition's prefix).
-    pub path: String,
-    /// What the link shows: a page title, a version label or a locale.
-    pub label: String,
-    /// True for the page or edition being shown.
-    pub current: bool,
-}
-
-/// What the HTML page at a path shows.
-#[derive(Debug, Clone)]
-pub struct PageNav {
-    pub site_name: String,
-    pub page: SitePage,
-    /// The page's scope in reading order: frontmatter `order` first, then by
-    /// title, then by path.
-    pub sidebar: Vec<NavLink>,
-    /// The same page in the edition's other versions (the version's home
-    /// where the page is missing), by prefix.
-    pub versions: Vec<NavLink>,
-    /// The same page in the version's other languages, by locale.
-    pub locales: Vec<NavLink>,
-    /// `(hreflang, site path)` of every real translation, and `x-default`
-    /// for the default locale's.
-    pub alternates: Vec<(String, String)>,
-}
-
-/// The answer for an HTML request of a path.
-#[derive(Debug, Clone)]
-pub enum Visit {
-    Page(Box<PageNav>),
-    /// The site root holds no page: go to the default edition's home.
-    Redirect(String),
-}
 
 /// The search page's scope, switchers and results.
 #[derive(Debug)]
@@ -113,12 +73,6 @@ impl Library {
         Ok(page)
     }
 
-    /// The HTML page at `path` with its navigation; at `/` without a page,
-    /// a redirect to the default edition.
-    pub fn page_nav(&self, path: &str) -> Result<Visit, LibraryError> {
-        self.view()?.page_nav(path)
-    }
-
     /// The search page for `query` in the edition at `prefix` (every default
     /// when it names none).
     pub fn site_search(&self, prefix: &str, query: &str) -> Result<SiteSearch, LibraryError> {
@@ -172,11 +126,15 @@ impl Library {
 impl View {
     /// See [`Library::site_page`].
     pub fn site_page(&self, path: &str) -> Result<SitePage, LibraryError> {
-        self.find_site_page(path).map(|(page, _)| page)
+        self.find_site_page(path).map(|(page, _, _)| page)
     }
 
-    /// The page and the edition whose scope it is in.
-    fn find_site_page(&self, path: &str) -> Result<(SitePage, &EditionRecord), LibraryError> {
+    /// The page, the edition whose scope it is in, and the edition its
+    /// content comes from (another for a fallback).
+    pub(crate) fn find_site_page(
+        &self,
+        path: &str,
+    ) -> Result<(SitePage, &EditionRecord, &EditionRecord), LibraryError> {
         let path = SitePath::parse(path).map_err(|bad| {
             invalid(format!(
                 "path {:?} is not a site path: give a full path starting with / as list_pages or search_docs return it, under one of this site's prefixes ({})",
@@ -192,7 +150,7 @@ impl View {
         };
         let found = self.resolve(&path, Translations::OrFallback).ok_or_else(no_page)?;
         let source = self.snapshot.page(&found.source.id, &found.source_path).ok_or_else(no_page)?;
-        let owner = found.owner;
+        let (owner, source_edition) = (found.owner, found.source);
         let mut page = SitePage {
             generation: self.generation.clone(),
             path: path.to_string(),
@@ -209,68 +167,15 @@ impl View {
             edition: owner.id.clone(),
             source_file: source.source_file,
             anchors: source.anchors,
+            headings: source.headings,
         };
         page.markdown = format!("{}{}", frontmatter(&page), page.body);
-        Ok((page, owner))
-    }
-
-    /// See [`Library::page_nav`].
-    pub fn page_nav(&self, path: &str) -> Result<Visit, LibraryError> {
-        let (page, owner) = match self.find_site_page(path) {
-            Ok(found) => found,
-            Err(LibraryError::NotFound(_)) if path == "/" => {
-                return match self.default_edition() {
-                    Some(e) => Ok(Visit::Redirect(e.prefix.clone())),
-                    None => Err(LibraryError::NotFound("this site has no published pages yet".into())),
-                };
-            }
-            Err(e) => return Err(e),
-        };
-        let rel = relative(&page.path, &owner.prefix).to_owned();
-        let scope = self.scope(Some(&owner.prefix))?;
-        let mut entries: Vec<(Option<i64>, String, String)> =
-            (0..scope.len()).map(|i| (scope.order(i), scope.title(i), scope.path(i).into_owned())).collect();
-        entries.sort_by(|a, b| (a.0.is_none(), a.0, &a.1, &a.2).cmp(&(b.0.is_none(), b.0, &b.1, &b.2)));
-        let sidebar = entries
-            .into_iter()
-            .map(|(_, title, path)| NavLink { current: path == page.path, path, label: title })
-            .collect();
-
-        let (versions, translations) = siblings(self, owner);
-        let versions = versions
-            .into_iter()
-            .map(|e| NavLink {
-                path: self.counterpart(&rel, e).0,
-                label: e.label.clone(),
-                current: e.id == owner.id,
-            })
-            .collect();
-        let default_locale = self.site_locale();
-        let mut locales = Vec::new();
-        let mut alternates = Vec::new();
-        for e in translations {
-            let (href, real) = self.counterpart(&rel, e);
-            if real || e.id == owner.id && !page.fallback {
-                alternates.push((e.locale.clone(), href.clone()));
-                if default_locale.as_deref() == Some(e.locale.as_str()) {
-                    alternates.push(("x-default".to_owned(), href.clone()));
-                }
-            }
-            locales.push(NavLink { path: href, label: e.locale.clone(), current: e.id == owner.id });
-        }
-        Ok(Visit::Page(Box::new(PageNav {
-            site_name: site_name(self),
-            page,
-            sidebar,
-            versions,
-            locales,
-            alternates,
-        })))
+        Ok((page, owner, source_edition))
     }
 
     /// The page's own path in `edition` and whether it is really there (not
     /// stood in for), or the edition's home when it is missing.
-    fn counterpart(&self, rel: &str, edition: &EditionRecord) -> (String, bool) {
+    pub(crate) fn counterpart(&self, rel: &str, edition: &EditionRecord) -> (String, bool) {
         let target = join(&edition.prefix, rel);
         let found = SitePath::parse(&target).ok().and_then(|p| self.resolve(&p, Translations::OrFallback));
         match found {
@@ -320,24 +225,4 @@ impl View {
             })
             .collect()
     }
-}
-
-fn site_name(view: &View) -> String {
-    view.site().map_or_else(|| DEFAULT_SITE_NAME.to_owned(), |s| s.name.clone())
-}
-
-/// The editions a page or search of `edition` can switch to (same project,
-/// domain and collection): its versions in its locale, by prefix, and its
-/// version's languages, by locale. Both include `edition` itself.
-fn siblings<'v>(view: &'v View, edition: &EditionRecord) -> (Vec<&'v EditionRecord>, Vec<&'v EditionRecord>) {
-    let shelf = |e: &&EditionRecord| {
-        e.project == edition.project && e.domain == edition.domain && e.collection == edition.collection
-    };
-    let mut versions: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(shelf).filter(|e| e.locale == edition.locale).collect();
-    versions.sort_by(|a, b| a.prefix.cmp(&b.prefix));
-    let mut translations: Vec<&EditionRecord> =
-        view.manifest.enabled().filter(shelf).filter(|e| e.version == edition.version).collect();
-    translations.sort_by(|a, b| a.locale.cmp(&b.locale));
-    (versions, translations)
 }

@@ -101,6 +101,11 @@ impl PageTable {
         self.snapshot.page_description(&self.edition, self.path(i))
     }
 
+    /// The page's place in the sidebar (a fast field, no document read).
+    pub(crate) fn nav(&self, i: usize) -> lectern_corpus::nav::NavPlace {
+        self.snapshot.page_nav_at(self.addresses[i])
+    }
+
     pub(crate) fn order(&self, i: usize) -> Option<i64> {
         self.orders.get(i).copied().flatten()
     }

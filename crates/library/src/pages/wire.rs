@@ -151,4 +151,7 @@ pub struct SitePage {
     /// rendered headings carry the ids search results link to.
     #[serde(skip)]
     pub anchors: Vec<Option<String>>,
+    /// Each section's heading level and title, beside `anchors`.
+    #[serde(skip)]
+    pub headings: Vec<(u8, String)>,
 }

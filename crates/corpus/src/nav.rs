@@ -1,0 +1,373 @@
+//! Where each page sits in its edition's navigation, as the source declares
+//! it: folders are groups, a folder's `_category_.json` names and places its
+//! group (Docusaurus: `label`, `position`, `collapsed`), and an mdBook
+//! `SUMMARY.md` at the source root gives the reading order, the nesting and
+//! the part titles. Readers sort siblings by position, then by label.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::page::Page;
+pub use crate::page::{NavGroup, NavPlace};
+use crate::paths;
+
+/// The file naming a folder's group.
+pub const CATEGORY_FILE: &str = "_category_.json";
+/// mdBook's table of contents, at the source root.
+pub const SUMMARY_FILE: &str = "SUMMARY.md";
+
+/// What a folder's `_category_.json` says about its group.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Category {
+    pub label: Option<String>,
+    pub position: Option<i64>,
+    pub collapsed: Option<bool>,
+}
+
+/// Reads a `_category_.json`: an object whose `label` is a string,
+/// `position` a number (a fraction is rounded down) and `collapsed` a
+/// boolean; other keys (`link`, `className`...) are ignored.
+pub fn parse_category(bytes: &[u8]) -> Result<Category, String> {
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}; skipped"))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err("expected a JSON object with label, position, collapsed; skipped".to_owned());
+    };
+    let label = match map.get("label") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        Some(_) => return Err("label: expected a non-empty string; skipped".to_owned()),
+    };
+    let position = match map.get("position") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Number(n)) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.is_finite() && f.abs() < 1e15).map(|f| f.floor() as i64)),
+        Some(_) => return Err("position: expected a number; skipped".to_owned()),
+    };
+    let collapsed = match map.get("collapsed") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Bool(b)) => Some(*b),
+        Some(_) => return Err("collapsed: expected true or false; skipped".to_owned()),
+    };
+    Ok(Category { label, position, collapsed })
+}
+
+/// One line of a `SUMMARY.md` that places something.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryEntry {
+    /// Nesting depth of the list item (0 for a top-level or unnumbered chapter).
+    pub depth: usize,
+    pub label: String,
+    /// The file linked to, relative to the source root; None for a draft
+    /// chapter (`[Title]()`) or a part title.
+    pub target: Option<String>,
+    /// A part title (`# Reference`): starts a group of the chapters after it.
+    pub part: bool,
+    /// A prefix or suffix chapter (a link alone on its line): in no part.
+    pub affix: bool,
+}
+
+/// Reads an mdBook `SUMMARY.md`: part titles (`# Title`; the first heading
+/// before any chapter is the book's title and is skipped), chapters as
+/// links, alone on a line or as nested list items. Anything else is ignored.
+pub fn parse_summary(text: &str) -> Vec<SummaryEntry> {
+    let mut entries = Vec::new();
+    // The indents of the open list levels.
+    let mut indents: Vec<usize> = Vec::new();
+    let mut seen_heading = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if let Some(title) = trimmed.strip_prefix('#') {
+            let title = title.trim_start_matches('#').trim();
+            if !seen_heading && entries.is_empty() {
+                seen_heading = true;
+                continue;
+            }
+            seen_heading = true;
+            if !title.is_empty() {
+                entries.push(SummaryEntry {
+                    depth: 0,
+                    label: title.to_owned(),
+                    target: None,
+                    part: true,
+                    affix: false,
+                });
+            }
+            indents.clear();
+            continue;
+        }
+        let item = list_item(trimmed);
+        let Some((label, target)) = link(item.unwrap_or(trimmed)) else { continue };
+        let depth = if item.is_some() {
+            while indents.last().is_some_and(|&i| i > indent) {
+                indents.pop();
+            }
+            if indents.last() != Some(&indent) {
+                indents.push(indent);
+            }
+            indents.len() - 1
+        } else {
+            indents.clear();
+            0
+        };
+        entries.push(SummaryEntry { depth, label, target, part: false, affix: item.is_none() });
+    }
+    entries
+}
+
+/// The rest of a list item line (`- x`, `* x`, `1. x`), or None.
+fn list_item(line: &str) -> Option<&str> {
+    if let Some(rest) = line.strip_prefix(['-', '*', '+'])
+        && rest.starts_with(' ')
+    {
+        return Some(rest.trim_start());
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = line[digits..].strip_prefix(". ")?;
+    (digits > 0).then(|| rest.trim_start())
+}
+
+/// `[label](target)` at the start of `s`: the label and the target file
+/// (fragment and `./` dropped, `%20` decoded), None for `()`.
+fn link(s: &str) -> Option<(String, Option<String>)> {
+    let rest = s.strip_prefix('[')?;
+    let close = rest.find("](")?;
+    let label = rest[..close].trim();
+    let after = &rest[close + 2..];
+    let end = after.find(')')?;
+    let target = after[..end].trim();
+    let target = target.split('#').next().unwrap_or("").trim_start_matches("./").replace("%20", " ");
+    (!label.is_empty()).then(|| (label.to_owned(), (!target.is_empty()).then_some(target)))
+}
+
+/// Places every page: folder groups named by `categories` (keyed by the
+/// folder's path inside the source) or by the folder's index page, then
+/// the order `summary` gives (if any) for the pages it lists. Returns the
+/// number of pages the summary placed.
+pub fn assign(
+    pages: &mut [Page],
+    categories: &BTreeMap<String, Category>,
+    summary: &[SummaryEntry],
+) -> usize {
+    let by_rel: HashMap<String, usize> =
+        pages.iter().enumerate().map(|(i, p)| (paths::page_rel(&p.source_file), i)).collect();
+    let mut folders: BTreeMap<String, NavGroup> = BTreeMap::new();
+    let mut places = Vec::with_capacity(pages.len());
+    for page in pages.iter() {
+        let rel = paths::page_rel(&page.source_file);
+        let file_dir = page.source_file.rsplit_once('/').map_or("", |(d, _)| d);
+        let lead = rel == file_dir || generic_title(paths::file_stem(&page.source_file));
+        let mut groups = Vec::new();
+        let mut dir = String::new();
+        for part in file_dir.split('/').filter(|p| !p.is_empty()) {
+            if !dir.is_empty() {
+                dir.push('/');
+            }
+            dir.push_str(part);
+            let group = folders.entry(dir.clone()).or_insert_with(|| {
+                folder_group(&dir, categories.get(&dir), by_rel.get(&dir).map(|&i| &pages[i]))
+            });
+            groups.push(group.clone());
+        }
+        places.push(NavPlace { groups, position: None, label: None, lead: lead && !rel.is_empty() });
+    }
+    if let Some(root) = by_rel.get("") {
+        places[*root].lead = true;
+    }
+    let placed = place_summary(summary, &by_rel, &mut places);
+    for (page, place) in pages.iter_mut().zip(places) {
+        page.nav = place;
+    }
+    placed
+}
+
+fn folder_group(dir: &str, category: Option<&Category>, lead: Option<&Page>) -> NavGroup {
+    let name = dir.rsplit('/').next().unwrap_or(dir);
+    let label = category
+        .and_then(|c| c.label.clone())
+        .or_else(|| lead.map(|p| p.title.clone()).filter(|t| !generic_title(t)))
+        .unwrap_or_else(|| readable(name));
+    NavGroup {
+        key: dir.to_owned(),
+        label,
+        position: category.and_then(|c| c.position).or_else(|| lead.and_then(|p| p.order)),
+        collapsed: category.and_then(|c| c.collapsed).unwrap_or(false),
+    }
+}
+
+/// A title that says nothing about the folder (`Index`, `README`).
+pub fn generic_title(title: &str) -> bool {
+    let t = title.trim();
+    t.eq_ignore_ascii_case("index") || t.eq_ignore_ascii_case("readme") || t.eq_ignore_ascii_case("_index")
+}
+
+/// A folder name made readable: `configuring-npm` → `Configuring npm`.
+fn readable(name: &str) -> String {
+    let spaced = crate::text::collapse_whitespace(&name.replace(['-', '_'], " "));
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => name.to_owned(),
+    }
+}
+
+/// Applies the summary's order, nesting and labels to the pages it links.
+fn place_summary(
+    summary: &[SummaryEntry],
+    by_rel: &HashMap<String, usize>,
+    places: &mut [NavPlace],
+) -> usize {
+    let mut placed = 0;
+    let mut part: Option<NavGroup> = None;
+    // The chapters enclosing the current entry: (depth, group).
+    let mut open: Vec<(usize, NavGroup)> = Vec::new();
+    for (i, entry) in summary.iter().enumerate() {
+        let position = i as i64;
+        if entry.part {
+            part = Some(NavGroup {
+                key: format!("summary:{i}"),
+                label: entry.label.clone(),
+                position: Some(position),
+                collapsed: false,
+            });
+            open.clear();
+            continue;
+        }
+        if entry.affix {
+            part = None;
+        }
+        while open.last().is_some_and(|(d, _)| *d >= entry.depth) {
+            open.pop();
+        }
+        let has_children = summary.get(i + 1).is_some_and(|next| !next.part && next.depth > entry.depth);
+        let own = NavGroup {
+            key: format!("summary:{i}"),
+            label: entry.label.clone(),
+            position: Some(position),
+            collapsed: false,
+        };
+        let mut groups: Vec<NavGroup> = part.iter().cloned().collect();
+        groups.extend(open.iter().map(|(_, g)| g.clone()));
+        if has_children {
+            groups.push(own.clone());
+        }
+        let page = entry.target.as_deref().and_then(|t| by_rel.get(&paths::page_rel(t)));
+        if let Some(&p) = page {
+            places[p] = NavPlace {
+                groups,
+                position: Some(position),
+                label: Some(entry.label.clone()),
+                lead: has_children,
+            };
+            placed += 1;
+        }
+        if has_children {
+            open.push((entry.depth, own));
+        }
+    }
+    placed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(file: &str, title: &str, order: Option<i64>) -> Page {
+        let mut p = crate::markdown::markdown_to_page(format!("# {title}\n").as_bytes(), file, "/p").unwrap();
+        p.order = order;
+        p
+    }
+
+    #[test]
+    fn categories_parse_and_bad_ones_say_why() {
+        let c = parse_category(br#"{"label":"Getting started","position":2.5,"collapsed":true,"link":{}}"#)
+            .unwrap();
+        assert_eq!(
+            c,
+            Category { label: Some("Getting started".into()), position: Some(2), collapsed: Some(true) }
+        );
+        assert!(parse_category(b"[1]").unwrap_err().contains("JSON object"));
+        assert!(parse_category(br#"{"position":"2"}"#).unwrap_err().contains("position"));
+        assert!(parse_category(b"{").unwrap_err().contains("not valid JSON"));
+    }
+
+    #[test]
+    fn folders_become_groups_named_by_category_index_page_or_folder() {
+        let mut pages = vec![
+            page("index.md", "Home", None),
+            page("commands/npm-install.md", "npm-install", None),
+            page("using-npm/config.md", "Config", None),
+            page("guide/index.md", "The Guide", Some(1)),
+            page("guide/deep/a.md", "A", None),
+        ];
+        let mut categories = BTreeMap::new();
+        categories.insert(
+            "using-npm".to_owned(),
+            Category { label: Some("Using it".into()), position: Some(3), collapsed: Some(true) },
+        );
+        assign(&mut pages, &categories, &[]);
+        assert!(pages[0].nav.lead && pages[0].nav.groups.is_empty());
+        assert_eq!(pages[1].nav.groups[0].label, "Commands");
+        assert_eq!(
+            pages[2].nav.groups[0],
+            NavGroup {
+                key: "using-npm".into(),
+                label: "Using it".into(),
+                position: Some(3),
+                collapsed: true
+            }
+        );
+        assert!(pages[3].nav.lead);
+        assert_eq!(pages[3].nav.groups[0].label, "The Guide");
+        assert_eq!(pages[3].nav.groups[0].position, Some(1));
+        let deep: Vec<&str> = pages[4].nav.groups.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(deep, ["The Guide", "Deep"]);
+        assert!(!pages[4].nav.lead);
+    }
+
+    #[test]
+    fn summary_orders_nests_and_labels() {
+        let text = "# Summary\n\n[Intro](README.md)\n\n# User Guide\n\n- [Install](guide/install.md)\n    - [On Linux](guide/linux.md#top)\n- [Draft]()\n1. [Use](./guide/use.md)\n\n---\n\n[Thanks](thanks.md)\n";
+        let entries = parse_summary(text);
+        let labels: Vec<(&str, usize, bool)> =
+            entries.iter().map(|e| (e.label.as_str(), e.depth, e.part)).collect();
+        assert_eq!(
+            labels,
+            [
+                ("Intro", 0, false),
+                ("User Guide", 0, true),
+                ("Install", 0, false),
+                ("On Linux", 1, false),
+                ("Draft", 0, false),
+                ("Use", 0, false),
+                ("Thanks", 0, false)
+            ]
+        );
+        assert_eq!(entries[3].target.as_deref(), Some("guide/linux.md"));
+        assert_eq!(entries[4].target, None);
+        let mut pages = vec![
+            page("README.md", "x", None),
+            page("guide/install.md", "x", None),
+            page("guide/linux.md", "x", None),
+            page("guide/use.md", "x", None),
+            page("thanks.md", "x", None),
+            page("guide/unlisted.md", "Unlisted", None),
+        ];
+        assert_eq!(assign(&mut pages, &BTreeMap::new(), &entries), 5);
+        let groups = |i: usize| pages[i].nav.groups.iter().map(|g| g.label.clone()).collect::<Vec<_>>();
+        assert_eq!(groups(0), Vec::<String>::new());
+        assert_eq!(groups(1), ["User Guide", "Install"]);
+        assert!(pages[1].nav.lead);
+        assert_eq!(groups(2), ["User Guide", "Install"]);
+        assert_eq!(pages[2].nav.label.as_deref(), Some("On Linux"));
+        assert_eq!(groups(3), ["User Guide"]);
+        assert_eq!(groups(4), Vec::<String>::new());
+        assert!(
+            pages[1].nav.position < pages[2].nav.position && pages[2].nav.position < pages[3].nav.position
+        );
+        // Not in the summary: its folder, after the listed pages.
+        assert_eq!(groups(5), ["Guide"]);
+        assert_eq!(pages[5].nav.position, None);
+    }
+}
