@@ -59,9 +59,9 @@ pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View, Watc
 pub use list::{ListRequest, ListResponse};
 pub use manifest::Manifest;
 pub use pages::{
-    Descriptions, Lifecycle, ListPagesRequest, ListPagesResponse, Missing, NavItem, NavLink, PageEntry,
-    PageMatch, PageNav, PublishedEdition, SearchPagesRequest, SearchPagesResponse, SiteNav, SitePage,
-    SiteSearch, TocEntry, VersionEntry, VersionsResponse, Visit,
+    Descriptions, HeadingLink, Lifecycle, ListPagesRequest, ListPagesResponse, Missing, NavItem, NavLink,
+    PageEntry, PageMatch, PageNav, PublishedEdition, SearchPagesRequest, SearchPagesResponse, SiteNav,
+    SitePage, SiteSearch, VersionEntry, VersionsResponse, Visit,
 };
 pub use read::{PageResponse, ReadPageRequest, ReadSectionRequest, SectionResponse};
 pub use search::{Elsewhere, SearchHit, SearchParams, SearchResponse};

@@ -19,7 +19,8 @@ pub use nav::{NavItem, SiteNav};
 pub use site::{Descriptions, PublishedEdition, SiteSearch};
 pub use substring::{BODY_BLOCK, EXCERPT_CHARS, MAX_TERM_CHARS};
 pub use visit::{
-    DEFAULT_SITE_NAME, Lifecycle, Missing, NavLink, PageNav, TocEntry, Visit, compare_versions, newest_first,
+    DEFAULT_SITE_NAME, HeadingLink, Lifecycle, Missing, NavLink, PageNav, Visit, compare_versions,
+    newest_first,
 };
 pub use wire::{
     ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,

@@ -24,7 +24,7 @@ use crate::state::{Options, SiteState};
 /// strings are owned, so a route named at run time (an asset under a hash
 /// of its bytes) fits too.
 pub fn static_routes() -> Vec<String> {
-    ["/llms.txt", "/sitemap.xml"].map(String::from).into()
+    ["/llms.txt", "/sitemap.xml", "/robots.txt", "/favicon.ico"].map(String::from).into()
 }
 
 /// The URL whose answer an export writes as `404.html`: no page lives

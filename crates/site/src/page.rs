@@ -264,7 +264,9 @@ pub fn missing(m: &Missing, path: &str) -> String {
     let prefix = m.home.as_ref().map_or("", |h| h.path.as_str());
     header(&mut out, &m.site_name, prefix, "");
     out.push_str("</header>\n<main id=\"content\" class=\"plain\">\n<h1>Page not found</h1>\n");
-    let _ = writeln!(out, "<p>There is no page at <code>{}</code>.</p>", escape(path));
+    // The same words for every missing address: a static export serves this
+    // page as `404.html` for whatever URL a host has no file for.
+    out.push_str("<p>There is no page at this address.</p>\n");
     match &m.home {
         Some(home) if home.path != path => {
             let _ = writeln!(

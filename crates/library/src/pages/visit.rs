@@ -33,7 +33,7 @@ pub struct NavLink {
 
 /// A heading of a page's table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TocEntry {
+pub struct HeadingLink {
     pub level: u8,
     pub title: String,
     pub anchor: String,
@@ -61,7 +61,7 @@ pub struct PageNav {
     pub prev: Option<NavLink>,
     pub next: Option<NavLink>,
     /// The page's headings below its title, with their anchors.
-    pub toc: Vec<TocEntry>,
+    pub toc: Vec<HeadingLink>,
     /// The same page in the edition's other versions (the version's home
     /// where the page is missing), newest version first.
     pub versions: Vec<NavLink>,
@@ -327,14 +327,14 @@ pub(crate) fn siblings<'v>(
 
 /// The page's headings below its title that carry an anchor: its top two
 /// levels (a page whose sections start at `###` lists `###` and `####`).
-fn toc(page: &SitePage) -> Vec<TocEntry> {
-    let entries: Vec<TocEntry> = page
+fn toc(page: &SitePage) -> Vec<HeadingLink> {
+    let entries: Vec<HeadingLink> = page
         .headings
         .iter()
         .zip(&page.anchors)
         .filter_map(|((level, title), anchor)| {
             let anchor = anchor.as_ref()?;
-            (*level >= 2).then(|| TocEntry { level: *level, title: title.clone(), anchor: anchor.clone() })
+            (*level >= 2).then(|| HeadingLink { level: *level, title: title.clone(), anchor: anchor.clone() })
         })
         .collect();
     let Some(top) = entries.iter().map(|e| e.level).min() else { return entries };
