@@ -1,10 +1,10 @@
 //! An edition's table of contents, as the local web page's reader shows it
-//! beside a page: the edition's own pages as a tree of folders in reading
-//! order, and the page a reader opens first. Built from the edition's page
-//! table (paths, titles, frontmatter `order`), never from page bodies.
+//! beside a page: the edition's own pages as a tree of groups in reading
+//! order, and the page a reader opens first. It is the public site's
+//! navigation (folders, frontmatter `order`, `_category_.json`, mdBook
+//! `SUMMARY.md`), built once per generation, less the pages standing in for
+//! missing translations.
 
-use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
@@ -12,13 +12,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::LibraryError;
 use crate::library::Library;
 use crate::pages::go_on;
-use crate::pages::table::PageTable;
-use crate::path::relative;
+use crate::pages::nav::{NAV_DEPTH, NavItem, StandIns};
 
-/// Folders nest at most this deep; a page below that is listed in the
-/// deepest folder under the rest of its path (so the tree, and the
-/// recursion that walks it, stays shallow whatever paths a source has).
-pub const TOC_DEPTH: usize = 6;
+/// Folders nest at most this deep (the navigation's own bound).
+pub const TOC_DEPTH: usize = NAV_DEPTH;
 
 /// `GET /v1/toc` query.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -88,10 +85,10 @@ impl Library {
                 e.id, e.id
             )));
         }
-        let table = view.table(e);
         go_on(cancel)?;
-        let (home, entries) = Folders::of(&table).entries(&table);
-        let first_page = home.as_ref().and_then(|h| h.path.clone()).or_else(|| first_path(&entries));
+        let nav = view.nav(&e.prefix, StandIns::Skip)?;
+        let entries: Vec<TocEntry> = nav.items.iter().map(entry).collect();
+        let first_page = first_path(&entries);
         Ok(TocResponse {
             generation: view.generation.clone(),
             edition: e.id.clone(),
@@ -103,163 +100,32 @@ impl Library {
             domain: e.domain.clone(),
             collection: e.collection.clone(),
             first_page,
-            pages: table.len(),
-            entries: home.into_iter().chain(entries).collect(),
+            pages: nav.reading.len(),
+            entries,
         })
     }
 }
 
+/// The first page in reading order.
 fn first_path(entries: &[TocEntry]) -> Option<String> {
     entries.iter().find_map(|e| e.path.clone().or_else(|| first_path(&e.children)))
 }
 
-/// The folder tree of one edition's pages, as rows of its page table.
-#[derive(Default)]
-struct Folders {
-    /// Folder 0 is the edition's top level.
-    folders: Vec<Folder>,
-    /// The page at the edition's prefix.
-    home: Option<usize>,
-}
-
-#[derive(Default)]
-struct Folder {
-    name: String,
-    subfolders: HashMap<String, usize>,
-    /// `(name below the folder, row)`; a page named like a subfolder is
-    /// that folder's own page (`guide/index.md` is served as `/guide`).
-    pages: Vec<(String, usize)>,
-}
-
-impl Folders {
-    fn of(table: &PageTable) -> Folders {
-        let mut tree = Folders { folders: vec![Folder::default()], home: None };
-        for row in 0..table.len() {
-            let rel = relative(table.path(row), &table.prefix);
-            let parts: Vec<&str> = rel.split('/').filter(|s| !s.is_empty()).collect();
-            let Some((last, dirs)) = parts.split_last() else {
-                tree.home = Some(row);
-                continue;
+/// One item of the edition's navigation (the public site's sidebar, less the
+/// pages standing in for missing translations) as an entry of the tree. The
+/// depth is the navigation's, which the ingest bounds.
+fn entry(item: &NavItem) -> TocEntry {
+    match item {
+        NavItem::Page { path, label } => {
+            TocEntry { title: label.clone(), path: Some(path.clone()), children: Vec::new() }
+        }
+        NavItem::Group { label, items, led, .. } => {
+            // A group's own page is the folder's entry, not a child of it.
+            let (own, rest) = match (led, items.split_first()) {
+                (true, Some((NavItem::Page { path, .. }, rest))) => (Some(path.clone()), rest),
+                _ => (None, &items[..]),
             };
-            let depth = dirs.len().min(TOC_DEPTH);
-            let mut at = 0;
-            for dir in &dirs[..depth] {
-                at = tree.subfolder(at, dir);
-            }
-            let name = if depth < dirs.len() { parts[depth..].join("/") } else { (*last).to_owned() };
-            tree.folders[at].pages.push((name, row));
-        }
-        tree
-    }
-
-    fn subfolder(&mut self, parent: usize, name: &str) -> usize {
-        if let Some(&i) = self.folders[parent].subfolders.get(name) {
-            return i;
-        }
-        let i = self.folders.len();
-        self.folders.push(Folder { name: name.to_owned(), ..Folder::default() });
-        self.folders[parent].subfolders.insert(name.to_owned(), i);
-        i
-    }
-
-    /// The home page's entry and the top level's entries.
-    fn entries(&self, table: &PageTable) -> (Option<TocEntry>, Vec<TocEntry>) {
-        let home = self.home.map(|row| TocEntry {
-            title: title(table, row, ""),
-            path: Some(table.path(row).to_owned()),
-            children: Vec::new(),
-        });
-        (home, self.children(table, 0))
-    }
-
-    /// A folder's entries, sorted. Recursion is bounded by [`TOC_DEPTH`].
-    fn children(&self, table: &PageTable, folder: usize) -> Vec<TocEntry> {
-        let f = &self.folders[folder];
-        let own: HashMap<&str, usize> = f
-            .pages
-            .iter()
-            .filter(|(name, _)| f.subfolders.contains_key(name))
-            .map(|(name, row)| (name.as_str(), *row))
-            .collect();
-        let mut items: Vec<(Option<i64>, TocEntry)> = Vec::with_capacity(f.pages.len() + f.subfolders.len());
-        for (name, row) in &f.pages {
-            if !own.contains_key(name.as_str()) {
-                let entry = TocEntry {
-                    title: title(table, *row, name),
-                    path: Some(table.path(*row).to_owned()),
-                    children: Vec::new(),
-                };
-                items.push((table.order(*row), entry));
-            }
-        }
-        for (name, &sub) in &f.subfolders {
-            let page = own.get(name.as_str()).copied();
-            let entry = TocEntry {
-                title: page.map_or_else(|| readable(&self.folders[sub].name), |row| title(table, row, name)),
-                path: page.map(|row| table.path(row).to_owned()),
-                children: self.children(table, sub),
-            };
-            items.push((page.and_then(|row| table.order(row)), entry));
-        }
-        items.sort_by(|(oa, a), (ob, b)| {
-            (oa.is_none(), oa)
-                .cmp(&(ob.is_none(), ob))
-                .then_with(|| natural(&a.title, &b.title))
-                .then_with(|| a.path.cmp(&b.path))
-        });
-        items.into_iter().map(|(_, e)| e).collect()
-    }
-}
-
-/// A page's title, else its file name made readable.
-fn title(table: &PageTable, row: usize, name: &str) -> String {
-    let t = table.title(row);
-    if t.trim().is_empty() { readable(name) } else { t }
-}
-
-/// `getting-started` → "Getting started"; a name with capitals (`API`,
-/// `FAQ`) keeps them.
-fn readable(name: &str) -> String {
-    let spaced: String = name.chars().map(|c| if c == '-' || c == '_' { ' ' } else { c }).collect();
-    let spaced = spaced.trim();
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => name.to_owned(),
-    }
-}
-
-/// Compares titles as people read them: case ignored, runs of digits by
-/// their value ("Chapter 2" before "Chapter 10").
-fn natural(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.chars().peekable(), b.chars().peekable());
-    loop {
-        match (a.peek().copied(), b.peek().copied()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let take = |it: &mut std::iter::Peekable<std::str::Chars<'_>>| {
-                    let mut digits = String::new();
-                    while let Some(c) = it.next_if(char::is_ascii_digit) {
-                        digits.push(c);
-                    }
-                    digits.trim_start_matches('0').to_owned()
-                };
-                let (da, db) = (take(&mut a), take(&mut b));
-                let by_value = da.len().cmp(&db.len()).then_with(|| da.cmp(&db));
-                if by_value != Ordering::Equal {
-                    return by_value;
-                }
-            }
-            (Some(x), Some(y)) => {
-                let by_char = x.to_lowercase().cmp(y.to_lowercase());
-                if by_char != Ordering::Equal {
-                    return by_char;
-                }
-                a.next();
-                b.next();
-            }
+            TocEntry { title: label.clone(), path: own, children: rest.iter().map(entry).collect() }
         }
     }
 }

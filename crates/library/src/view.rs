@@ -12,7 +12,7 @@ use lectern_index::Snapshot;
 use crate::edition::{EditionId, EditionRecord};
 use crate::error::LibraryError;
 use crate::manifest::Manifest;
-use crate::pages::nav::SiteNav;
+use crate::pages::nav::{SiteNav, StandIns};
 use crate::pages::scope::{PageCache, Scope, site_locale};
 use crate::pages::table::PageTable;
 use crate::suggest::did_you_mean;
@@ -27,7 +27,7 @@ pub struct View {
     /// Page tables and scopes, built once per view (so once per generation).
     pages: PageCache,
     /// Sidebars by edition prefix, built on first use (one per enabled edition at most).
-    navs: Mutex<HashMap<String, Arc<SiteNav>>>,
+    navs: Mutex<HashMap<(String, StandIns), Arc<SiteNav>>>,
 }
 
 impl std::fmt::Debug for View {
@@ -112,12 +112,19 @@ impl View {
     /// The sidebar and reading order of the enabled edition at `prefix`
     /// (exactly as `list_versions` spells it), built once per view.
     pub fn site_nav(&self, prefix: &str) -> Result<Arc<SiteNav>, LibraryError> {
-        if let Some(nav) = self.navs.lock().unwrap_or_else(|p| p.into_inner()).get(prefix) {
+        self.nav(prefix, StandIns::Include)
+    }
+
+    /// The navigation tree of the edition at `prefix`, built once per view
+    /// for each choice of [`StandIns`].
+    pub(crate) fn nav(&self, prefix: &str, stand_ins: StandIns) -> Result<Arc<SiteNav>, LibraryError> {
+        let key = (prefix.to_owned(), stand_ins);
+        if let Some(nav) = self.navs.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(nav.clone());
         }
         let scope = self.scope(Some(prefix))?;
-        let nav = Arc::new(SiteNav::build(&scope));
-        self.navs.lock().unwrap_or_else(|p| p.into_inner()).insert(prefix.to_owned(), nav.clone());
+        let nav = Arc::new(SiteNav::build(&scope, stand_ins));
+        self.navs.lock().unwrap_or_else(|p| p.into_inner()).insert(key, nav.clone());
         Ok(nav)
     }
 

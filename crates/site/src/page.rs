@@ -136,7 +136,7 @@ fn tree(out: &mut String, items: &[NavItem], current: &str, large: bool) {
                     let _ = writeln!(out, "<li><a href=\"{}\">{} …</a></li>", escape(first), escape(label));
                 }
             }
-            NavItem::Group { label, collapsed, items } => {
+            NavItem::Group { label, collapsed, items, .. } => {
                 let open = if !collapsed || holds(items, current) { " open" } else { "" };
                 let _ = writeln!(out, "<li><details{open}><summary>{}</summary>", escape(label));
                 tree(out, items, current, large);
@@ -291,7 +291,7 @@ mod tests {
     }
 
     fn group(label: &str, items: Vec<NavItem>) -> NavItem {
-        NavItem::Group { label: label.to_owned(), collapsed: true, items }
+        NavItem::Group { label: label.to_owned(), collapsed: true, led: false, items }
     }
 
     #[test]

@@ -13,12 +13,36 @@ use crate::pages::scope::Scope;
 /// An entry of the sidebar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NavItem {
-    Page { path: String, label: String },
-    Group { label: String, collapsed: bool, items: Vec<NavItem> },
+    Page {
+        path: String,
+        label: String,
+    },
+    /// `led`: the first of `items` is the group's own page (a folder's
+    /// index page, a chapter with sections under it).
+    Group {
+        label: String,
+        collapsed: bool,
+        led: bool,
+        items: Vec<NavItem>,
+    },
 }
 
 /// A page in reading order: `(path, label)`.
 pub type Reading = (String, String);
+
+/// Groups nest at most this deep; a page deeper in the source's folders or
+/// `SUMMARY.md` is listed in the deepest group above it, so the tree, and
+/// every recursion that walks or renders it, stays shallow whatever the
+/// source says.
+pub const NAV_DEPTH: usize = 6;
+
+/// Whether a navigation tree lists the pages standing in for missing
+/// translations (the public site does; the local reader does not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StandIns {
+    Include,
+    Skip,
+}
 
 /// One edition's sidebar and reading order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -39,10 +63,15 @@ impl SiteNav {
         }
     }
 
-    /// Builds the tree of a scope's pages.
-    pub(crate) fn build(scope: &Scope) -> SiteNav {
+    /// Builds the tree of a scope's pages; with [`StandIns::Skip`], the
+    /// pages of other locales standing in for missing translations are left
+    /// out (the local reader serves an edition's own pages only).
+    pub(crate) fn build(scope: &Scope, stand_ins: StandIns) -> SiteNav {
         let mut root = Node::default();
         for i in 0..scope.len() {
+            if stand_ins == StandIns::Skip && scope.fallback(i) {
+                continue;
+            }
             let place = scope.nav(i);
             let entry = Entry {
                 path: scope.path(i).into_owned(),
@@ -87,7 +116,7 @@ struct Node {
 impl Node {
     fn insert(&mut self, place: &NavPlace, entry: Entry) {
         let mut node = self;
-        for group in &place.groups {
+        for group in place.groups.iter().take(NAV_DEPTH) {
             let at =
                 match node.children.iter().position(|c| c.group.as_ref().is_some_and(|g| g.key == group.key))
                 {
@@ -107,7 +136,8 @@ impl Node {
     }
 
     /// The node's entries sorted: its lead page first, then pages and
-    /// groups by rank (unranked last), label without case, then path.
+    /// groups by rank (unranked last), label as people read it (case
+    /// ignored, numbers by value), then path.
     fn into_items(self, group_label: &str) -> Vec<NavItem> {
         let mut keyed: Vec<(Option<i64>, String, String, NavItem)> = Vec::new();
         for page in self.pages {
@@ -126,15 +156,18 @@ impl Node {
                 position: None,
                 collapsed: false,
             });
+            let led = child.lead.is_some();
             let items = child.into_items(&group.label);
             keyed.push((
                 group.position,
                 group.label.to_lowercase(),
                 group.key,
-                NavItem::Group { label: group.label, collapsed: group.collapsed, items },
+                NavItem::Group { label: group.label, collapsed: group.collapsed, led, items },
             ));
         }
-        keyed.sort_by(|a, b| rank_order(a.0, b.0).then_with(|| a.1.cmp(&b.1)).then_with(|| a.2.cmp(&b.2)));
+        keyed.sort_by(|a, b| {
+            rank_order(a.0, b.0).then_with(|| natural(&a.1, &b.1)).then_with(|| a.2.cmp(&b.2))
+        });
         let mut items: Vec<NavItem> = Vec::with_capacity(keyed.len() + 1);
         if let Some(lead) = self.lead {
             let label = page_label(&lead, group_label);
@@ -161,4 +194,39 @@ fn page_label(page: &Entry, group_label: &str) -> String {
         return if group_label.is_empty() { "Overview".to_owned() } else { group_label.to_owned() };
     }
     page.title.clone()
+}
+
+/// Compares titles as people read them: case ignored, runs of digits by
+/// their value ("Chapter 2" before "Chapter 10").
+pub(crate) fn natural(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (a.peek().copied(), b.peek().copied()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let take = |it: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+                    let mut digits = String::new();
+                    while let Some(c) = it.next_if(char::is_ascii_digit) {
+                        digits.push(c);
+                    }
+                    digits.trim_start_matches('0').to_owned()
+                };
+                let (da, db) = (take(&mut a), take(&mut b));
+                let by_value = da.len().cmp(&db.len()).then_with(|| da.cmp(&db));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+            }
+            (Some(x), Some(y)) => {
+                let by_char = x.to_lowercase().cmp(y.to_lowercase());
+                if by_char != Ordering::Equal {
+                    return by_char;
+                }
+                a.next();
+                b.next();
+            }
+        }
+    }
 }

@@ -147,8 +147,6 @@ fn unknown_disabled_and_stale_requests_are_refused_with_what_to_do() {
 #[test]
 fn titles_compare_numbers_by_value_and_ignore_case() {
     let mut titles = vec!["Part 10", "part 9", "Part 1a", "Zeta", "alpha", "Part 01", "Part 1"];
-    titles.sort_by(|a, b| natural(a, b));
+    titles.sort_by(|a, b| crate::pages::nav::natural(a, b));
     assert_eq!(titles, ["alpha", "Part 01", "Part 1", "Part 1a", "part 9", "Part 10", "Zeta"]);
-    assert_eq!(readable("getting-started"), "Getting started");
-    assert_eq!(readable("API_reference"), "API reference");
 }
