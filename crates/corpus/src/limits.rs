@@ -59,6 +59,12 @@ pub enum SourceError {
     /// says what was over and what is allowed.
     #[error("{path}: refusing this docset: {reason}")]
     DocsetRefused { path: PathBuf, reason: String },
+    /// Reading ran past the deadline the caller set; `done` of `total`
+    /// files were read.
+    #[error(
+        "{path}: stopped after {done} of {total} files: the time allowed for reading this source ran out"
+    )]
+    Deadline { path: PathBuf, done: usize, total: usize },
 }
 
 /// Why a source gave no pages: the drafts left out, and the skipped files
