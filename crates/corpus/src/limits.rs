@@ -11,6 +11,13 @@ use crate::page::Problem;
 /// skipped while the rest of the source is still read.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
+/// Why a file over the per-file cap `max` was skipped, with its size when known.
+pub fn file_too_large(max: u64, size: Option<u64>) -> String {
+    let has = size.map(|s| format!("; this one has {s} bytes")).unwrap_or_default();
+    let mib = max as f64 / (1024.0 * 1024.0);
+    format!("file is over {max} bytes ({mib:.0} MiB, the most one document may have{has}); skipped")
+}
+
 /// Caps against archive bombs and runaway folders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
