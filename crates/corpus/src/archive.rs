@@ -323,7 +323,7 @@ impl Job<'_> {
             if written > cap {
                 drop(out);
                 let _ = fs::remove_file(&dest);
-                self.problem(name, format!("file is over {cap} bytes; skipped"));
+                self.problem(name, crate::limits::file_too_large(cap, None));
                 return Ok(());
             }
             if let Err(e) = out.write_all(&buf[..n]) {
@@ -380,7 +380,7 @@ impl Job<'_> {
                 // Skipped unread: nothing of it is written.
                 self.count_entry()?;
                 let cap = self.max_file_bytes;
-                self.problem(&name, format!("file is over {cap} bytes; skipped"));
+                self.problem(&name, crate::limits::file_too_large(cap, None));
                 continue;
             }
             let kind = match entry.header().entry_type() {
@@ -444,7 +444,7 @@ impl Job<'_> {
                 // Skipped unread: nothing of it is written.
                 self.count_entry()?;
                 let cap = self.max_file_bytes;
-                self.problem(&name, format!("file is over {cap} bytes; skipped"));
+                self.problem(&name, crate::limits::file_too_large(cap, None));
                 continue;
             }
             if declared > ENTRY_RATIO_FLOOR_BYTES && declared / compressed.max(1) > MAX_ENTRY_RATIO {

@@ -4,7 +4,9 @@
 //! # Layout
 //! - `page`: the page/section/symbol model every source produces, and per-file errors.
 //! - `limits`: [`Limits`] on what reading a source may cost, and [`SourceError`].
-//! - `source`: `read_source` — detect the format of a directory or archive and read it.
+//! - `source`: `read_source` — detect the format of a directory or archive and read it;
+//!   `spool_source` reads it one page at a time into a [`Spooled`] source.
+//! - `spool`: converted pages parked in an unnamed temporary file until they are indexed.
 //! - `archive`: safe extraction of `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`, `.zip`.
 //! - `walk`: listing a source folder's files (hidden files and escaping links skipped) and
 //!   reading them without following a link swapped in meanwhile.
@@ -38,6 +40,7 @@ pub mod render;
 pub mod script;
 pub mod site;
 pub mod source;
+mod spool;
 pub mod text;
 pub mod titles;
 pub mod walk;
@@ -47,6 +50,6 @@ pub use markdown::markdown_to_page;
 pub use page::{Page, PageError, Problem, Section, Symbol};
 pub use site::{EditionConfig, SiteConfig, SiteConfigError};
 pub use source::{
-    DocsetInfo, Ingested, Limits, ReadOptions, SourceError, SourceFormat, read_source,
-    read_source_with_limits,
+    DocsetInfo, Ingested, Limits, PageEntry, ReadOptions, SourceError, SourceFormat, Spooled, read_source,
+    read_source_with_limits, spool_source, spool_source_with_limits,
 };

@@ -11,6 +11,13 @@ use crate::page::Problem;
 /// skipped while the rest of the source is still read.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
+/// Why a file over the per-file cap `max` was skipped, with its size when known.
+pub fn file_too_large(max: u64, size: Option<u64>) -> String {
+    let has = size.map(|s| format!("; this one has {s} bytes")).unwrap_or_default();
+    let mib = max as f64 / (1024.0 * 1024.0);
+    format!("file is over {max} bytes ({mib:.0} MiB, the most one document may have{has}); skipped")
+}
+
 /// Caps against archive bombs and runaway folders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -59,6 +66,12 @@ pub enum SourceError {
     /// says what was over and what is allowed.
     #[error("{path}: refusing this docset: {reason}")]
     DocsetRefused { path: PathBuf, reason: String },
+    /// Reading ran past the deadline the caller set; `done` of `total`
+    /// files were read.
+    #[error(
+        "{path}: stopped after {done} of {total} files: the time allowed for reading this source ran out"
+    )]
+    Deadline { path: PathBuf, done: usize, total: usize },
 }
 
 /// Why a source gave no pages: the drafts left out, and the skipped files

@@ -150,14 +150,39 @@ pub fn assign(
     categories: &BTreeMap<String, Category>,
     summary: &[SummaryEntry],
 ) -> usize {
+    let files: Vec<NavSource<'_>> =
+        pages.iter().map(|p| NavSource { file: &p.source_file, title: &p.title, order: p.order }).collect();
+    let (places, placed) = places(&files, categories, summary);
+    for (page, place) in pages.iter_mut().zip(places) {
+        page.nav = place;
+    }
+    placed
+}
+
+/// What placing a page needs of it.
+pub struct NavSource<'a> {
+    /// The page's file inside the source.
+    pub file: &'a str,
+    pub title: &'a str,
+    pub order: Option<i64>,
+}
+
+/// [`assign`] over what placing needs only, so a source read page by page
+/// places its pages before reading any back: each page's place, in the
+/// order given, and the number the summary placed.
+pub fn places(
+    pages: &[NavSource<'_>],
+    categories: &BTreeMap<String, Category>,
+    summary: &[SummaryEntry],
+) -> (Vec<NavPlace>, usize) {
     let by_rel: HashMap<String, usize> =
-        pages.iter().enumerate().map(|(i, p)| (paths::page_rel(&p.source_file), i)).collect();
+        pages.iter().enumerate().map(|(i, p)| (paths::page_rel(p.file), i)).collect();
     let mut folders: BTreeMap<String, NavGroup> = BTreeMap::new();
     let mut places = Vec::with_capacity(pages.len());
-    for page in pages.iter() {
-        let rel = paths::page_rel(&page.source_file);
-        let file_dir = page.source_file.rsplit_once('/').map_or("", |(d, _)| d);
-        let lead = rel == file_dir || generic_title(paths::file_stem(&page.source_file));
+    for NavSource { file, .. } in pages {
+        let rel = paths::page_rel(file);
+        let file_dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+        let lead = rel == file_dir || generic_title(paths::file_stem(file));
         let mut groups = Vec::new();
         let mut dir = String::new();
         for part in file_dir.split('/').filter(|p| !p.is_empty()) {
@@ -176,17 +201,14 @@ pub fn assign(
         places[*root].lead = true;
     }
     let placed = place_summary(summary, &by_rel, &mut places);
-    for (page, place) in pages.iter_mut().zip(places) {
-        page.nav = place;
-    }
-    placed
+    (places, placed)
 }
 
-fn folder_group(dir: &str, category: Option<&Category>, lead: Option<&Page>) -> NavGroup {
+fn folder_group(dir: &str, category: Option<&Category>, lead: Option<&NavSource<'_>>) -> NavGroup {
     let name = dir.rsplit('/').next().unwrap_or(dir);
     let label = category
         .and_then(|c| c.label.clone())
-        .or_else(|| lead.map(|p| p.title.clone()).filter(|t| !generic_title(t)))
+        .or_else(|| lead.map(|p| p.title).filter(|t| !generic_title(t)).map(str::to_owned))
         .unwrap_or_else(|| readable(name));
     NavGroup {
         key: dir.to_owned(),

@@ -1,9 +1,11 @@
 //! `read_source`: detect a source's format (directory or archive; Markdown,
-//! HTML manual or Dash docset) and read it into pages.
+//! HTML manual or Dash docset) and read it into pages, all at once or one
+//! at a time ([`Spooled`]).
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -14,8 +16,9 @@ use crate::html;
 use crate::inventory;
 use crate::markdown;
 use crate::nav;
-use crate::page::{Page, Problem, Symbol};
+use crate::page::{NavPlace, Page, Problem, Symbol};
 use crate::paths;
+use crate::spool::Spool;
 use crate::walk::{self, SourceFile};
 
 pub use crate::docset::DocsetInfo;
@@ -38,6 +41,9 @@ pub struct ReadOptions {
     /// page paths and rewritten links are built under it. `""` means site root.
     pub prefix: String,
     pub max_file_bytes: u64,
+    /// When reading must stop ([`SourceError::Deadline`]); checked between
+    /// files. None: no deadline.
+    pub deadline: Option<Instant>,
 }
 
 /// The result of reading a source: pages sorted by path, skipped files, and a
@@ -53,9 +59,88 @@ pub struct Ingested {
     pub content_hash: String,
 }
 
+/// A source read page by page: its pages on disk, and in memory only the
+/// table cross-page steps need (paths, source files, titles, drafts).
+/// [`Spooled::pages`] gives them back one at a time, sorted by path, each
+/// path once, titles without the site's name.
+pub struct Spooled {
+    pub format: SourceFormat,
+    pub problems: Vec<Problem>,
+    pub docset: Option<DocsetInfo>,
+    /// As [`Ingested::content_hash`].
+    pub content_hash: String,
+    /// The source, for messages.
+    source: PathBuf,
+    entries: Vec<PageEntry>,
+    /// The site-name suffixes to strip from titles; None for Markdown, whose
+    /// titles are the authors' own.
+    suffixes: Option<HashMap<String, usize>>,
+    spool: Spool,
+}
+
+/// One page in a [`Spooled`] source's table.
+#[derive(Debug, Clone)]
+pub struct PageEntry {
+    pub path: String,
+    pub source_file: String,
+    pub draft: bool,
+    /// The title as converted (before site suffixes are stripped).
+    title: String,
+    /// Frontmatter order, which a folder takes from its index page.
+    order: Option<i64>,
+    /// Where the page is in the spool.
+    at: u64,
+    /// The page's place in the navigation, set once every page is known.
+    nav: NavPlace,
+}
+
+impl Spooled {
+    /// The pages' table, sorted by path.
+    pub fn entries(&self) -> &[PageEntry] {
+        &self.entries
+    }
+
+    /// Keeps the pages `keep` accepts; returns the others.
+    pub fn retain(&mut self, mut keep: impl FnMut(&PageEntry) -> bool) -> Vec<PageEntry> {
+        let (kept, dropped) = std::mem::take(&mut self.entries).into_iter().partition(|e| keep(e));
+        self.entries = kept;
+        dropped
+    }
+
+    /// The page of one entry, read back from disk.
+    pub fn page(&self, entry: &PageEntry) -> Result<Page, SourceError> {
+        let mut page = self.spool.read(entry.at).map_err(|e| SourceError::Unreadable {
+            path: self.source.clone(),
+            reason: format!("cannot read back a converted page from the temporary folder: {e}"),
+        })?;
+        if let Some(counts) = &self.suffixes {
+            crate::titles::strip_site_suffix(&mut page, counts);
+        }
+        page.nav = entry.nav.clone();
+        Ok(page)
+    }
+
+    /// Every page, one at a time, in path order.
+    pub fn pages(&self) -> impl Iterator<Item = Result<Page, SourceError>> + '_ {
+        self.entries.iter().map(|e| self.page(e))
+    }
+
+    /// Every page in memory at once, as [`crate::read_source`] returns them.
+    pub fn into_ingested(self) -> Result<Ingested, SourceError> {
+        let pages = self.pages().collect::<Result<Vec<_>, _>>()?;
+        let Spooled { format, problems, docset, content_hash, .. } = self;
+        Ok(Ingested { format, pages, problems, docset, content_hash })
+    }
+}
+
 impl Default for ReadOptions {
     fn default() -> Self {
-        ReadOptions { format: SourceFormat::Auto, prefix: String::new(), max_file_bytes: MAX_FILE_BYTES }
+        ReadOptions {
+            format: SourceFormat::Auto,
+            prefix: String::new(),
+            max_file_bytes: MAX_FILE_BYTES,
+            deadline: None,
+        }
     }
 }
 
@@ -81,7 +166,8 @@ impl std::str::FromStr for SourceFormat {
     }
 }
 
-/// Reads a directory or archive. `progress(done, total)` is called as files are read.
+/// Reads a directory or archive, every page in memory. `progress(done,
+/// total)` is called as files are read. [`spool_source`] reads one page at a time.
 pub fn read_source(
     path: &Path,
     options: &ReadOptions,
@@ -97,6 +183,27 @@ pub fn read_source_with_limits(
     limits: &Limits,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Ingested, SourceError> {
+    spool_source_with_limits(path, options, limits, progress)?.into_ingested()
+}
+
+/// Reads a directory or archive page by page: each page is converted, parked
+/// in an unnamed temporary file and dropped, so memory holds one page and
+/// the table of all pages, whatever the source's size.
+pub fn spool_source(
+    path: &Path,
+    options: &ReadOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Spooled, SourceError> {
+    spool_source_with_limits(path, options, &Limits::default(), progress)
+}
+
+/// [`spool_source`] with explicit caps (tests use small ones).
+pub fn spool_source_with_limits(
+    path: &Path,
+    options: &ReadOptions,
+    limits: &Limits,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Spooled, SourceError> {
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => SourceError::NotFound { path: path.to_path_buf() },
         _ => SourceError::Unreadable { path: path.to_path_buf(), reason: e.to_string() },
@@ -139,9 +246,7 @@ pub fn read_source_with_limits(
         }
         f => f,
     };
-    let mut reader =
-        Reader { options, index_bounds: limits.index, problems, hasher: Sha256::new(), pages: Vec::new() };
-    reader.hasher.update(frame(options.prefix.as_bytes()));
+    let mut reader = Reader::new(path, options, limits, problems)?;
     let mut docset_info = None;
     let mut navigation = Navigation::default();
     let format = match format {
@@ -161,44 +266,14 @@ pub fn read_source_with_limits(
                 f => f,
             };
             navigation = reader.navigation(&files, format);
-            reader.pages_from(&files, format, progress);
             if format == SourceFormat::Html {
                 reader.inventory_symbols(&files);
             }
+            reader.pages_from(&files, format, progress)?;
             format
         }
     };
-    let Reader { mut problems, hasher, mut pages, .. } = reader;
-    pages.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.source_file.cmp(&b.source_file)));
-    let mut kept: Vec<Page> = Vec::with_capacity(pages.len());
-    for page in pages {
-        if let Some(prev) = kept.last()
-            && prev.path == page.path
-        {
-            problems.push(Problem {
-                path: page.source_file.clone(),
-                reason: format!("same page path {} as {}; skipped", page.path, prev.source_file),
-            });
-            continue;
-        }
-        kept.push(page);
-    }
-    if format != SourceFormat::Markdown {
-        // HTML titles often come from `<title>`, which carries the site's name.
-        crate::titles::strip_site_suffixes(&mut kept);
-    }
-    navigation.apply(&mut kept);
-    problems.sort_by(|a, b| a.path.cmp(&b.path));
-    if kept.is_empty() {
-        return Err(SourceError::Empty { path: path.to_path_buf(), problems, drafts: 0 });
-    }
-    Ok(Ingested {
-        format,
-        pages: kept,
-        problems,
-        docset: docset_info,
-        content_hash: hex::encode(hasher.finalize()),
-    })
+    reader.finish(format, docset_info, navigation)
 }
 
 /// Markdown when Markdown files outnumber HTML files, HTML when the reverse.
@@ -254,13 +329,27 @@ struct Navigation {
 }
 
 impl Navigation {
-    /// Places every page; a `SUMMARY.md` that links pages is the book's
-    /// table of contents, not one of its pages.
-    fn apply(self, pages: &mut Vec<Page>) {
+    /// Places every page of the table (by its title without the site's
+    /// name, as it will be read back); a `SUMMARY.md` that links pages is
+    /// the book's table of contents, not one of its pages.
+    fn apply(self, entries: &mut Vec<PageEntry>, suffixes: Option<&HashMap<String, usize>>) {
         if let Some(file) = &self.summary_file {
-            pages.retain(|p| &p.source_file != file);
+            entries.retain(|e| &e.source_file != file);
         }
-        nav::assign(pages, &self.categories, &self.summary);
+        let title = |e: &'_ PageEntry| match suffixes {
+            Some(counts) => crate::titles::stripped_title(&e.title, counts).to_owned(),
+            None => e.title.clone(),
+        };
+        let titles: Vec<String> = entries.iter().map(title).collect();
+        let files: Vec<nav::NavSource<'_>> = entries
+            .iter()
+            .zip(&titles)
+            .map(|(e, t)| nav::NavSource { file: &e.source_file, title: t, order: e.order })
+            .collect();
+        let (places, _) = nav::places(&files, &self.categories, &self.summary);
+        for (entry, place) in entries.iter_mut().zip(places) {
+            entry.nav = place;
+        }
     }
 }
 
@@ -273,14 +362,106 @@ fn frame(bytes: &[u8]) -> Vec<u8> {
 }
 
 struct Reader<'a> {
+    source: &'a Path,
     options: &'a ReadOptions,
     index_bounds: docset::IndexBounds,
     problems: Vec<Problem>,
     hasher: Sha256,
-    pages: Vec<Page>,
+    spool: Spool,
+    entries: Vec<PageEntry>,
+    /// Symbols to attach to the page of a file (by its path as given to
+    /// [`Reader::page_from`]) as it is converted: a docset's index rows or a
+    /// Sphinx inventory's entries, read before the pages.
+    extra: HashMap<String, Vec<Symbol>>,
+    /// Whether an extra symbol is left out when the page already has one of
+    /// its name (an inventory), or only when the same row came twice (a docset).
+    extra_by_name: bool,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(
+        source: &'a Path,
+        options: &'a ReadOptions,
+        limits: &Limits,
+        problems: Vec<Problem>,
+    ) -> Result<Reader<'a>, SourceError> {
+        let spool = Spool::new().map_err(|e| SourceError::Unreadable {
+            path: source.to_path_buf(),
+            reason: format!("cannot make a temporary file for the converted pages: {e}"),
+        })?;
+        let mut hasher = Sha256::new();
+        hasher.update(frame(options.prefix.as_bytes()));
+        Ok(Reader {
+            source,
+            options,
+            index_bounds: limits.index,
+            problems,
+            hasher,
+            spool,
+            entries: Vec::new(),
+            extra: HashMap::new(),
+            extra_by_name: false,
+        })
+    }
+
+    /// The table sorted by path, each path once (a later file of the same
+    /// path is reported), the site's name found among titles, the spool
+    /// made readable.
+    fn finish(
+        self,
+        format: SourceFormat,
+        docset: Option<DocsetInfo>,
+        navigation: Navigation,
+    ) -> Result<Spooled, SourceError> {
+        let Reader { source, mut problems, hasher, mut spool, mut entries, .. } = self;
+        entries.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.source_file.cmp(&b.source_file)));
+        let mut kept: Vec<PageEntry> = Vec::with_capacity(entries.len());
+        for entry in entries {
+            if let Some(prev) = kept.last()
+                && prev.path == entry.path
+            {
+                problems.push(Problem {
+                    path: entry.source_file.clone(),
+                    reason: format!("same page path {} as {}; skipped", entry.path, prev.source_file),
+                });
+                continue;
+            }
+            kept.push(entry);
+        }
+        // HTML titles often come from `<title>`, which carries the site's name.
+        let suffixes = (format != SourceFormat::Markdown)
+            .then(|| crate::titles::suffix_counts(kept.iter().map(|e| e.title.as_str())));
+        navigation.apply(&mut kept, suffixes.as_ref());
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+        if kept.is_empty() {
+            return Err(SourceError::Empty { path: source.to_path_buf(), problems, drafts: 0 });
+        }
+        spool.flush().map_err(|e| SourceError::Unreadable {
+            path: source.to_path_buf(),
+            reason: format!("cannot write the converted pages to the temporary folder: {e}"),
+        })?;
+        Ok(Spooled {
+            format,
+            problems,
+            docset,
+            content_hash: hex::encode(hasher.finalize()),
+            source: source.to_path_buf(),
+            entries: kept,
+            suffixes,
+            spool,
+        })
+    }
+
+    /// Stops the read once the caller's deadline has passed.
+    fn check_deadline(&self, done: usize, total: usize) -> Result<(), SourceError> {
+        match self.options.deadline {
+            Some(deadline) if Instant::now() >= deadline => {
+                Err(SourceError::Deadline { path: self.source.to_path_buf(), done, total })
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn accept(&mut self, rel: &str, bytes: &[u8]) {
         self.hasher.update(frame(rel.as_bytes()));
         self.hasher.update((bytes.len() as u64).to_le_bytes());
@@ -351,7 +532,7 @@ impl Reader<'_> {
         files: &[SourceFile],
         format: SourceFormat,
         progress: &mut dyn FnMut(usize, usize),
-    ) {
+    ) -> Result<(), SourceError> {
         let wanted: Vec<&SourceFile> = one_name_per_file(
             files
                 .iter()
@@ -363,13 +544,16 @@ impl Reader<'_> {
         );
         let total = wanted.len();
         for (i, file) in wanted.into_iter().enumerate() {
-            self.page_from(file, &file.rel, format);
+            self.check_deadline(i, total)?;
+            self.page_from(file, &file.rel, format)?;
             progress(i + 1, total);
         }
+        Ok(())
     }
 
-    /// Attaches the symbols of a Sphinx tree's `objects.inv` to the pages it
-    /// points at; an unreadable inventory is reported, the pages stay.
+    /// Reads a Sphinx tree's `objects.inv` before its pages, so that its
+    /// symbols join the pages it points at as they are converted; an
+    /// unreadable inventory is reported, the pages stay.
     fn inventory_symbols(&mut self, files: &[SourceFile]) {
         let Some(file) = files.iter().find(|f| f.rel == inventory::FILE_NAME) else { return };
         let entries = walk::read_source_file(file, self.options.max_file_bytes)
@@ -381,49 +565,57 @@ impl Reader<'_> {
                 return;
             }
         };
-        let by_file: HashMap<String, usize> =
-            self.pages.iter().enumerate().map(|(i, p)| (p.source_file.clone(), i)).collect();
-        let mut seen: HashSet<(usize, String)> = self
-            .pages
-            .iter()
-            .enumerate()
-            .flat_map(|(i, p)| p.symbols.iter().map(move |s| (i, s.name.clone())))
-            .collect();
+        let mut seen: HashSet<(String, String)> = HashSet::new();
         for entry in entries {
-            let Some(&i) = by_file.get(&entry.file) else { continue };
-            if seen.insert((i, entry.symbol.name.clone())) {
-                self.pages[i].symbols.push(entry.symbol);
+            if seen.insert((entry.file.clone(), entry.symbol.name.clone())) {
+                self.extra.entry(entry.file).or_default().push(entry.symbol);
             }
         }
+        self.extra_by_name = true;
     }
 
-    /// Reads and converts one file; `rel` is its path for the page path.
-    fn page_from(&mut self, file: &SourceFile, rel: &str, format: SourceFormat) -> Option<usize> {
+    /// Reads and converts one file and parks its page in the spool; `rel`
+    /// is its path for the page path. A file that cannot become a page is
+    /// reported; only a spool that cannot be written stops the read.
+    fn page_from(&mut self, file: &SourceFile, rel: &str, format: SourceFormat) -> Result<bool, SourceError> {
         let bytes = match walk::read_source_file(file, self.options.max_file_bytes) {
             Ok(b) => b,
             Err(reason) => {
                 self.problems.push(Problem { path: file.rel.clone(), reason });
-                return None;
+                return Ok(false);
             }
         };
         let converted = match format {
             SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix),
             _ => html::html_to_page(&bytes, rel, &self.options.prefix),
         };
-        match converted {
-            Ok(mut page) => {
-                self.accept(&file.rel, &bytes);
-                page.source_file.clone_from(&file.rel);
-                self.pages.push(page);
-                Some(self.pages.len() - 1)
-            }
+        let mut page = match converted {
+            Ok(page) => page,
             Err(e) => {
                 let mut problem = e.to_problem();
                 problem.path.clone_from(&file.rel);
                 self.problems.push(problem);
-                None
+                return Ok(false);
+            }
+        };
+        self.accept(&file.rel, &bytes);
+        drop(bytes);
+        page.source_file.clone_from(&file.rel);
+        if let Some(extra) = self.extra.remove(rel) {
+            if self.extra_by_name {
+                let have: HashSet<String> = page.symbols.iter().map(|s| s.name.clone()).collect();
+                page.symbols.extend(extra.into_iter().filter(|s| !have.contains(&s.name)));
+            } else {
+                page.symbols.extend(extra);
             }
         }
+        let at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
+            path: self.source.to_path_buf(),
+            reason: format!("cannot write the converted pages to the temporary folder: {e}"),
+        })?;
+        let Page { path, source_file, title, draft, order, .. } = page;
+        self.entries.push(PageEntry { path, source_file, draft, title, order, at, nav: NavPlace::default() });
+        Ok(true)
     }
 
     /// Reads a docset: its info, its index and its HTML pages, index rows
@@ -456,6 +648,15 @@ impl Reader<'_> {
                 Vec::new()
             }
         };
+        // Rows join their pages as those are converted.
+        let mut seen: HashSet<(String, Symbol)> = HashSet::new();
+        for row in rows {
+            let symbol = Symbol { name: row.name, kind: row.kind, anchor: row.anchor };
+            if seen.insert((row.file.clone(), symbol.clone())) {
+                self.extra.entry(row.file).or_default().push(symbol);
+            }
+        }
+        drop(seen);
         let docs = root.join(docset::DOCUMENTS_PATH);
         let files = if docs.is_dir() {
             walk::list_files_within(&docs, limits, &mut self.problems)?
@@ -464,21 +665,11 @@ impl Reader<'_> {
         };
         let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
         let total = wanted.len();
-        let mut by_file: HashMap<String, usize> = HashMap::new();
         for (i, file) in wanted.into_iter().enumerate() {
+            self.check_deadline(i, total)?;
             let full = SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), ..file.clone() };
-            if let Some(idx) = self.page_from(&full, &file.rel, SourceFormat::Html) {
-                by_file.insert(file.rel.clone(), idx);
-            }
+            self.page_from(&full, &file.rel, SourceFormat::Html)?;
             progress(i + 1, total);
-        }
-        let mut seen: HashSet<(usize, Symbol)> = HashSet::new();
-        for row in rows {
-            let Some(&idx) = by_file.get(&row.file) else { continue };
-            let symbol = Symbol { name: row.name, kind: row.kind, anchor: row.anchor };
-            if seen.insert((idx, symbol.clone())) {
-                self.pages[idx].symbols.push(symbol);
-            }
         }
         Ok(info)
     }

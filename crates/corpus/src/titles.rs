@@ -23,30 +23,51 @@ fn split_suffix(title: &str) -> Option<(&str, &str)> {
 /// edition: one page's "A - B" may be its own title, the same " - B" on many
 /// is the site's name. The lead section's title and the breadcrumbs follow.
 pub fn strip_site_suffixes(pages: &mut [Page]) {
+    let counts = suffix_counts(pages.iter().map(|p| p.title.as_str()));
+    for page in pages.iter_mut() {
+        strip_site_suffix(page, &counts);
+    }
+}
+
+/// How many of the edition's titles end in each trailing segment, for
+/// [`strip_site_suffix`]; only titles are needed, so a source read page by
+/// page counts them before any page is kept.
+pub fn suffix_counts<'a>(titles: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
     let mut counts: HashMap<String, usize> = HashMap::new();
-    for page in pages.iter() {
-        if let Some((_, suffix)) = split_suffix(&page.title) {
+    for title in titles {
+        if let Some((_, suffix)) = split_suffix(title) {
             *counts.entry(suffix.to_owned()).or_default() += 1;
         }
     }
-    for page in pages.iter_mut() {
-        let Some((kept, suffix)) = split_suffix(&page.title) else { continue };
-        if counts.get(suffix).copied().unwrap_or(0) < 2 {
-            continue;
-        }
-        let (old, new) = (page.title.clone(), kept.to_owned());
-        for section in &mut page.sections {
-            if section.anchor.is_none() && section.title == old {
-                section.title.clone_from(&new);
-            }
-            if let Some(first) = section.breadcrumb.first_mut()
-                && *first == old
-            {
-                first.clone_from(&new);
-            }
-        }
-        page.title = new;
+    counts
+}
+
+/// A title without the site's name, given the edition's [`suffix_counts`].
+pub fn stripped_title<'a>(title: &'a str, counts: &HashMap<String, usize>) -> &'a str {
+    match split_suffix(title) {
+        Some((kept, suffix)) if counts.get(suffix).copied().unwrap_or(0) >= 2 => kept,
+        _ => title,
     }
+}
+
+/// [`strip_site_suffixes`] for one page, given the edition's [`suffix_counts`].
+pub fn strip_site_suffix(page: &mut Page, counts: &HashMap<String, usize>) {
+    let kept = stripped_title(&page.title, counts);
+    if kept.len() == page.title.len() {
+        return;
+    }
+    let (old, new) = (page.title.clone(), kept.to_owned());
+    for section in &mut page.sections {
+        if section.anchor.is_none() && section.title == old {
+            section.title.clone_from(&new);
+        }
+        if let Some(first) = section.breadcrumb.first_mut()
+            && *first == old
+        {
+            first.clone_from(&new);
+        }
+    }
+    page.title = new;
 }
 
 #[cfg(test)]

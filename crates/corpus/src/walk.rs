@@ -212,7 +212,7 @@ fn read_checked(path: &Path, max: u64, expected: Option<FileId>) -> Result<Vec<u
     let mut buf = Vec::with_capacity(hint + 1);
     file.take(max + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read: {e}"))?;
     if buf.len() as u64 > max {
-        return Err(format!("file is over {max} bytes; skipped"));
+        return Err(crate::limits::file_too_large(max, None));
     }
     Ok(buf)
 }
@@ -236,7 +236,7 @@ pub fn open_regular(path: &Path, max: u64, expected: Option<FileId>) -> Result<f
     }
     #[allow(clippy::unnecessary_cast, reason = "the field type differs between platforms")]
     if stat.st_size as u64 > max {
-        return Err(format!("file is over {max} bytes; skipped"));
+        return Err(crate::limits::file_too_large(max, Some(stat.st_size as u64)));
     }
     Ok(fs::File::from(fd))
 }

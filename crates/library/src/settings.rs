@@ -22,7 +22,15 @@ pub const KEYS: &[SettingKey] = &[
         key: "search.deadline_ms",
         help: "search deadline in milliseconds (10-60000, default 2000)",
     },
+    SettingKey {
+        key: "add.deadline_s",
+        help: "time one `lectern add` of a source may take, in seconds (1-604800, default 3600)",
+    },
 ];
+
+/// Default time one add may take: far more than the largest manuals need
+/// (minutes), so only a stuck or runaway source meets it.
+pub const DEFAULT_ADD_DEADLINE_S: u64 = 3600;
 
 /// Default search deadline: shorter than any transport's timeout, so a slow
 /// search returns what it has (flagged `timed_out`) rather than hanging.
@@ -55,6 +63,10 @@ pub fn validate(key: &str, value: &str) -> Result<String, LibraryError> {
             Ok(ms) if (10..=60_000).contains(&ms) => Ok(ms.to_string()),
             _ => Err(invalid(format!("{key}: {value:?} is not a number of milliseconds from 10 to 60000"))),
         },
+        "add.deadline_s" => match value.parse::<u64>() {
+            Ok(s) if (1..=604_800).contains(&s) => Ok(s.to_string()),
+            _ => Err(invalid(format!("{key}: {value:?} is not a number of seconds from 1 to 604800"))),
+        },
         _ => match key.strip_prefix("default.version.") {
             Some(project) => {
                 lectern_corpus::names::project(project).map_err(|m| invalid(format!("{key}: {m}")))?;
@@ -70,6 +82,16 @@ pub fn validate(key: &str, value: &str) -> Result<String, LibraryError> {
 impl Manifest {
     pub fn deadline_ms(&self) -> u64 {
         self.settings.get("search.deadline_ms").and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_DEADLINE_MS)
+    }
+
+    /// How long one add may take (`add.deadline_s`).
+    pub fn add_deadline(&self) -> std::time::Duration {
+        let secs = self
+            .settings
+            .get("add.deadline_s")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(DEFAULT_ADD_DEADLINE_S);
+        std::time::Duration::from_secs(secs)
     }
 
     /// Default project: setting, then the default edition's, then the only one.

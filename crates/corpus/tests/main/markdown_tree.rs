@@ -132,3 +132,31 @@ fn symlinks_leaving_the_source_are_not_followed_and_aliases_are_one_page() {
     assert!(ingested.problems.iter().any(|p| p.path == "a/leak.md" && p.reason.contains("outside")));
     assert!(ingested.problems.iter().any(|p| p.path == "a/loop"));
 }
+
+#[test]
+fn a_spooled_read_still_takes_the_site_name_off_titles_and_keeps_one_page_per_path() {
+    // Both steps need every page's title or path before any page is given back.
+    let dir = tempfile::tempdir().unwrap();
+    let page =
+        |title: &str| format!("<html><head><title>{title}</title></head><body><p>text</p></body></html>");
+    std::fs::write(dir.path().join("a.html"), page("Alpha - Site")).unwrap();
+    std::fs::write(dir.path().join("b.html"), page("Beta - Site")).unwrap();
+    std::fs::write(dir.path().join("c.htm"), page("Gamma - Other")).unwrap();
+    std::fs::write(dir.path().join("c.html"), page("Gamma again - Site")).unwrap();
+    let spooled = lectern_corpus::spool_source(dir.path(), &ReadOptions::new("/s"), &mut |_, _| {}).unwrap();
+    let titles: Vec<(String, String)> =
+        spooled.pages().map(Result::unwrap).map(|p| (p.path, p.title)).collect();
+    let expected = [("/s/a", "Alpha"), ("/s/b", "Beta"), ("/s/c", "Gamma - Other")];
+    assert_eq!(titles, expected.map(|(p, t)| (p.to_owned(), t.to_owned())));
+    assert_eq!(spooled.problems.len(), 1, "{:?}", spooled.problems);
+    assert!(spooled.problems[0].reason.contains("same page path /s/c as c.htm"), "{:?}", spooled.problems);
+}
+
+#[test]
+fn a_read_past_its_deadline_stops_naming_the_source() {
+    let options = ReadOptions { deadline: Some(std::time::Instant::now()), ..ReadOptions::new("/demo") };
+    let err = read_source(&fixture("markdown"), &options, &mut |_, _| {}).unwrap_err();
+    assert!(matches!(err, lectern_corpus::SourceError::Deadline { done: 0, .. }), "{err}");
+    let err = err.to_string();
+    assert!(err.contains("markdown: stopped after 0 of "), "{err}");
+}

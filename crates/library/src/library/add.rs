@@ -2,11 +2,17 @@
 //! from the flags, what the library already records and what the source says
 //! of itself, and the pages written into the index with the manifest in one
 //! commit. `add_site` adds every edition a site config declares.
+//!
+//! Pages stream: the source is read one page at a time into a spool on disk
+//! ([`Spooled`]), then each page is read back, handed to the index writer
+//! and dropped, so memory does not grow with the source. A whole add runs
+//! under a deadline (the `add.deadline_s` setting) and `add` reads its source
+//! before it takes the writer lock, so no other writer waits on a read.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use lectern_corpus::{DocsetInfo, Ingested, Problem, ReadOptions, SiteConfig, SourceFormat};
+use lectern_corpus::{DocsetInfo, Problem, ReadOptions, SiteConfig, SourceError, SourceFormat, Spooled};
 use serde::Serialize;
 
 use super::Library;
@@ -53,8 +59,46 @@ struct Placement {
     aliases: Vec<String>,
 }
 
+/// A source read under the prefix it was placed at.
+struct Read {
+    prefix: String,
+    spooled: Spooled,
+}
+
+/// When an add must stop: the `add.deadline_s` setting from its start.
+struct Deadline {
+    at: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    fn new(manifest: &Manifest, started: Instant) -> Deadline {
+        let limit = manifest.add_deadline();
+        Deadline { at: started + limit, limit }
+    }
+
+    /// The error of an add stopped by its deadline, `what` saying where it was.
+    fn error(&self, what: String) -> LibraryError {
+        LibraryError::Timeout(format!(
+            "{what}; an add may take {} s (the add.deadline_s setting; raise it with \
+             `lectern config set add.deadline_s SECONDS`); nothing was changed",
+            self.limit.as_secs()
+        ))
+    }
+
+    /// A reading error, with the limit said when it was the deadline.
+    fn source_error(&self, e: SourceError) -> LibraryError {
+        match e {
+            SourceError::Deadline { .. } => self.error(e.to_string()),
+            e => e.into(),
+        }
+    }
+}
+
 impl Library {
     /// Installs or updates one edition from a source directory or archive.
+    /// The source is read before the writer lock is taken, and read again
+    /// under it only if another writer moved the edition's prefix meanwhile.
     pub fn add(
         &self,
         source: &Path,
@@ -62,8 +106,14 @@ impl Library {
         progress: &mut dyn FnMut(Progress),
         on_wait: &mut dyn FnMut(&str),
     ) -> Result<AddReport, LibraryError> {
+        self.refuse_read_only()?;
+        let started = Instant::now();
+        let source = existing_source(source)?;
+        let manifest = self.view()?.manifest.clone();
+        let deadline = Deadline::new(&manifest, started);
+        let early = read_placed(manifest, &source, spec, &deadline, progress)?;
         let _guard = self.begin_write(on_wait)?;
-        self.add_locked(source, spec, progress)
+        self.add_locked(&source, spec, Some(early), started, progress)
     }
 
     /// Installs or updates every edition a site config declares, and records
@@ -100,33 +150,42 @@ impl Library {
                 enabled: Some(e.enabled),
                 format: parse_format(e.format.as_deref())?,
             };
-            let report = self.add_locked(&e.source, &spec, &mut |p| progress(&spec, p))?;
+            let source = existing_source(&e.source)?;
+            let report =
+                self.add_locked(&source, &spec, None, Instant::now(), &mut |p| progress(&spec, p))?;
             reports.push(report);
         }
         Ok(reports)
     }
 
-    /// Adds one edition; the caller holds the writer lock.
+    /// Adds one edition; the caller holds the writer lock. `early` is the
+    /// source as read before the lock was taken, if it was.
     fn add_locked(
         &self,
         source: &Path,
         spec: &EditionSpec,
+        early: Option<Read>,
+        started: Instant,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<AddReport, LibraryError> {
-        let started = Instant::now();
-        let source = existing_source(source)?;
         let view = self.view()?;
         let mut manifest = view.manifest.clone();
-
-        let probed = probe_docset(&source, spec, progress)?;
-        let docset = probed.as_ref().and_then(|i| i.docset.clone());
-        let placement = place(&mut manifest, &source, spec, docset.as_ref())?;
-        let mut ingested = match probed {
-            Some(i) if placement.prefix.is_empty() => i,
-            _ => read(&source, spec.format, &placement.prefix, progress)?,
+        let deadline = Deadline::new(&manifest, started);
+        let early = match early {
+            Some(read) => read,
+            None => read_placed(manifest.clone(), source, spec, &deadline, progress)?,
         };
-        skip_unservable(&mut ingested);
-        let mut record = edition_record(&placement, spec, &source, docset.as_ref(), &ingested);
+        // Only a source that names itself (no --project) lends its docset info.
+        let docset = if spec.project.is_none() { early.spooled.docset.clone() } else { None };
+        let placement = place(&mut manifest, source, spec, docset.as_ref())?;
+        let mut spooled = if placement.prefix == early.prefix {
+            early.spooled
+        } else {
+            drop(early);
+            read(source, spec.format, &placement.prefix, &deadline, progress)?
+        };
+        skip_unservable(&mut spooled);
+        let mut record = edition_record(&placement, spec, source, docset.as_ref(), &spooled);
         if spec.default {
             for e in manifest.editions.iter_mut() {
                 e.default = false;
@@ -142,11 +201,11 @@ impl Library {
             }
             _ => {
                 let outcome = if existing.is_some() { AddOutcome::Updated } else { AddOutcome::Installed };
-                self.index_pages(manifest, &mut record, &ingested, source, progress)?;
+                self.index_pages(manifest, &mut record, &spooled, source, &deadline, progress)?;
                 outcome
             }
         };
-        self.report(outcome, record, ingested, started)
+        self.report(outcome, record, spooled, started)
     }
 
     /// Same content as installed: only the recorded fields may have changed,
@@ -168,29 +227,35 @@ impl Library {
     /// New or changed content: replaces the edition's pages in the index
     /// (drafts left out; a source with nothing published is an error) and
     /// commits them with the manifest, counting pages and sections into
-    /// `record`.
+    /// `record`. Pages come back from the spool one at a time; past the
+    /// deadline the writer is dropped uncommitted, so nothing changes.
     fn index_pages(
         &self,
         mut manifest: Manifest,
         record: &mut EditionRecord,
-        ingested: &Ingested,
-        source: PathBuf,
+        spooled: &Spooled,
+        source: &Path,
+        deadline: &Deadline,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), LibraryError> {
-        let mut writer = self.index.writer()?;
-        writer.delete_edition(&record.id);
-        let published: Vec<_> = ingested.pages.iter().filter(|p| !p.draft).collect();
-        if published.is_empty() {
-            return Err(lectern_corpus::SourceError::Empty {
-                path: source,
-                problems: ingested.problems.clone(),
-                drafts: ingested.pages.len(),
+        let total = spooled.entries().iter().filter(|e| !e.draft).count();
+        if total == 0 {
+            return Err(SourceError::Empty {
+                path: source.to_path_buf(),
+                problems: spooled.problems.clone(),
+                drafts: spooled.entries().len(),
             }
             .into());
         }
-        let total = published.len();
-        for (done, page) in published.iter().enumerate() {
-            writer.add_page(&record.id, page)?;
+        let mut writer = self.index.writer()?;
+        writer.delete_edition(&record.id);
+        for (done, entry) in spooled.entries().iter().filter(|e| !e.draft).enumerate() {
+            if Instant::now() >= deadline.at {
+                return Err(deadline
+                    .error(format!("{}: stopped after indexing {done} of {total} pages", source.display())));
+            }
+            let page = spooled.page(entry)?;
+            writer.add_page(&record.id, &page)?;
             record.pages += 1;
             record.sections += page.sections.len();
             if done % 32 == 0 || done + 1 == total {
@@ -208,19 +273,38 @@ impl Library {
         &self,
         outcome: AddOutcome,
         edition: EditionRecord,
-        ingested: Ingested,
+        spooled: Spooled,
         started: Instant,
     ) -> Result<AddReport, LibraryError> {
-        let drafts_skipped = ingested.pages.iter().filter(|p| p.draft).count();
+        let drafts_skipped = spooled.entries().iter().filter(|e| e.draft).count();
         Ok(AddReport {
             outcome,
             edition,
-            problems: ingested.problems,
+            problems: spooled.problems,
             drafts_skipped,
             generation: self.view()?.generation.clone(),
             elapsed_ms: started.elapsed().as_millis() as u64,
         })
     }
+}
+
+/// Reads the source under the prefix `manifest` would give it (a copy: the
+/// caller places the edition again in the manifest it commits).
+fn read_placed(
+    mut manifest: Manifest,
+    source: &Path,
+    spec: &EditionSpec,
+    deadline: &Deadline,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Read, LibraryError> {
+    let probed = probe_docset(source, spec, deadline, progress)?;
+    let docset = probed.as_ref().and_then(|s| s.docset.clone());
+    let placement = place(&mut manifest, source, spec, docset.as_ref())?;
+    let spooled = match probed {
+        Some(s) if placement.prefix.is_empty() => s,
+        _ => read(source, spec.format, &placement.prefix, deadline, progress)?,
+    };
+    Ok(Read { prefix: placement.prefix, spooled })
 }
 
 /// The source as an absolute path (the manifest records it, and repair
@@ -239,12 +323,13 @@ fn existing_source(source: &Path) -> Result<PathBuf, LibraryError> {
 fn probe_docset(
     source: &Path,
     spec: &EditionSpec,
+    deadline: &Deadline,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Option<Ingested>, LibraryError> {
+) -> Result<Option<Spooled>, LibraryError> {
     if spec.project.is_some() {
         return Ok(None);
     }
-    let ingested = read(source, spec.format, "", progress)?;
+    let ingested = read(source, spec.format, "", deadline, progress)?;
     if ingested.docset.is_none() {
         return Err(invalid(format!(
             "{}: give --project (and --version, --locale) for a {} source; only Dash docsets name themselves",
@@ -397,7 +482,7 @@ fn edition_record(
     spec: &EditionSpec,
     source: &Path,
     docset: Option<&DocsetInfo>,
-    ingested: &Ingested,
+    ingested: &Spooled,
 ) -> EditionRecord {
     let Placement { id, existing, status, prefix, aliases } = placement;
     let existing = existing.as_ref();
@@ -432,34 +517,35 @@ fn read(
     source: &Path,
     format: SourceFormat,
     prefix: &str,
+    deadline: &Deadline,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Ingested, LibraryError> {
+) -> Result<Spooled, LibraryError> {
     let options = ReadOptions {
         format,
         prefix: prefix.to_owned(),
         max_file_bytes: lectern_corpus::source::MAX_FILE_BYTES,
+        deadline: Some(deadline.at),
     };
-    Ok(lectern_corpus::read_source(source, &options, &mut |done, total| {
+    lectern_corpus::spool_source(source, &options, &mut |done, total| {
         progress(Progress::Reading { done, total })
-    })?)
+    })
+    .map_err(|e| deadline.source_error(e))
 }
 
 /// Moves pages whose path no face could serve (a file name with a control
 /// character, a `#`, surrounding space, or too long) to the problems: a page
 /// is published only at a path that reads back as itself, so every face
 /// (site, `llms.txt`, sitemap, API, MCP) lists only pages it can answer.
-fn skip_unservable(ingested: &mut Ingested) {
+fn skip_unservable(spooled: &mut Spooled) {
     let servable = |path: &str| SitePath::parse(path).is_ok_and(|p| p.as_str() == path);
-    let (keep, skip): (Vec<_>, Vec<_>) =
-        std::mem::take(&mut ingested.pages).into_iter().partition(|p| servable(&p.path));
-    ingested.pages = keep;
-    ingested.problems.extend(skip.into_iter().map(|page| Problem {
+    let skipped = spooled.retain(|e| servable(&e.path));
+    spooled.problems.extend(skipped.into_iter().map(|entry| Problem {
         reason: format!(
             "its page path {:?} cannot be served (a site path has at most {MAX_PATH_BYTES} bytes, \
              no control characters, no `#` and no surrounding space); rename the file",
-            page.path.chars().take(80).collect::<String>()
+            entry.path.chars().take(80).collect::<String>()
         ),
-        path: page.source_file,
+        path: entry.source_file,
     }));
 }
 

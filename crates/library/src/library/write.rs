@@ -102,17 +102,24 @@ impl Library {
         on_wait: &mut dyn FnMut(&str),
         cancel: Option<&AtomicBool>,
     ) -> Result<WriteGuard<'_>, LibraryError> {
+        self.refuse_read_only()?;
+        let thread = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let file = WriterLock::acquire(&self.root.join("lock"), WRITER_WAIT, on_wait, cancel)?;
+        // Another process may have committed since our last look.
+        self.index.refresh()?;
+        Ok(WriteGuard { _thread: thread, _file: file })
+    }
+
+    /// Fails on a library opened read-only, before any work that a write
+    /// would then throw away.
+    pub(super) fn refuse_read_only(&self) -> Result<(), LibraryError> {
         if self.mode == OpenMode::ReadOnly {
             return Err(invalid(format!(
                 "the library at {} is open read-only; run this without --read-only",
                 self.root.display()
             )));
         }
-        let thread = self.writing.lock().unwrap_or_else(|p| p.into_inner());
-        let file = WriterLock::acquire(&self.root.join("lock"), WRITER_WAIT, on_wait, cancel)?;
-        // Another process may have committed since our last look.
-        self.index.refresh()?;
-        Ok(WriteGuard { _thread: thread, _file: file })
+        Ok(())
     }
 
     /// Commits `manifest` with the index unchanged; returns the new generation.
