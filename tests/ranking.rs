@@ -27,7 +27,7 @@ mod mcp;
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod server;
 
-use bin::ok;
+use bin::{lectern, ok};
 use mcp::Mcp;
 use server::Server;
 
@@ -127,8 +127,15 @@ struct Cli<'a>(&'a Path);
 
 impl Face for Cli<'_> {
     fn search(&mut self, text: &str, locale: &str) -> Value {
-        let out = ok(self.0, &["search", "--json", "--locale", locale, "--limit", "5", "--", text]);
-        serde_json::from_str(&out).unwrap()
+        // `--` last: the text may start with `-`, so `--user-data` goes first.
+        let out = lectern()
+            .arg("--user-data")
+            .arg(self.0)
+            .args(["search", "--json", "--locale", locale, "--limit", "5", "--", text])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{text}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_str(&String::from_utf8(out.stdout).unwrap()).unwrap()
     }
 }
 

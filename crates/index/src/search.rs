@@ -97,13 +97,20 @@ struct Tier {
     count: usize,
 }
 
+/// What one tier matches, and what its candidates score beyond BM25.
+struct Matching<'a> {
+    query: &'a dyn Query,
+    /// Tier 2: how much of the query each candidate covers.
+    coverage: Option<&'a Coverage>,
+    /// Added to every candidate (tier 1 of a question: full coverage).
+    bonus: Score,
+}
+
 /// Runs one tier: every live matching doc not in `skip` (sorted), checking
 /// the deadline and the cancel flag between segments and every 256 docs.
 fn collect(
     searcher: &Searcher,
-    query: &dyn Query,
-    coverage: Option<&Coverage>,
-    bonus: Score,
+    matching: Matching<'_>,
     skip: &[DocAddress],
     keep: Keep,
     request: &SearchRequest<'_>,
@@ -114,6 +121,7 @@ fn collect(
         Keep::Scored => EnableScoring::enabled_from_searcher(searcher),
         Keep::Count => EnableScoring::disabled_from_searcher(searcher),
     };
+    let Matching { query, coverage, bonus } = matching;
     let Ok(weight) = query.weight(scoring) else { return out };
     let coverage = coverage.filter(|_| keep == Keep::Scored);
     // Each word's matches, unscored, walked in step with the candidates.
@@ -238,7 +246,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     // the two tiers are one list, tier 1 holding full coverage.
     let merged = compiled.tier2.as_ref().filter(|(_, c)| c.merged).map(|(_, c)| c.scale);
     let bonus = merged.unwrap_or(0.0);
-    let tier1 = collect(searcher, &*compiled.tier1, None, bonus, &[], Keep::Scored, request, &mut flags);
+    let matching = Matching { query: &*compiled.tier1, coverage: None, bonus };
+    let tier1 = collect(searcher, matching, &[], Keep::Scored, request, &mut flags);
     let tier1_count = tier1.count;
     // A manual's generated index holds every term verbatim, so it would win
     // tier 1 for terms its real sections word differently: it goes last.
@@ -253,7 +262,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         let mut skip: Vec<DocAddress> = tier1.iter().chain(&listings).map(|c| c.address).collect();
         skip.sort();
         let keep = if merged.is_none() && tier1.len() >= wanted { Keep::Count } else { Keep::Scored };
-        let found = collect(searcher, &**query, Some(coverage), 0.0, &skip, keep, request, &mut flags);
+        let matching = Matching { query: &**query, coverage: Some(coverage), bonus: 0.0 };
+        let found = collect(searcher, matching, &skip, keep, request, &mut flags);
         tier2_count = found.count;
         for c in found.candidates {
             if c.listing { listings.push(c) } else { tier2.push(c) }
