@@ -382,6 +382,8 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
     conv.block_children(root, 0);
     conv.flush();
     let sections = conv.finish();
+    let mut symbols = refentry_symbols(root);
+    symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections));
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
     Ok(Page {
@@ -395,7 +397,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         markdown,
         text,
         sections,
-        symbols: refentry_symbols(root),
+        symbols,
         listing: is_index_listing(&doc),
         nav: Default::default(),
     })

@@ -20,6 +20,7 @@
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
+//! - `varlist`: settings and options a manual's variable lists define → symbols of their sections.
 //! - `site`: `lectern.toml` site configs.
 //! - `names`: validators for project, version, locale, prefix... names.
 //! - `text`: shared text helpers (NFC, slugs, tidying).
@@ -43,6 +44,7 @@ pub mod source;
 mod spool;
 pub mod text;
 pub mod titles;
+mod varlist;
 pub mod walk;
 
 pub use html::html_to_page;

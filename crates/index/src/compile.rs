@@ -1,6 +1,8 @@
 //! A query compiled for one search: each word analysed once into units,
-//! tier 1 (every word and phrase, or the exact symbol), tier 2 (most of the
-//! words, weighed by rarity) and what snippets light.
+//! tier 1 (every word and phrase but the stopwords, or a symbol the query
+//! names), tier 2 (most of the words, weighed by rarity, Chinese question
+//! words left out), whether the two rank as one list (a question), and what
+//! snippets light.
 
 use std::collections::HashSet;
 
@@ -10,6 +12,7 @@ use tantivy::{Score, Searcher, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::symbol_key_of_folded;
+use crate::question::{content_pieces, identifier_symbols, is_stopword};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::text::{fold, is_cjk};
@@ -19,6 +22,10 @@ use crate::tokenizer::{Analyzed, TokenKind, analyze};
 const MAX_PREFIX_TERMS: usize = 50;
 /// Score given to an exact symbol match: above any BM25 sum.
 const SYMBOL_SCORE: Score = 10_000.0;
+/// Score given to the section defining an identifier the query names among
+/// other words (`work_mem` in `how much work_mem per sort`): below an exact
+/// symbol, above any BM25 sum.
+const NAMED_SYMBOL_SCORE: Score = 1_000.0;
 /// Bonus for the sections of a page whose symbol starts the query.
 const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
@@ -26,16 +33,6 @@ const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
 /// A CJK run of at most this many chars is one word in tier 2.
 const MAX_CJK_WORD_CHARS: usize = 4;
-
-/// English words that say nothing about the answer; they never count toward
-/// the "most words" of tier 2.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from",
-    "get", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or",
-    "should", "so", "that", "the", "their", "then", "there", "these", "this", "to", "use", "using", "was",
-    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without", "would", "you",
-    "your",
-];
 
 /// The query, compiled once per search.
 pub(crate) struct Compiled {
@@ -56,7 +53,21 @@ pub(crate) struct Coverage {
     pub(crate) units: Vec<(Box<dyn Query>, Score)>,
     /// The sum of the weights.
     pub(crate) total: Score,
+    /// What full coverage adds to a section's score.
+    pub(crate) scale: Score,
+    /// True when the two tiers rank as one list (a question: enough words
+    /// that a section may miss one and still answer).
+    pub(crate) merged: bool,
 }
+
+/// Coverage of keywords counts more than any BM25 sum of a section: the
+/// sections with every word come first.
+const KEYWORD_COVERAGE_SCORE: Score = 200.0;
+/// Coverage of a question's words counts as much as a strong BM25 match: a
+/// section titled with the rarest words may miss a common one.
+const QUESTION_COVERAGE_SCORE: Score = 30.0;
+/// A query with this many words (of tier 2) is ranked as a question.
+const QUESTION_WORDS: usize = 3;
 
 /// One searchable unit: a term, a phrase (terms at offsets), or any of
 /// several terms (a prefix expansion).
@@ -141,7 +152,7 @@ impl Word {
     }
 
     fn is_stopword(&self) -> bool {
-        STOPWORDS.contains(&self.folded.as_str())
+        is_stopword(&self.folded)
     }
 }
 
@@ -341,7 +352,13 @@ fn const_term(field: Field, text: &str, score: Score) -> Box<dyn Query> {
 
 /// Tier 1: every word and phrase, none of the exclusions; the section whose
 /// symbol is exactly the query words qualifies too, scored above all.
-fn tier1(f: &Fields, units: &Units, words: &[Word], phrases: &[Word]) -> Box<dyn Query> {
+fn tier1(
+    f: &Fields,
+    request: &SearchRequest<'_>,
+    units: &Units,
+    words: &[Word],
+    phrases: &[Word],
+) -> Box<dyn Query> {
     // Exact symbol: the query words, folded and joined by single spaces.
     let symbol_text = if !words.is_empty() {
         symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()))
@@ -352,19 +369,38 @@ fn tier1(f: &Fields, units: &Units, words: &[Word], phrases: &[Word]) -> Box<dyn
     };
     let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, &symbol_text, SYMBOL_SCORE));
     let mut tier1 = units.filters();
-    let all_words: Vec<(Occur, Box<dyn Query>)> =
-        units.words.iter().filter_map(|u| u.query(f)).map(|q| (Occur::Must, q)).collect();
-    match (all_words.is_empty(), symbol) {
-        (false, Some(symbol)) => tier1.push((
-            Occur::Must,
-            Box::new(BooleanQuery::new(vec![
-                (Occur::Should, Box::new(BooleanQuery::new(all_words)) as Box<dyn Query>),
-                (Occur::Should, symbol),
-            ])),
-        )),
-        (false, None) => tier1.extend(all_words),
-        (true, Some(symbol)) => tier1.push((Occur::Should, symbol)),
-        (true, None) => {}
+    // Every word that says something must match; stopwords only score
+    // (unless they are all there is).
+    let only_stopwords = units.stop.iter().all(|&s| s);
+    let all_words: Vec<(Occur, Box<dyn Query>)> = units
+        .words
+        .iter()
+        .zip(&units.stop)
+        .filter_map(|(u, &stop)| {
+            Some((if stop && !only_stopwords { Occur::Should } else { Occur::Must }, u.query(f)?))
+        })
+        .collect();
+    // A section defining an identifier the query names qualifies too.
+    let mut named: Vec<String> = Vec::new();
+    for w in &request.query.words {
+        for key in identifier_symbols(w) {
+            if key != symbol_text && !named.contains(&key) {
+                named.push(key);
+            }
+        }
+    }
+    let mut alternatives: Vec<(Occur, Box<dyn Query>)> =
+        named.iter().map(|k| (Occur::Should, const_term(f.symbol, k, NAMED_SYMBOL_SCORE))).collect();
+    alternatives.extend(symbol.map(|s| (Occur::Should, s)));
+    match (all_words.is_empty(), alternatives.is_empty()) {
+        (false, false) => {
+            alternatives.push((Occur::Should, Box::new(BooleanQuery::new(all_words))));
+            tier1.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
+        }
+        (false, true) => tier1.extend(all_words),
+        // Phrases only: they must match, the symbol only scores.
+        (true, false) => tier1.extend(alternatives),
+        (true, true) => {}
     }
     // A query that starts with a symbol (`create index concurrently`) favours
     // the sections of the page defining it; BM25 picks among them.
@@ -398,6 +434,22 @@ fn cjk_runs(terms: Vec<(usize, String)>) -> Vec<Run> {
     runs
 }
 
+/// A CJK word's runs with its Chinese question words cut out (`如何`, `的`:
+/// the bigrams they make say nothing); None when it has none.
+fn content_runs(word: &Word) -> Option<Vec<Run>> {
+    let pieces = content_pieces(&word.folded);
+    if pieces.len() == 1 && pieces[0].len() == word.folded.len() {
+        return None;
+    }
+    let mut terms: Vec<(usize, String)> = Vec::new();
+    for piece in pieces {
+        // A gap of one position keeps the pieces' runs apart.
+        let offset = terms.last().map_or(0, |t| t.0 + 2);
+        terms.extend(phrase_terms(&analyzed_folded(piece)).into_iter().map(|(p, t)| (p + offset, t)));
+    }
+    Some(cjk_runs(terms))
+}
+
 fn push_new(list: &mut Vec<Unit>, unit: Unit) {
     if !list.contains(&unit) {
         list.push(unit);
@@ -414,6 +466,7 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
     // A query that is one CJK run alone (a term, a question) is matched by
     // its bigrams: as one word it could only repeat tier 1.
     let alone = runs.iter().map(Vec::len).sum::<usize>() == 1;
+    let runs = words.iter().zip(runs).map(|(w, r)| content_runs(w).unwrap_or(r));
     for (word, runs) in words.iter().zip(runs) {
         if !runs.iter().any(|r| matches!(r, Run::Cjk(_))) {
             if !word.is_stopword()
@@ -528,7 +581,11 @@ fn tier2(
     let coverage: Vec<(Box<dyn Query>, Score)> =
         all().zip(weights).filter_map(|(u, weight)| Some((u.query(f)?, weight))).collect();
     let total = coverage.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
-    Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, Coverage { units: coverage, total }))
+    // Two bigrams of a CJK sentence make about one word.
+    let merged = latin.len() + grams.len() / 2 >= QUESTION_WORDS;
+    let scale = if merged { QUESTION_COVERAGE_SCORE } else { KEYWORD_COVERAGE_SCORE };
+    let coverage = Coverage { units: coverage, total, scale, merged };
+    Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
 }
 
 /// Compiles the request's query against this searcher (prefixes expand to
@@ -543,7 +600,7 @@ pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'
         return None;
     }
     let mut lit = Lit::new(&units);
-    let tier1 = tier1(f, &units, &words, &phrases);
+    let tier1 = tier1(f, request, &units, &words, &phrases);
     let (latin, grams) = tier2_words(&words, &units);
     let tier2 = tier2(searcher, f, &units, &latin, &grams);
     if tier2.is_some() {

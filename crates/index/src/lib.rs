@@ -11,10 +11,12 @@
 //! - `tokenizer`: words for Latin scripts (stemmed), bigrams + unigrams for Han/Kana/Hangul.
 //! - `keys`: section keys and symbol keys, derived from content.
 //! - `index`: `Index` (open, refresh) and its consistent `Snapshot`s.
+//! - `weight`: a section's rank weight by what its page is (listing, release notes, appendix).
 //! - `writer`: `Writer` (add pages, delete editions, commit a generation with its payload).
 //! - `records`: sections, pages and page listings as stored, read from a snapshot.
 //! - `folder`: the index folder as tantivy sees it (readable on read-only storage).
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
+//! - `question`: words a question asks with (English stopwords, Chinese question words), identifiers inside queries.
 //! - `request`: a search's request, outcome and hits.
 //! - `compile`: a query compiled into the two tiers' queries and what snippets light.
 //! - `search`: ranked search over a set of editions, tiers, deadline, cancellation.
@@ -38,6 +40,7 @@ mod hitdoc;
 mod index;
 mod keys;
 pub mod query;
+mod question;
 mod records;
 mod request;
 pub mod schema;
@@ -45,6 +48,7 @@ mod search;
 pub mod snippet;
 pub mod text;
 pub mod tokenizer;
+mod weight;
 mod writer;
 
 pub use error::IndexError;

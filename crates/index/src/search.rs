@@ -8,12 +8,17 @@
 //! scored above everything); tier 2 holds the sections with most of the
 //! words (or the rarest one), scored by coverage first: the idf of the words
 //! a section holds over the idf of all of them (see [`Coverage`]), then BM25.
+//! A question (three words or more) ranks both tiers as one list instead:
+//! coverage then counts about as much as a strong BM25 match, so a section
+//! titled with the rare words may pass one holding every common word.
 //! Sections of generated listings (a manual's index) come after both tiers.
+//! Scores are multiplied by the section's rank weight (release notes,
+//! appendices and "See Also" parts weigh less; see `weight`).
 //! The candidates and their order depend on the query and the editions
 //! only, never on `limit` or `offset`: `total` is the same for every page
 //! size and any page is a slice of the one list. When tier 1 alone fills
-//! the page, tier 2 is only counted (unscored), which is what keeps keyword
-//! queries fast.
+//! the page of a keyword query, tier 2 is only counted (unscored), which is
+//! what keeps keyword queries fast.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -31,14 +36,12 @@ use crate::hitdoc::{self, HitFields};
 use crate::index::{Snapshot, SnapshotInner};
 use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
+use crate::weight::{FULL_WEIGHT, is_listing};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
 const MAX_CANDIDATES: usize = 200_000;
 /// Deadline and cancellation are checked every this many documents.
 const CHECK_EVERY: u32 = 256;
-
-/// Coverage counts this much more than any BM25 sum of a section.
-const COVERAGE_SCORE: Score = 200.0;
 
 /// One candidate: score, numeric section key (tie break), address.
 #[derive(Debug, Clone, Copy)]
@@ -94,12 +97,20 @@ struct Tier {
     count: usize,
 }
 
+/// What one tier matches, and what its candidates score beyond BM25.
+struct Matching<'a> {
+    query: &'a dyn Query,
+    /// Tier 2: how much of the query each candidate covers.
+    coverage: Option<&'a Coverage>,
+    /// Added to every candidate (tier 1 of a question: full coverage).
+    bonus: Score,
+}
+
 /// Runs one tier: every live matching doc not in `skip` (sorted), checking
 /// the deadline and the cancel flag between segments and every 256 docs.
 fn collect(
     searcher: &Searcher,
-    query: &dyn Query,
-    coverage: Option<&Coverage>,
+    matching: Matching<'_>,
     skip: &[DocAddress],
     keep: Keep,
     request: &SearchRequest<'_>,
@@ -110,6 +121,7 @@ fn collect(
         Keep::Scored => EnableScoring::enabled_from_searcher(searcher),
         Keep::Count => EnableScoring::disabled_from_searcher(searcher),
     };
+    let Matching { query, coverage, bonus } = matching;
     let Ok(weight) = query.weight(scoring) else { return out };
     let coverage = coverage.filter(|_| keep == Keep::Scored);
     // Each word's matches, unscored, walked in step with the candidates.
@@ -124,6 +136,7 @@ fn collect(
         })
         .unwrap_or_default();
     let total = coverage.map_or(1.0, |c| c.total);
+    let scale = coverage.map_or(0.0, |c| c.scale);
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         if flags.check(request) {
             break;
@@ -171,8 +184,8 @@ fn collect(
                     continue;
                 }
                 let key = keys.as_ref().and_then(|k| k.first(doc)).unwrap_or(u64::MAX);
-                let weight = weights.as_ref().and_then(|w| w.first(doc)).unwrap_or(100);
-                let mut score = scorer.score();
+                let weight = weights.as_ref().and_then(|w| w.first(doc)).unwrap_or(FULL_WEIGHT);
+                let mut score = scorer.score() + bonus;
                 if !units.is_empty() {
                     let mut covered = 0.0;
                     for (unit, idf) in &mut units {
@@ -183,10 +196,10 @@ fn collect(
                             covered += *idf;
                         }
                     }
-                    score += COVERAGE_SCORE * covered / total;
+                    score += scale * covered / total;
                 }
                 let score = score * weight as Score / 100.0;
-                out.candidates.push(Candidate { score, key, address, listing: weight < 100 });
+                out.candidates.push(Candidate { score, key, address, listing: is_listing(weight) });
             }
             doc = scorer.advance();
         }
@@ -228,7 +241,13 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     let searcher = &snap.searcher;
     let wanted = request.offset.saturating_add(request.limit);
 
-    let tier1 = collect(searcher, &*compiled.tier1, None, &[], Keep::Scored, request, &mut flags);
+    // Coverage outweighs BM25 for keywords (tier 1 ahead of tier 2, which
+    // then need not be scored once tier 1 fills the page); for a question
+    // the two tiers are one list, tier 1 holding full coverage.
+    let merged = compiled.tier2.as_ref().filter(|(_, c)| c.merged).map(|(_, c)| c.scale);
+    let bonus = merged.unwrap_or(0.0);
+    let matching = Matching { query: &*compiled.tier1, coverage: None, bonus };
+    let tier1 = collect(searcher, matching, &[], Keep::Scored, request, &mut flags);
     let tier1_count = tier1.count;
     // A manual's generated index holds every term verbatim, so it would win
     // tier 1 for terms its real sections word differently: it goes last.
@@ -242,8 +261,9 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         // Collected in address order, so two sorted runs: sorting is a merge.
         let mut skip: Vec<DocAddress> = tier1.iter().chain(&listings).map(|c| c.address).collect();
         skip.sort();
-        let keep = if tier1.len() >= wanted { Keep::Count } else { Keep::Scored };
-        let found = collect(searcher, &**query, Some(coverage), &skip, keep, request, &mut flags);
+        let keep = if merged.is_none() && tier1.len() >= wanted { Keep::Count } else { Keep::Scored };
+        let matching = Matching { query: &**query, coverage: Some(coverage), bonus: 0.0 };
+        let found = collect(searcher, matching, &skip, keep, request, &mut flags);
         tier2_count = found.count;
         for c in found.candidates {
             if c.listing { listings.push(c) } else { tier2.push(c) }
@@ -251,6 +271,9 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     }
     // Candidates only counted are all past the page, but count in `total`.
     outcome.total = tier1_count + tier2_count;
+    if merged.is_some() {
+        tier1.append(&mut tier2);
+    }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
     top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len()));

@@ -21,10 +21,6 @@ const WRITER_MEMORY_BYTES: usize = 96_000_000;
 /// Indexing threads: the machines we target have two cores.
 const WRITER_THREADS: usize = 2;
 
-/// Rank weight (percent) of a generated listing's sections: they contain
-/// every term, so they would otherwise crowd the top of many searches.
-const LISTING_WEIGHT: u64 = 5;
-
 /// A writer holding tantivy's writer lock; dropped without `commit` = nothing changes.
 pub struct Writer {
     shared: Arc<Shared>,
@@ -162,7 +158,7 @@ impl Writer {
             for symbol in &page_symbols {
                 doc.add_text(f.page_symbol, symbol);
             }
-            doc.add_u64(f.weight, if page.listing { LISTING_WEIGHT } else { 100 });
+            doc.add_u64(f.weight, crate::weight::section_weight(page, section));
             // After everything a search hit shows: reading a hit stops at
             // the body (`hitdoc::read`).
             match markdown_at[ordinal] {

@@ -750,6 +750,8 @@ mod paging {
                 Just("how to set up vacuum"),
                 Just("create index concurrently"),
                 Just("如何创建索引"),
+                Just("创建索引是怎么回事"),
+                Just("what does vacuum do for quokka maintenance"),
                 Just("quokka NOT numbat"),
                 Just("vacuum"),
             ],

@@ -1,0 +1,139 @@
+//! The words a question is asked with rather than about: English stopwords
+//! (`how`, `do`, `which`), which rank but need not match, and Chinese
+//! question and function words (`如何`, `是什么`, `有什么区别`, `的`), which
+//! split a question written without spaces into its content words; and the
+//! query words that look like identifiers (`work_mem`, `--data-only`), which
+//! may name a symbol inside a longer query.
+
+use crate::keys::symbol_key;
+use crate::text::is_cjk;
+
+/// English words that say nothing about the answer: they never have to
+/// match, and never count toward the "most words" of tier 2.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "am", "an", "and", "are", "as", "at", "be", "been", "being", "by",
+    "can", "could", "did", "do", "does", "doing", "for", "from", "get", "had", "has", "have", "how", "i",
+    "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "should", "so",
+    "some", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
+    "use", "using", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whose", "why",
+    "will", "with", "without", "would", "you", "your",
+];
+
+/// Chinese words that ask rather than say, longest first where one holds
+/// another. Words that are also parts of content words (`地` in `地址`,
+/// `得` in `获得`, `和` in `总和`, `的` in `新的主版本`) are left out.
+const CJK_QUESTION_WORDS: &[&str] = &[
+    "是怎么回事",
+    "有什么区别",
+    "有什么不同",
+    "有哪些",
+    "是什么",
+    "为什么",
+    "怎么样",
+    "应该",
+    "怎么",
+    "怎样",
+    "如何",
+    "哪些",
+    "哪个",
+    "什么",
+    "请问",
+    "能否",
+    "可以",
+    "一下",
+    "吗",
+    "呢",
+    "吧",
+];
+
+/// True for an English stopword (folded).
+pub(crate) fn is_stopword(folded: &str) -> bool {
+    STOPWORDS.contains(&folded)
+}
+
+/// A query word with Chinese question and function words cut out: the
+/// pieces between them, in order. A word that is nothing but such words is
+/// kept whole (then it is what is searched for).
+pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
+    if !word.chars().any(is_cjk) {
+        return vec![word];
+    }
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut at = 0;
+    while at < word.len() {
+        let rest = &word[at..];
+        if let Some(q) = CJK_QUESTION_WORDS.iter().find(|q| rest.starts_with(**q)) {
+            if start < at {
+                pieces.push(&word[start..at]);
+            }
+            at += q.len();
+            start = at;
+            continue;
+        }
+        at += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    if start < word.len() {
+        pieces.push(&word[start..]);
+    }
+    let pieces: Vec<&str> = pieces.into_iter().filter(|p| p.chars().any(|c| c.is_alphanumeric())).collect();
+    if pieces.is_empty() { vec![word] } else { pieces }
+}
+
+/// The symbol keys of the identifier-like parts of a query word (runs
+/// outside CJK text holding `_`, `::`, a leading `-` or an inner capital:
+/// `work_mem`, `--data-only`, `IntervalStyle`): a section defining such a
+/// name is what a query naming it asks for, whatever else it says.
+pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
+    word.split(is_cjk)
+        .map(|run| run.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')))
+        .filter(|run| is_identifier(run))
+        .map(symbol_key)
+        .filter(|k| !k.is_empty())
+        .collect()
+}
+
+fn is_identifier(run: &str) -> bool {
+    let letters = run.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < 2 {
+        return false;
+    }
+    let inner_capital = run
+        .char_indices()
+        .skip(1)
+        .any(|(i, c)| c.is_uppercase() && run[..i].chars().last().is_some_and(char::is_lowercase));
+    run.contains('_') || run.contains("::") || run.starts_with('-') || inner_capital
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_question_words_split_a_question() {
+        assert_eq!(content_pieces("表继承是怎么回事"), ["表继承"]);
+        assert_eq!(content_pieces("DELETE和TRUNCATE有什么区别"), ["DELETE和TRUNCATE"]);
+        assert_eq!(content_pieces("如何在不阻塞写入的情况下创建索引"), ["在不阻塞写入的情况下创建索引"]);
+        assert_eq!(content_pieces("怎么重命名表中的一列"), ["重命名表中的一列"]);
+        assert_eq!(content_pieces("多版本并发控制是什么"), ["多版本并发控制"]);
+        // Nothing but question words: searched as written.
+        assert_eq!(content_pieces("是什么"), ["是什么"]);
+        // Latin words are never cut.
+        assert_eq!(content_pieces("whatever"), ["whatever"]);
+    }
+
+    #[test]
+    fn identifiers_inside_words() {
+        assert_eq!(
+            identifier_symbols("default_transaction_isolation配置参数"),
+            ["default_transaction_isolation"]
+        );
+        assert_eq!(identifier_symbols("IntervalStyle配置参数"), ["intervalstyle"]);
+        assert_eq!(identifier_symbols("--data-only"), ["--data-only"]);
+        assert_eq!(identifier_symbols("(work_mem)"), ["work_mem"]);
+        assert!(identifier_symbols("vacuum").is_empty());
+        assert!(identifier_symbols("VACUUM").is_empty());
+        assert!(identifier_symbols("-e").is_empty());
+        assert!(identifier_symbols("索引").is_empty());
+    }
+}

@@ -1,0 +1,177 @@
+//! A section's rank weight, decided at ingest from what its page is: a
+//! generated listing, release notes or a changelog, an appendix, or the
+//! trailing "Compatibility" / "See Also" part of a reference page. Ranked
+//! search multiplies scores by it, so among sections that match alike the
+//! reference and tutorial text comes first.
+
+use lectern_corpus::{Page, Section};
+
+/// Percent; what every other section weighs.
+pub(crate) const FULL_WEIGHT: u64 = 100;
+/// A generated listing (a manual's index) holds every term: it would
+/// otherwise crowd the top of many searches. Search ranks these last.
+pub(crate) const LISTING_WEIGHT: u64 = 5;
+/// Release notes and changelogs mention every feature in passing, in long
+/// sections that match most queries.
+const RELEASE_NOTES_WEIGHT: u64 = 45;
+/// A page's "Compatibility" or "See Also" part repeats the page's name
+/// without defining it.
+const TRAILER_WEIGHT: u64 = 70;
+/// Appendices: reference too, but below the body of the manual for the same match.
+const APPENDIX_WEIGHT: u64 = 90;
+
+/// Below this a weight marks a listing (see [`LISTING_WEIGHT`]).
+pub(crate) fn is_listing(weight: u64) -> bool {
+    weight <= LISTING_WEIGHT
+}
+
+/// The rank weight of one section of `page`, in percent.
+pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
+    if page.listing {
+        return LISTING_WEIGHT;
+    }
+    if is_release_notes(page) {
+        return RELEASE_NOTES_WEIGHT;
+    }
+    if section.anchor.is_some() && is_trailer(&section.title) {
+        return TRAILER_WEIGHT;
+    }
+    if is_appendix(&page.title) {
+        return APPENDIX_WEIGHT;
+    }
+    FULL_WEIGHT
+}
+
+/// A title without its DocBook numbering (`E.1.2. `, `12.4. `, `Appendix E. `).
+fn unnumbered(title: &str) -> &str {
+    let t = title.trim();
+    let t = ["Appendix ", "附录 ", "附录"].iter().find_map(|p| t.strip_prefix(p)).unwrap_or(t);
+    let number_end =
+        t.char_indices().find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '.')).map_or(t.len(), |(i, _)| i);
+    let head = &t[..number_end];
+    let numbered = head.ends_with('.') && head.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+    if numbered && head.len() <= 16 { t[number_end..].trim_start() } else { t }
+}
+
+/// Release notes, changelogs, "what's new" pages: by the page's file name
+/// or its title, in English or Chinese.
+fn is_release_notes(page: &Page) -> bool {
+    let name = page.path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+    let by_name = [
+        "release-",
+        "release_",
+        "releases",
+        "releasenotes",
+        "changelog",
+        "changes",
+        "whats-new",
+        "what-s-new",
+        "news",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+        || name == "release"
+        || name == "history";
+    if by_name {
+        return true;
+    }
+    let title = unnumbered(&page.title).to_lowercase();
+    let release_n = ["release ", "发布 ", "版本 "]
+        .iter()
+        .any(|p| title.strip_prefix(p).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())));
+    release_n
+        || [
+            "release notes",
+            "changelog",
+            "change log",
+            "what's new",
+            "whats new",
+            "发行说明",
+            "版本说明",
+            "发布说明",
+            "更新日志",
+            "变更日志",
+        ]
+        .iter()
+        .any(|p| title.starts_with(p))
+}
+
+/// A reference page's closing parts that name the page's subject without
+/// defining it.
+fn is_trailer(title: &str) -> bool {
+    let t = unnumbered(title).to_lowercase();
+    ["compatibility", "see also", "兼容性", "另请参阅", "另见", "参见"].contains(&t.as_str())
+}
+
+/// An appendix page: titled so, or numbered with a letter (`B.6.`).
+fn is_appendix(title: &str) -> bool {
+    let t = title.trim();
+    if t.starts_with("Appendix ") || t.starts_with("附录") {
+        return true;
+    }
+    let mut chars = t.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.next() == Some('.')
+        && chars.next().is_some_and(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(path: &str, title: &str) -> Page {
+        Page {
+            path: path.into(),
+            source_file: "x.html".into(),
+            title: title.into(),
+            description: None,
+            order: None,
+            draft: false,
+            frontmatter: None,
+            markdown: String::new(),
+            text: String::new(),
+            sections: Vec::new(),
+            symbols: Vec::new(),
+            listing: false,
+        }
+    }
+
+    fn section(anchor: Option<&str>, title: &str) -> Section {
+        Section {
+            anchor: anchor.map(str::to_owned),
+            title: title.into(),
+            level: 2,
+            breadcrumb: Vec::new(),
+            markdown: String::new(),
+            text: String::new(),
+        }
+    }
+
+    #[test]
+    fn weights_by_what_the_page_is() {
+        let lead = section(None, "t");
+        for (path, title, want) in [
+            ("/pg/release-18-6", "E.1. Release 18.6", RELEASE_NOTES_WEIGHT),
+            ("/zh/pg/release-18", "E.4. 发布 18", RELEASE_NOTES_WEIGHT),
+            ("/pg/release", "Appendix E. Release Notes", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/changelog", "Changelog", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/v2", "What's New in 2.0", RELEASE_NOTES_WEIGHT),
+            ("/pg/sql-release-savepoint", "RELEASE SAVEPOINT", FULL_WEIGHT),
+            ("/pg/errcodes-appendix", "Appendix A. PostgreSQL Error Codes", APPENDIX_WEIGHT),
+            ("/pg/datetime-units-history", "B.6. History of Units", APPENDIX_WEIGHT),
+            ("/zh/pg/glossary", "附录 M. 术语表", APPENDIX_WEIGHT),
+            ("/pg/sql-createindex", "CREATE INDEX", FULL_WEIGHT),
+            ("/pg/indexes-types", "11.2. Index Types", FULL_WEIGHT),
+        ] {
+            assert_eq!(section_weight(&page(path, title), &lead), want, "{path} {title}");
+        }
+        let p = page("/pg/sql-createindex", "CREATE INDEX");
+        assert_eq!(section_weight(&p, &section(Some("a"), "Compatibility")), TRAILER_WEIGHT);
+        assert_eq!(section_weight(&p, &section(Some("b"), "另请参阅")), TRAILER_WEIGHT);
+        assert_eq!(section_weight(&p, &section(Some("c"), "Description")), FULL_WEIGHT);
+        let mut listing = page("/pg/bookindex", "Index");
+        listing.listing = true;
+        assert!(is_listing(section_weight(&listing, &lead)));
+        assert!(!is_listing(RELEASE_NOTES_WEIGHT));
+    }
+}

@@ -1,0 +1,207 @@
+//! Ranked search answers as a reader means it, on a small DocBook-style
+//! manual (English and Chinese) written here, through every face that
+//! searches the local library: the CLI, the local API over a socket and
+//! `lectern mcp`.
+//!
+//! Contents:
+//! - definitions first: a setting's name finds the section defining it, not
+//!   the page that repeats it
+//! - a question with stopwords finds the reference page, not release notes
+//!   that happen to hold every word
+//! - a Chinese question's question words need not match
+//! - a quoted phrase is strict: its words out of order match nothing
+
+use std::path::Path;
+
+use lectern_api::client::blocking::Client;
+use lectern_api::client::query;
+use serde_json::{Value, json};
+
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
+#[path = "common/mcp.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod mcp;
+#[path = "common/server.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod server;
+
+use bin::{lectern, ok};
+use mcp::Mcp;
+use server::Server;
+
+/// A DocBook-style page: the page heading, then one `sect2` per part.
+fn page(title: &str, lead: &str, parts: &[(&str, &str, &str)]) -> String {
+    let parts: String = parts
+        .iter()
+        .map(|(id, heading, body)| {
+            format!("<div class=\"sect2\" id=\"{id}\"><h3 class=\"title\">{heading}</h3>{body}</div>")
+        })
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body><div class=\"sect1\"><h2 class=\"title\">{title}</h2><p>{lead}</p>{parts}</div></body></html>"
+    )
+}
+
+/// Writes the English and the Chinese manual and installs both.
+fn library() -> tempfile::TempDir {
+    let en = tempfile::tempdir().unwrap();
+    let write = |dir: &Path, name: &str, html: String| std::fs::write(dir.join(name), html).unwrap();
+    let filler = "Each parameter is described below with its type and default. ".repeat(12);
+    write(
+        en.path(),
+        "runtime-config-resource.html",
+        page(
+            "19.4. Resource Consumption",
+            "These settings control how much the server may use.",
+            &[(
+                "RUNTIME-CONFIG-RESOURCE-MEMORY",
+                "19.4.1. Memory",
+                &format!(
+                    "<p>{filler}</p><div class=\"variablelist\"><dl class=\"variablelist\"><dt id=\"GUC-WORK-MEM\"><span class=\"term\"><code class=\"varname\">work_mem</code> (<code class=\"type\">integer</code>)</span></dt><dd><p>Sets the base maximum amount of memory to be used by a query operation such as a sort or a hash table.</p></dd></dl></div>"
+                ),
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "regress-run.html",
+        page(
+            "31.1. Running the Tests",
+            "SET work_mem = '64kB'; the tests set work_mem low; work_mem again.",
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "release-18-1.html",
+        page(
+            "E.1. Release 18.1",
+            "Release date: 2026-11-13.",
+            &[(
+                "RELEASE-18-1-CHANGES",
+                "E.1.1. Changes",
+                "<p>What does this release fix? VACUUM FULL no longer behaves differently from a plain VACUUM when it meets a dropped column, and a plain VACUUM does less work.</p>",
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "sql-vacuum.html",
+        "<html><head><title>VACUUM</title></head><body><div class=\"refentry\" id=\"SQL-VACUUM\"><div class=\"refnamediv\"><h2>VACUUM</h2><p>VACUUM — garbage-collect and optionally analyze a database</p></div><div class=\"refsect1\" id=\"SQL-VACUUM-DESCRIPTION\"><h2>Description</h2><p>Plain VACUUM reclaims storage occupied by dead tuples and can run alongside normal reading and writing. VACUUM FULL works differently: it rewrites the entire contents of the table into a new disk file, which needs an exclusive lock.</p></div><div class=\"refsect1\" id=\"SQL-VACUUM-COMPAT\"><h2>Compatibility</h2><p>There is no VACUUM statement in the SQL standard.</p></div></div></body></html>".to_owned(),
+    );
+    let zh = tempfile::tempdir().unwrap();
+    write(
+        zh.path(),
+        "ddl-inherit.html",
+        page("5.11. 继承", "PostgreSQL实现了表继承，这对数据库设计者来说是一种有用的工具。", &[]),
+    );
+    write(
+        zh.path(),
+        "faq.html",
+        page(
+            "常见问题",
+            "这是怎么回事？很多人问这是怎么回事，答案在下面：是怎么回事就是怎么回事，而继承另有一章。",
+            &[],
+        ),
+    );
+    let lib = tempfile::tempdir().unwrap();
+    let add = |dir: &Path, locale: &str| {
+        ok(
+            lib.path(),
+            &["add", dir.to_str().unwrap(), "--project", "m", "--version", "1", "--locale", locale],
+        );
+    };
+    add(en.path(), "en");
+    add(zh.path(), "zh-Hans");
+    lib
+}
+
+/// One search as a face answers it: the JSON of its result.
+trait Face {
+    fn search(&mut self, text: &str, locale: &str) -> Value;
+}
+
+struct Cli<'a>(&'a Path);
+
+impl Face for Cli<'_> {
+    fn search(&mut self, text: &str, locale: &str) -> Value {
+        // `--` last: the text may start with `-`, so `--user-data` goes first.
+        let out = lectern()
+            .arg("--user-data")
+            .arg(self.0)
+            .args(["search", "--json", "--locale", locale, "--limit", "5", "--", text])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{text}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_str(&String::from_utf8(out.stdout).unwrap()).unwrap()
+    }
+}
+
+struct Api(Client);
+
+impl Face for Api {
+    fn search(&mut self, text: &str, locale: &str) -> Value {
+        let q = query(&[("text", Some(text)), ("locale", Some(locale)), ("limit", Some("5"))]);
+        self.0.get(&format!("/v1/search{q}")).unwrap()
+    }
+}
+
+struct Stdio(Mcp, u64);
+
+impl Face for Stdio {
+    fn search(&mut self, text: &str, locale: &str) -> Value {
+        self.1 += 1;
+        let r =
+            self.0.tool(self.1, "search_documentation", json!({"text": text, "locale": locale, "limit": 5}));
+        assert_eq!(r["isError"], false, "{r}");
+        r["structuredContent"].clone()
+    }
+}
+
+fn first(r: &Value) -> (String, String) {
+    let hit = &r["hits"][0];
+    (hit["path"].as_str().unwrap_or("").to_owned(), hit["anchor"].as_str().unwrap_or("").to_owned())
+}
+
+fn check(face: &mut dyn Face, name: &str) {
+    // Definitions first: the setting's own section, though another page
+    // repeats the name three times in a line.
+    let r = face.search("work_mem", "en");
+    assert_eq!(
+        first(&r),
+        ("/m/runtime-config-resource".to_owned(), "RUNTIME-CONFIG-RESOURCE-MEMORY".to_owned()),
+        "{name}: {r}"
+    );
+    // The name inside a longer query still leads there.
+    let r = face.search("how much memory does work_mem allow", "en");
+    assert_eq!(first(&r).0, "/m/runtime-config-resource", "{name}: {r}");
+
+    // A question: its stopwords need not match, and release notes holding
+    // every word rank below the reference page.
+    let r = face.search("what does VACUUM FULL do differently from a plain VACUUM", "en");
+    assert_eq!(first(&r), ("/m/sql-vacuum".to_owned(), "SQL-VACUUM-DESCRIPTION".to_owned()), "{name}: {r}");
+    assert!(r["hits"].as_array().unwrap().iter().any(|h| h["path"] == "/m/release-18-1"), "{name}: {r}");
+
+    // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
+    let r = face.search("表继承是怎么回事", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+
+    // A quoted phrase is strict; the same words unquoted are not.
+    let r = face.search("\"rewrites the entire contents\"", "en");
+    assert_eq!(r["total"], 1, "{name}: {r}");
+    let r = face.search("\"contents the entire rewrites\"", "en");
+    assert_eq!(r["total"], 0, "{name}: {r}");
+    let r = face.search("contents the entire rewrites", "en");
+    assert_eq!(first(&r).0, "/m/sql-vacuum", "{name}: {r}");
+}
+
+#[test]
+fn every_face_ranks_definitions_questions_and_phrases_alike() {
+    let lib = library();
+    check(&mut Cli(lib.path()), "CLI");
+    let _server = Server::local_api(lib.path());
+    check(&mut Api(Client::connect(lib.path()).expect("discovery + challenge")), "local API");
+    check(&mut Stdio(Mcp::initialized(lib.path(), "2025-06-18"), 0), "lectern mcp");
+}
