@@ -133,6 +133,7 @@ mod tests {
             sections: Vec::new(),
             symbols: Vec::new(),
             listing: false,
+            nav: Default::default(),
         }
     }
 
