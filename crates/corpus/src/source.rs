@@ -50,6 +50,16 @@ pub struct Ingested {
     /// Hex SHA-256 over every accepted file's relative path and bytes, in path
     /// order, plus the prefix.
     pub content_hash: String,
+    /// Every file of the source (paths as pages' `source_file` are written),
+    /// sorted: what links may point at besides pages.
+    pub files: Vec<String>,
+}
+
+impl Ingested {
+    /// The link check of these pages against this source.
+    pub fn check_links(&self, prefix: &str) -> crate::check::LinkReport {
+        crate::check::check_pages(&self.pages, prefix, &self.files)
+    }
 }
 
 impl Default for ReadOptions {
@@ -142,9 +152,12 @@ pub fn read_source_with_limits(
         Reader { options, index_bounds: limits.index, problems, hasher: Sha256::new(), pages: Vec::new() };
     reader.hasher.update(frame(options.prefix.as_bytes()));
     let mut docset_info = None;
+    let all_files;
     let format = match format {
         SourceFormat::Docset => {
-            docset_info = Some(reader.docset(&root, limits, progress)?);
+            let (info, files) = reader.docset(&root, limits, progress)?;
+            docset_info = Some(info);
+            all_files = files;
             SourceFormat::Docset
         }
         f => {
@@ -153,6 +166,7 @@ pub fn read_source_with_limits(
             } else {
                 walk::list_files_within(&root, limits, &mut reader.problems)?
             };
+            all_files = files.iter().map(|f| f.rel.clone()).collect();
             let format = match f {
                 SourceFormat::Auto => detect_format(&files)
                     .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
@@ -194,6 +208,7 @@ pub fn read_source_with_limits(
         problems,
         docset: docset_info,
         content_hash: hex::encode(hasher.finalize()),
+        files: all_files,
     })
 }
 
@@ -365,13 +380,14 @@ impl Reader<'_> {
     }
 
     /// Reads a docset: its info, its index and its HTML pages, index rows
-    /// attached as symbols to the pages they point at.
+    /// attached as symbols to the pages they point at; with the names of the
+    /// files under its `Documents`.
     fn docset(
         &mut self,
         root: &Path,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<DocsetInfo, SourceError> {
+    ) -> Result<(DocsetInfo, Vec<String>), SourceError> {
         let plist = walk::read_capped(&root.join(docset::INFO_PATH), self.options.max_file_bytes).ok();
         let (info, plist_problem) = docset::read_info(root, plist.as_deref());
         if let Some(bytes) = &plist {
@@ -418,6 +434,7 @@ impl Reader<'_> {
                 self.pages[idx].symbols.push(symbol);
             }
         }
-        Ok(info)
+        let names = files.iter().map(|f| format!("{}/{}", docset::DOCUMENTS_PATH, f.rel)).collect();
+        Ok((info, names))
     }
 }

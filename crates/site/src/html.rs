@@ -23,7 +23,7 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-pub use lectern_corpus::render::{PageLinks, markdown_to_html};
+pub use lectern_corpus::render::{PageLinks, PageSet, markdown_to_html};
 use lectern_library::{NavLink, PageNav};
 
 const STYLE: &str = "body{font:16px/1.55 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fff}\

@@ -146,11 +146,16 @@ async fn page(
                     // Rendering a large page is the costly part.
                     go_on(&cancel)?;
                     let page = &nav.page;
+                    // The sidebar lists the edition's pages: links resolve against them.
+                    let edition: std::collections::HashSet<&str> =
+                        nav.sidebar.iter().map(|l| l.path.as_str()).collect();
+                    let is_page = |p: &str| edition.contains(p);
                     let links = html::PageLinks {
                         prefix: &page.prefix,
                         source_file: &page.source_file,
                         anchors: &page.anchors,
                         title: Some(&page.title),
+                        pages: Some(html::PageSet(&is_page)),
                     };
                     let body = html::markdown_to_html(&page.body, links);
                     Ok(html::page(&nav, &body, &base_url(view.site(), &headers)))
