@@ -29,8 +29,10 @@
 //!   - `substring`: `search_pages`, folding and excerpts;
 //!   - `frontmatter`: our YAML over a page's Markdown;
 //!   - `site`: a served page, its navigation, the search page, the published listing.
+//! - `check`: `lectern check`, the link check of installed editions from their recorded sources.
 //! - `repair`: rebuilding a damaged or old-format index from the recorded sources.
 
+pub mod check;
 pub mod edition;
 pub mod error;
 pub mod initialize;
