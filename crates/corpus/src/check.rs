@@ -75,21 +75,20 @@ impl LinkReport {
 /// Checks the links of `pages` (an edition at `prefix`), whose source holds
 /// the files `source_files` (paths inside the source).
 pub fn check_pages(pages: &[Page], prefix: &str, source_files: &[String]) -> LinkReport {
-    let anchors: HashMap<&str, HashSet<String>> = pages
-        .iter()
-        .map(|p| {
-            let mut set: HashSet<String> = p.sections.iter().filter_map(|s| s.anchor.clone()).collect();
-            set.extend(links::html_anchors(&p.markdown));
-            (p.path.as_str(), set)
-        })
-        .collect();
+    let scans: Vec<links::Scan> = pages.iter().map(|p| links::scan(&p.markdown)).collect();
+    let mut anchors: HashMap<&str, HashSet<String>> = HashMap::with_capacity(pages.len());
+    for (p, scan) in pages.iter().zip(&scans) {
+        let mut set: HashSet<String> = p.sections.iter().filter_map(|s| s.anchor.clone()).collect();
+        set.extend(scan.anchors.iter().cloned());
+        anchors.insert(p.path.as_str(), set);
+    }
     let files: HashSet<&str> = source_files.iter().map(String::as_str).collect();
     let top_folders: HashSet<&str> =
         source_files.iter().filter_map(|f| f.split_once('/').map(|(d, _)| d)).collect();
     let is_page = |p: &str| anchors.contains_key(p);
     let mut report = LinkReport::default();
-    for page in pages {
-        for url in links::markdown_links(&page.markdown) {
+    for (page, scan) in pages.iter().zip(scans) {
+        for url in scan.links {
             let verdict = match links::resolve(&url, &page.source_file, prefix, &is_page) {
                 Target::External => {
                     report.external += 1;

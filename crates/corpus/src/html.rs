@@ -398,7 +398,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         markdown,
         text,
         sections,
-        symbols: refentry_symbols(root),
+        symbols: [refentry_symbols(root), term_symbols(root)].concat(),
         listing: is_index_listing(&doc),
     })
 }
@@ -579,6 +579,39 @@ fn refentry_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         let name = nfc(&name);
         if !name.is_empty() && name.len() <= 200 && !symbols.iter().any(|s| s.name == name) {
             symbols.push(Symbol { name, kind: "Command".to_owned(), anchor: None });
+        }
+    }
+    symbols
+}
+
+/// Most definition-list terms taken as symbols from one page.
+const MAX_TERM_SYMBOLS: usize = 2000;
+
+/// Terms of definition lists that name a thing in code, with an id to link
+/// to (DocBook's `<dt id="GUC-WORK-MEM"><code>work_mem</code> (integer)`,
+/// API descriptions): their code name becomes a symbol at that anchor.
+fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        let Some(id) = el.id().filter(|_| el.name() == "dt") else { continue };
+        // The term must start with its code name.
+        let Some(code) = node.descendants().skip(1).find(|d| {
+            d.value().as_element().is_some_and(|e| matches!(e.name(), "code" | "tt"))
+                && !plain_text(*d).trim().is_empty()
+        }) else {
+            continue;
+        };
+        let name = collapse_whitespace(&plain_text(code));
+        let is_code = collapse_whitespace(&plain_text(node)).starts_with(&name);
+        let identifier = !name.is_empty()
+            && name.len() <= 100
+            && name.chars().all(|c| c.is_alphanumeric() || "_.:-".contains(c));
+        if is_code && identifier && !symbols.iter().any(|s| s.name == name) {
+            symbols.push(Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
+            if symbols.len() >= MAX_TERM_SYMBOLS {
+                break;
+            }
         }
     }
     symbols
@@ -1104,6 +1137,8 @@ impl<'p> Converter<'_, 'p> {
                 "tr" => {
                     let mut cells = Vec::new();
                     let mut all_th = true;
+                    // The row's id lands in its first cell, a cell's in itself.
+                    let mut row_id = el.id().map(anchor_tag);
                     for cell in child.children() {
                         let Some(ce) = cell.value().as_element() else { continue };
                         if ce.name() != "td" && ce.name() != "th" {
@@ -1111,6 +1146,12 @@ impl<'p> Converter<'_, 'p> {
                         }
                         all_th &= ce.name() == "th";
                         let mut inline = Inline::default();
+                        if let Some(tag) = row_id.take() {
+                            inline.md.push_str(&tag);
+                        }
+                        if let Some(id) = ce.id() {
+                            inline.md.push_str(&anchor_tag(id));
+                        }
                         for c in cell.children() {
                             self.inline_node(c, &mut inline, depth + 1);
                         }

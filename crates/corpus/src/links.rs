@@ -151,10 +151,26 @@ fn percent_decode(path: &str) -> String {
 /// (`<a id="factory"></a>`, the anchors HTML manuals keep): targets of
 /// `#fragment` links beside the section anchors.
 pub fn html_anchors(markdown: &str) -> Vec<String> {
-    let mut out = Vec::new();
+    scan(markdown).anchors
+}
+
+/// What one pass over a page's Markdown finds.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Link targets as written (`[x](target)`), in order.
+    pub links: Vec<String>,
+    /// `id`/`name` values of its raw HTML tags.
+    pub anchors: Vec<String>,
+}
+
+/// The links and raw-HTML anchors of a page's Markdown, in one pass.
+pub fn scan(markdown: &str) -> Scan {
+    let mut out = Scan::default();
     for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
-        if let Event::Html(raw) | Event::InlineHtml(raw) = event {
-            attribute_values(&raw, &mut out);
+        match event {
+            Event::Html(raw) | Event::InlineHtml(raw) => attribute_values(&raw, &mut out.anchors),
+            Event::Start(Tag::Link { dest_url, .. }) => out.links.push(dest_url.to_string()),
+            _ => {}
         }
     }
     out
@@ -209,12 +225,7 @@ fn decode_entities(s: &str) -> String {
 
 /// The link targets written in a page's Markdown (`[x](target)`), in order.
 pub fn markdown_links(markdown: &str) -> Vec<String> {
-    Parser::new_ext(markdown, Options::ENABLE_TABLES)
-        .filter_map(|event| match event {
-            Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.to_string()),
-            _ => None,
-        })
-        .collect()
+    scan(markdown).links
 }
 
 #[cfg(test)]
