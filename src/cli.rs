@@ -99,6 +99,12 @@ pub enum Command {
     /// Explain the state of the library and the local API; exit 1 if something is wrong.
     #[command(after_help = "Examples:\n  lectern doctor\n  lectern doctor --json")]
     Doctor(DoctorArgs),
+    /// Check the links of an installed edition (or of all): which internal links and
+    /// #fragments resolve, which do not, and which of those the source itself breaks.
+    #[command(
+        after_help = "Examples:\n  lectern check\n  lectern check npm@10/en\n  lectern check python@3.11/en --json\n\nThe edition's recorded source is read again. Exits 1 when a link the source does not break is broken."
+    )]
+    Check(CheckArgs),
     /// Rebuild a damaged or old-format index from each edition's recorded source.
     #[command(
         after_help = "Example:\n  lectern repair\n\nThe old index is moved aside to {user-data}/index.damaged-<time>; delete it once the rebuild is checked. Stop `lectern serve` first."
@@ -169,6 +175,17 @@ pub struct OpenArgs {
     /// Print the login URL instead of starting a browser.
     #[arg(long)]
     pub print: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// project@version/locale[/domain[/collection]]; every installed edition when left out.
+    pub edition: Option<String>,
+    /// List every broken link, not only the first 50 of each edition.
+    #[arg(long)]
+    pub all: bool,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -99,7 +99,10 @@ fn re_adding_unchanged_sources_changes_nothing() {
     let lib = Lib::demo();
     let before = lib.generation();
     let out = lib.ok(&["add", "--site", demo_config().to_str().unwrap()]);
-    assert!(out.lines().all(|l| l.starts_with("unchanged")), "{out}");
+    // Each edition's line; the indented lines under it are its link check.
+    let editions: Vec<&str> = out.lines().filter(|l| !l.starts_with("  ")).collect();
+    assert!(!editions.is_empty() && editions.iter().all(|l| l.starts_with("unchanged")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("  links: ")), "{out}");
     assert_eq!(lib.generation(), before);
 }
 
@@ -589,4 +592,33 @@ fn a_rare_identifier_beats_common_words_in_the_most_words_tier() {
     lib.ok(&["add", src.path().to_str().unwrap(), "--project", "m", "--version", "1", "--locale", "en"]);
     let r = lib.json(&["search", "tcp_keepalives_interval configuration parameter"]);
     assert_eq!(r["hits"][0]["path"], "/m/wal", "{r}");
+}
+
+#[test]
+fn add_counts_the_links_and_check_lists_those_the_source_breaks() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::create_dir(src.path().join("guide")).unwrap();
+    std::fs::write(
+        src.path().join("guide/a.md"),
+        "# A\n\n[b](/guide/b) [b again](b.md#more) [gone](missing.md) [web](https://x.example)\n",
+    )
+    .unwrap();
+    std::fs::write(src.path().join("guide/b.md"), "# B\n\n## More\n\ntext\n").unwrap();
+    let lib = Lib::new();
+    let out = lib.ok(&["add", src.path().to_str().unwrap(), "--project", "app", "--version", "1"]);
+    assert!(
+        out.contains(
+            "links: 3 internal, 2 resolve, 1 broken (1 broken in the source itself, 0 by the conversion)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("locale en: neither --locale nor the source gave one"), "{out}");
+    let out = lib.run(&["check", "app@1/en"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "only the source breaks a link: {text}");
+    // The one folder is the tree: `/guide/b` is a repository-style link into it.
+    assert!(text.contains("/app/a -> missing.md  (broken in the source)"), "{text}");
+    let out = lib.run(&["check", "nope@1/en"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("installed: app@1/en"), "{out:?}");
 }

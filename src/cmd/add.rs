@@ -74,6 +74,10 @@ fn print_report(r: &AddReport) -> Result<()> {
         r.elapsed_ms as f64 / 1000.0,
         r.generation
     )?;
+    outln!("  {}", r.links.summary())?;
+    if let Some(locale) = &r.locale_guessed {
+        outln!("  locale {locale}: neither --locale nor the source gave one (pass --locale to set it)")?;
+    }
     for p in r.problems.iter().take(20) {
         eprintln!("  skipped {}: {}", p.path, p.reason);
     }

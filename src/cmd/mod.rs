@@ -2,6 +2,7 @@
 //! (opening the library, server start-up and shutdown) lives here.
 
 mod add;
+mod check;
 mod completions;
 mod config;
 mod doctor;
@@ -47,6 +48,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Open(args) => open::run(&config, args),
         Command::Mcp(args) => mcp::run(&config, args),
         Command::Doctor(args) => return doctor::run(&config, args),
+        Command::Check(args) => return check::run(&config, args),
         Command::Repair(args) => repair::run(&config, args),
         Command::Completions(_) | Command::Man => unreachable!("handled above"),
     }

@@ -378,12 +378,19 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         slugger: Slugger::default(),
         last_item_single: false,
         last_prefix: String::new(),
+        anchors_due: String::new(),
+        in_heading: false,
     };
     conv.block_children(root, 0);
     conv.flush();
+    conv.emit_due_anchors();
     let sections = conv.finish();
     let mut symbols = refentry_symbols(root);
     symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections));
+    // Other definition terms that name code (a Sphinx API entry, a texinfo
+    // index entry), each name once: a variable list's own entry wins.
+    let named: std::collections::HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
+    symbols.extend(term_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
     Ok(Page {
@@ -584,6 +591,39 @@ fn refentry_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     symbols
 }
 
+/// Most definition-list terms taken as symbols from one page.
+const MAX_TERM_SYMBOLS: usize = 2000;
+
+/// Terms of definition lists that name a thing in code, with an id to link
+/// to (DocBook's `<dt id="GUC-WORK-MEM"><code>work_mem</code> (integer)`,
+/// API descriptions): their code name becomes a symbol at that anchor.
+fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        let Some(id) = el.id().filter(|_| el.name() == "dt") else { continue };
+        // The term must start with its code name.
+        let Some(code) = node.descendants().skip(1).find(|d| {
+            d.value().as_element().is_some_and(|e| matches!(e.name(), "code" | "tt"))
+                && !plain_text(*d).trim().is_empty()
+        }) else {
+            continue;
+        };
+        let name = collapse_whitespace(&plain_text(code));
+        let is_code = collapse_whitespace(&plain_text(node)).starts_with(&name);
+        let identifier = !name.is_empty()
+            && name.len() <= 100
+            && name.chars().all(|c| c.is_alphanumeric() || "_.:-".contains(c));
+        if is_code && identifier && !symbols.iter().any(|s| s.name == name) {
+            symbols.push(Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
+            if symbols.len() >= MAX_TERM_SYMBOLS {
+                break;
+            }
+        }
+    }
+    symbols
+}
+
 /// A section being written.
 struct SectionBuf {
     anchor: Option<String>,
@@ -749,6 +789,10 @@ struct Converter<'a, 'p> {
     last_item_single: bool,
     /// The line prefix of the last block written.
     last_prefix: String,
+    /// `<a id>` tags for ids no heading took, written at the start of the next block.
+    anchors_due: String,
+    /// Inside a heading: its ids go to `anchors_due`, not into its title.
+    in_heading: bool,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -760,8 +804,40 @@ impl<'p> Converter<'_, 'p> {
         &mut self.sections[last]
     }
 
-    /// Writes a finished block (already Markdown) with the current prefixes.
+    /// An id no heading will take: kept as an `<a id>` at the next block.
+    fn keep_id(&mut self, id: &str) {
+        self.anchors_due.push_str(&anchor_tag(id));
+    }
+
+    /// The enclosing element's id, when content comes before any heading.
+    fn release_pending_id(&mut self) {
+        if let Some((_, id)) = self.pending_id.take() {
+            self.keep_id(&id);
+        }
+    }
+
+    /// Writes the kept ids as a block of their own.
+    fn emit_due_anchors(&mut self) {
+        self.release_pending_id();
+        if !self.anchors_due.is_empty() {
+            let due = std::mem::take(&mut self.anchors_due);
+            self.emit_block(&due, "");
+        }
+    }
+
+    /// Writes a finished block (already Markdown) with the current prefixes,
+    /// the ids kept so far at its start (before it, for a heading, code
+    /// block or table, whose first line they would break).
     fn emit_block(&mut self, md: &str, text: &str) {
+        self.release_pending_id();
+        if !self.anchors_due.is_empty() {
+            let due = std::mem::take(&mut self.anchors_due);
+            if md.starts_with(['#', '|']) || md.starts_with("```") || md.starts_with("~~~") {
+                self.emit_block(&due, "");
+            } else {
+                return self.emit_block(&format!("{due}{md}"), text);
+            }
+        }
         let prefix: String = self.prefixes.concat();
         let marker = self.marker.take();
         let sec_md_empty = self.current().markdown.is_empty();
@@ -820,12 +896,12 @@ impl<'p> Converter<'_, 'p> {
     fn block(&mut self, node: NodeRef<'p, Node>, depth: usize) {
         match node.value() {
             Node::Text(t) => {
+                if !t.trim().is_empty() {
+                    self.release_pending_id();
+                }
                 let mut para = std::mem::take(&mut self.para);
                 para.push_text(t);
                 self.para = para;
-                if !t.trim().is_empty() {
-                    self.pending_id = None;
-                }
             }
             Node::Element(el) => {
                 if depth > MAX_DEPTH {
@@ -837,15 +913,24 @@ impl<'p> Converter<'_, 'p> {
                 if is_skipped(el) || is_permalink(node) {
                     return;
                 }
-                if let Some(id) = el.id() {
+                // An inline element's id is written where it stands (see `inline`).
+                let block = is_block_element(el);
+                if let Some(id) = el.id().filter(|_| block && heading_level(el).is_none()) {
+                    // Its id starts here: what came before is not under it.
+                    self.flush();
+                    self.release_pending_id();
                     self.pending_id = Some((node.id(), id.to_owned()));
                 } else if has_class(el, "refsynopsisdiv") {
                     // DocBook gives the synopsis no id; use one stable across translations.
                     self.pending_id = Some((node.id(), "synopsis".to_owned()));
                 }
                 self.element(node, el, depth);
-                if self.pending_id.as_ref().is_some_and(|(n, _)| *n == node.id()) {
-                    self.pending_id = None;
+                if self.pending_id.as_ref().is_some_and(|(n, _)| *n == node.id())
+                    && let Some((_, id)) = self.pending_id.take()
+                    && el.id() == Some(id.as_str())
+                {
+                    // An element no heading took the id of: it stays as an anchor.
+                    self.keep_id(&id);
                 }
             }
             _ => {}
@@ -923,39 +1008,59 @@ impl<'p> Converter<'_, 'p> {
     fn heading(&mut self, node: NodeRef<'p, Node>, level: u8) {
         self.flush();
         let mut inline = Inline::default();
+        self.in_heading = true;
         for child in node.children() {
             self.inline_node(child, &mut inline, 0);
         }
+        self.in_heading = false;
         let md_title = collapse_whitespace(&inline.md);
         let title = nfc(&heading_text(node));
         if title.is_empty() {
             // Never an empty heading; its id stays for the heading that follows.
             return;
         }
+        let own = heading_anchor(node);
+        if let Some(own) = &own {
+            // Taken by the heading, not kept twice.
+            self.anchors_due = self.anchors_due.replace(&anchor_tag(own), "");
+        }
         if self.plan.page_heading.is_some_and(|h| h.id() == node.id()) {
-            self.pending_id = None;
-            self.emit_block(&format!("# {md_title}"), &title);
+            let id = own.or_else(|| self.pending_id.take().map(|(_, id)| id));
+            self.release_pending_id();
+            let attr = id.as_deref().filter(|a| is_plain_anchor(a)).map(|a| format!(" {{#{a}}}"));
+            if let (Some(id), None) = (&id, &attr) {
+                self.keep_id(id);
+            }
+            // The page's Markdown starts with its title; ids written before
+            // it (nothing else was) follow it.
+            let mut due = String::new();
+            if self.sections.len() == 1 && self.sections[0].text.trim().is_empty() {
+                let lead = std::mem::take(&mut self.sections[0].markdown);
+                due = lead.lines().map(str::trim).collect();
+            }
+            due.push_str(&std::mem::take(&mut self.anchors_due));
+            self.emit_block(&format!("# {md_title}{}", attr.unwrap_or_default()), &title);
+            self.anchors_due = due;
             return;
         }
         if !self.plan.cuts.contains(&node.id()) {
             // A caption (Note, Example...): a bold line, not a section.
+            if let Some(id) = own {
+                self.keep_id(&id);
+            }
             if !md_title.is_empty() {
                 self.emit_block(&format!("**{md_title}**"), &title);
             }
             return;
         }
-        let anchor = heading_anchor(node)
+        let anchor = own
             .or_else(|| self.pending_id.take().map(|(_, id)| id))
             .unwrap_or_else(|| self.slugger.slug(&title));
         self.slugger.reserve(&anchor);
-        self.pending_id = None;
+        self.release_pending_id();
         let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);
         let hashes = "#".repeat(level as usize);
-        let attr = if anchor.chars().all(|c| c.is_alphanumeric() || "-_.:".contains(c)) {
-            format!(" {{#{anchor}}}")
-        } else {
-            String::new()
-        };
+        let attr = if is_plain_anchor(&anchor) { format!(" {{#{anchor}}}") } else { String::new() };
         let saved_prefixes = std::mem::take(&mut self.prefixes);
         self.marker = None;
         self.sections.push(SectionBuf {
@@ -1039,6 +1144,8 @@ impl<'p> Converter<'_, 'p> {
                 "tr" => {
                     let mut cells = Vec::new();
                     let mut all_th = true;
+                    // The row's id lands in its first cell, a cell's in itself.
+                    let mut row_id = el.id().map(anchor_tag);
                     for cell in child.children() {
                         let Some(ce) = cell.value().as_element() else { continue };
                         if ce.name() != "td" && ce.name() != "th" {
@@ -1046,6 +1153,12 @@ impl<'p> Converter<'_, 'p> {
                         }
                         all_th &= ce.name() == "th";
                         let mut inline = Inline::default();
+                        if let Some(tag) = row_id.take() {
+                            inline.md.push_str(&tag);
+                        }
+                        if let Some(id) = ce.id() {
+                            inline.md.push_str(&anchor_tag(id));
+                        }
                         for c in cell.children() {
                             self.inline_node(c, &mut inline, depth + 1);
                         }
@@ -1085,6 +1198,14 @@ impl<'p> Converter<'_, 'p> {
     }
 
     fn inline(&mut self, node: NodeRef<'p, Node>, el: &Element, out: &mut Inline, depth: usize) {
+        let name_anchor = if el.name() == "a" && el.attr("href").is_none() { el.attr("name") } else { None };
+        if let Some(id) = el.id().or(name_anchor).filter(|id| !id.is_empty()) {
+            if self.in_heading {
+                self.keep_id(id);
+            } else {
+                out.md.push_str(&anchor_tag(id));
+            }
+        }
         match el.name() {
             "code" | "tt" | "kbd" | "samp" => {
                 let code = collapse_whitespace(&plain_text(node));
@@ -1171,8 +1292,8 @@ impl<'p> Converter<'_, 'p> {
         }
     }
 
-    /// `sql-createindex.html#X` → `{prefix}/sql-createindex#X`; external links
-    /// kept; scripts and unresolvable links dropped (None).
+    /// `sql-createindex.html#X` → `{prefix}/sql-createindex#X`; external and
+    /// root-absolute links kept; scripts and links leaving the tree dropped (None).
     fn rewrite_link(&self, href: &str) -> Option<String> {
         let href = href.trim();
         if href.is_empty() || href.len() > 2048 {
@@ -1195,6 +1316,12 @@ impl<'p> Converter<'_, 'p> {
             None => (href, None),
         };
         let path = path_q.split('?').next().unwrap_or("");
+        if path.starts_with('/') {
+            // A file-system or site-absolute path is not a file of this tree:
+            // kept as written (never put under the edition's prefix), for
+            // the reader to resolve against the pages it has.
+            return Some(href.to_owned());
+        }
         let target = if path.is_empty() {
             self.page_path.to_owned()
         } else {
@@ -1244,6 +1371,39 @@ impl<'p> Converter<'_, 'p> {
         }
         out
     }
+}
+
+/// Whether an anchor can be written as a Markdown heading attribute `{#id}`.
+fn is_plain_anchor(anchor: &str) -> bool {
+    anchor.chars().all(|c| c.is_alphanumeric() || "-_.:".contains(c))
+}
+
+/// An empty `<a id>`: where a `#fragment` link lands.
+fn anchor_tag(id: &str) -> String {
+    let mut out = String::with_capacity(id.len() + 13);
+    out.push_str("<a id=\"");
+    for c in id.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"></a>");
+    out
+}
+
+/// Elements written as blocks of their own (the rest is inline content).
+fn is_block_element(el: &Element) -> bool {
+    let name = el.name();
+    heading_level(el).is_some()
+        || BLOCK_TAGS.contains(&name)
+        || matches!(
+            name,
+            "pre" | "table" | "ul" | "ol" | "menu" | "li" | "dt" | "dd" | "dl" | "blockquote" | "hr"
+        )
 }
 
 /// The heading's own id, or the id of an `<a id|name>` inside it.

@@ -13,10 +13,13 @@
 //! - `frontmatter`: splitting and reading YAML frontmatter.
 //! - `markdown`: Markdown → plain text and sections (body kept byte for byte).
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
+//! - `check`: the link check of an edition (what resolves, what the source itself breaks).
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
 //!   index read under bounds on rows, SQLite operations and time.
 //! - `inventory`: Sphinx `objects.inv` entries → symbols of the pages they point at.
 //! - `nav`: each page's place in the sidebar: folders, `_category_.json`, mdBook `SUMMARY.md`.
+//! - `links`: where a link in a page leads (generator rules, against an edition's pages),
+//!   and the raw-HTML anchors a page offers.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
 //! - `render`: Markdown → safe HTML for the faces that show pages to people.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
@@ -27,11 +30,13 @@
 //! - `script`: which characters are CJK (and which of those Hangul), for every crate.
 
 pub mod archive;
+pub mod check;
 pub mod docset;
 pub mod frontmatter;
 pub mod html;
 pub mod inventory;
 pub mod limits;
+pub mod links;
 pub mod markdown;
 pub mod names;
 pub mod nav;

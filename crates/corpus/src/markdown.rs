@@ -221,12 +221,15 @@ fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
     sections
 }
 
-/// Removes tags and comments from raw HTML in Markdown, keeping the text;
-/// remembers an unfinished tag or comment across events.
+/// Removes tags and comments from raw HTML in Markdown, keeping the text
+/// (not a script's or a style's, which is no text); remembers an unfinished
+/// tag, comment or script across events.
 #[derive(Default)]
 struct TagStripper {
     in_tag: bool,
     in_comment: bool,
+    /// Inside `<script>` or `<style>`: skipped up to this end tag.
+    raw_until: Option<&'static str>,
 }
 
 impl TagStripper {
@@ -234,7 +237,15 @@ impl TagStripper {
         let mut out = String::new();
         let mut rest = html;
         while !rest.is_empty() {
-            if self.in_comment {
+            if let Some(end) = self.raw_until {
+                match rest.to_ascii_lowercase().find(end) {
+                    Some(i) => {
+                        rest = &rest[i..];
+                        self.raw_until = None;
+                    }
+                    None => break,
+                }
+            } else if self.in_comment {
                 match rest.find("-->") {
                     Some(i) => {
                         rest = &rest[i + 3..];
@@ -259,6 +270,16 @@ impl TagStripper {
                 } else {
                     self.in_tag = true;
                     rest = &rest[1..];
+                    let name: String = rest
+                        .chars()
+                        .take_while(char::is_ascii_alphabetic)
+                        .collect::<String>()
+                        .to_ascii_lowercase();
+                    self.raw_until = match name.as_str() {
+                        "script" => Some("</script"),
+                        "style" => Some("</style"),
+                        _ => None,
+                    };
                 }
             } else {
                 out.push_str(rest);
@@ -325,8 +346,10 @@ mod tests {
     #[test]
     fn html_and_tables_become_text() {
         let p = page(
-            "<details><summary>More</summary>\n\nHidden <!-- c --> text\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "<details><summary>More</summary>\n\nHidden <!-- c --> text\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>\nalert(1)\n</script>\n<style>p { x: y }</style>\n\nafter\n",
         );
+        assert!(!p.text.contains("alert") && !p.text.contains("x: y"), "{}", p.text);
+        assert!(p.text.contains("after"), "{}", p.text);
         assert!(p.text.contains("More"), "{}", p.text);
         assert!(!p.text.contains('<'), "{}", p.text);
         assert!(p.text.contains("a | b\n1 | 2"), "{}", p.text);

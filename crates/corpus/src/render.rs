@@ -1,9 +1,11 @@
 //! Markdown to HTML for people, safe to insert in a page: raw HTML in the
-//! source is shown as text, links keep only http(s), mailto, `#` and
-//! site-relative targets, images become their alt text (pages load nothing
-//! from elsewhere). Relative links to other Markdown files become site paths
-//! and headings get the section anchors search links to. Used by the local
-//! API's reading view and by the docs site.
+//! source passes through an allowlist (no scripts, styles, event handlers
+//! or `javascript:` URLs; `id`s kept for `#fragment` links), links keep only
+//! http(s), mailto, `#` and site-relative targets, Markdown images become
+//! their alt text and raw `<img>` keeps only a same-site source (pages load
+//! nothing from elsewhere). Links to other pages of the edition become their
+//! site paths and headings get the section anchors search links to. Used by
+//! the local API's reading view and by the docs site.
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
@@ -21,6 +23,21 @@ pub struct PageLinks<'a> {
     /// The page's title: shown as its `<h1>` when the Markdown has no
     /// top-level `# heading` of its own (a title given only in frontmatter).
     pub title: Option<&'a str>,
+    /// The edition's pages, when known: links are then resolved the way the
+    /// tree's generator resolves them (root-absolute, `.md`/`.mdx`, `index`
+    /// and `README`, repository-style paths) and kept as written when no page
+    /// answers. Without it only relative `.md` links are rewritten.
+    pub pages: Option<PageSet<'a>>,
+}
+
+/// Which site paths are pages of the edition being read.
+#[derive(Clone, Copy)]
+pub struct PageSet<'a>(pub &'a dyn Fn(&str) -> bool);
+
+impl std::fmt::Debug for PageSet<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PageSet(..)")
+    }
 }
 
 /// Renders Markdown to HTML with raw HTML escaped and unsafe links removed;
@@ -36,9 +53,14 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
     let lead = usize::from(links.anchors.first().is_some_and(Option::is_none));
     let mut sections = links.anchors.iter().skip(lead);
     let mut depth = 0usize;
-    let has_h1 = links.title.is_some()
-        && Parser::new_ext(markdown, options)
-            .any(|e| matches!(e, Event::Start(Tag::Heading { level: pulldown_cmark::HeadingLevel::H1, .. })));
+    let (mut has_h1, mut has_raw) = (false, false);
+    for event in Parser::new_ext(markdown, options) {
+        match event {
+            Event::Start(Tag::Heading { level: pulldown_cmark::HeadingLevel::H1, .. }) => has_h1 = true,
+            Event::Html(_) | Event::InlineHtml(_) => has_raw = true,
+            _ => {}
+        }
+    }
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         Event::Start(Tag::BlockQuote(_) | Tag::List(_) | Tag::FootnoteDefinition(_)) => {
             depth += 1;
@@ -48,7 +70,8 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             depth = depth.saturating_sub(1);
             event
         }
-        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        // Passed through, then the whole page goes through the allowlist.
+        Event::InlineHtml(raw) => Event::Html(raw),
         Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
             let dest_url = site_link(dest_url, links);
             Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
@@ -79,12 +102,51 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
         html.push_str("</h1>\n");
     }
     pulldown_cmark::html::push_html(&mut html, events);
-    html
+    if has_raw { sanitize(&html) } else { html }
 }
 
-/// `../guide/install.md#x` (relative to the page's file) → `/app/guide/install#x`.
-/// Anything else is returned unchanged.
+/// The allowlist raw HTML in Markdown passes: ammonia's formatting tags
+/// (`<details>`, `<kbd>`, `<sub>`, tables...) with `id`, `name` and `align`
+/// kept; URLs only http(s), mailto and same-site; `<img>` only from the site.
+fn sanitize(html: &str) -> String {
+    static BUILDER: std::sync::OnceLock<ammonia::Builder<'static>> = std::sync::OnceLock::new();
+    BUILDER
+        .get_or_init(|| {
+            let mut b = ammonia::Builder::default();
+            b.url_schemes(["http", "https", "mailto"].into_iter().collect())
+                .link_rel(None)
+                .add_generic_attributes(["id", "align"])
+                .add_tag_attributes("a", ["name"])
+                .add_tag_attributes("code", ["class"])
+                .add_tags(["input"])
+                .add_tag_attributes("input", ["type", "checked", "disabled"])
+                .attribute_filter(|element, attribute, value| match (element, attribute) {
+                    ("img", "src") if has_scheme_or_host(value) => None,
+                    ("code", "class") if !value.starts_with("language-") => None,
+                    ("input", "type") if value != "checkbox" => None,
+                    _ => Some(value.into()),
+                });
+            b
+        })
+        .clean(html)
+        .to_string()
+}
+
+fn has_scheme_or_host(url: &str) -> bool {
+    let url = url.trim();
+    url.starts_with("//") || crate::links::has_scheme(url)
+}
+
+/// `../guide/install.md#x` (relative to the page's file) → `/app/guide/install#x`;
+/// with the edition's pages known, every link a page answers. Anything else
+/// is returned unchanged.
 fn site_link<'a>(url: CowStr<'a>, links: PageLinks<'_>) -> CowStr<'a> {
+    if let Some(PageSet(is_page)) = links.pages {
+        return match crate::links::resolve(&url, links.source_file, links.prefix, is_page) {
+            crate::links::Target::Page(path) => CowStr::from(path),
+            _ => url,
+        };
+    }
     let (target, fragment) = match url.split_once('#') {
         Some((t, f)) => (t, Some(f)),
         None => (url.as_ref(), None),
@@ -133,7 +195,7 @@ mod tests {
             PageLinks::default(),
         );
         assert!(html.contains("<h1>标题</h1>"), "{html}");
-        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(!html.contains("script") && !html.contains("alert"), "{html}");
         assert!(!html.contains("javascript:"), "{html}");
         assert!(html.contains(r#"href="/app/faq""#), "{html}");
         assert!(!html.contains("<img"), "{html}");
@@ -147,6 +209,7 @@ mod tests {
             source_file: "guide/index.md",
             anchors: &anchors,
             title: None,
+            pages: None,
         };
         let html = markdown_to_html(
             "# 指南\n\n[a](install.md) [b](../reference/limits.md#keys) [c](https://x.example/a.md) [d](/app/faq)\n\n\

@@ -57,6 +57,16 @@ pub struct Ingested {
     /// Hex SHA-256 over every accepted file's relative path and bytes, in path
     /// order, plus the prefix.
     pub content_hash: String,
+    /// Every file of the source (paths as pages' `source_file` are written),
+    /// sorted: what links may point at besides pages.
+    pub files: Vec<String>,
+}
+
+impl Ingested {
+    /// The link check of these pages against this source.
+    pub fn check_links(&self, prefix: &str) -> crate::check::LinkReport {
+        crate::check::check_pages(&self.pages, prefix, &self.files)
+    }
 }
 
 /// A source read page by page: its pages on disk, and in memory only the
@@ -76,6 +86,8 @@ pub struct Spooled {
     /// titles are the authors' own.
     suffixes: Option<HashMap<String, usize>>,
     spool: Spool,
+    /// As [`Ingested::files`].
+    files: Vec<String>,
 }
 
 /// One page in a [`Spooled`] source's table.
@@ -120,6 +132,16 @@ impl Spooled {
         Ok(page)
     }
 
+    /// The link check of these pages against this source, reading them
+    /// back one at a time.
+    pub fn check_links(&self, prefix: &str) -> Result<crate::check::LinkReport, SourceError> {
+        let mut checker = crate::check::LinkChecker::default();
+        for page in self.pages() {
+            checker.add(&page?);
+        }
+        Ok(checker.report(prefix, &self.files))
+    }
+
     /// Every page, one at a time, in path order.
     pub fn pages(&self) -> impl Iterator<Item = Result<Page, SourceError>> + '_ {
         self.entries.iter().map(|e| self.page(e))
@@ -128,8 +150,8 @@ impl Spooled {
     /// Every page in memory at once, as [`crate::read_source`] returns them.
     pub fn into_ingested(self) -> Result<Ingested, SourceError> {
         let pages = self.pages().collect::<Result<Vec<_>, _>>()?;
-        let Spooled { format, problems, docset, content_hash, .. } = self;
-        Ok(Ingested { format, pages, problems, docset, content_hash })
+        let Spooled { format, problems, docset, content_hash, files, .. } = self;
+        Ok(Ingested { format, pages, problems, docset, content_hash, files })
     }
 }
 
@@ -249,9 +271,12 @@ pub fn spool_source_with_limits(
     let mut reader = Reader::new(path, options, limits, problems)?;
     let mut docset_info = None;
     let mut navigation = Navigation::default();
+    let all_files;
     let format = match format {
         SourceFormat::Docset => {
-            docset_info = Some(reader.docset(&root, limits, progress)?);
+            let (info, files) = reader.docset(&root, limits, progress)?;
+            docset_info = Some(info);
+            all_files = files;
             SourceFormat::Docset
         }
         f => {
@@ -260,6 +285,7 @@ pub fn spool_source_with_limits(
             } else {
                 walk::list_files_within(&root, limits, &mut reader.problems)?
             };
+            all_files = files.iter().map(|f| f.rel.clone()).collect();
             let format = match f {
                 SourceFormat::Auto => detect_format(&files)
                     .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
@@ -273,7 +299,7 @@ pub fn spool_source_with_limits(
             format
         }
     };
-    reader.finish(format, docset_info, navigation)
+    reader.finish(format, docset_info, navigation, all_files)
 }
 
 /// Markdown when Markdown files outnumber HTML files, HTML when the reverse.
@@ -412,6 +438,7 @@ impl<'a> Reader<'a> {
         format: SourceFormat,
         docset: Option<DocsetInfo>,
         navigation: Navigation,
+        files: Vec<String>,
     ) -> Result<Spooled, SourceError> {
         let Reader { source, mut problems, hasher, mut spool, mut entries, .. } = self;
         entries.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.source_file.cmp(&b.source_file)));
@@ -449,6 +476,7 @@ impl<'a> Reader<'a> {
             entries: kept,
             suffixes,
             spool,
+            files,
         })
     }
 
@@ -619,13 +647,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a docset: its info, its index and its HTML pages, index rows
-    /// attached as symbols to the pages they point at.
+    /// attached as symbols to the pages they point at; with the names of the
+    /// files under its `Documents`.
     fn docset(
         &mut self,
         root: &Path,
         limits: &Limits,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<DocsetInfo, SourceError> {
+    ) -> Result<(DocsetInfo, Vec<String>), SourceError> {
         let plist = walk::read_capped(&root.join(docset::INFO_PATH), self.options.max_file_bytes).ok();
         let (info, plist_problem) = docset::read_info(root, plist.as_deref());
         if let Some(bytes) = &plist {
@@ -671,6 +700,7 @@ impl<'a> Reader<'a> {
             self.page_from(&full, &file.rel, SourceFormat::Html)?;
             progress(i + 1, total);
         }
-        Ok(info)
+        let names = files.iter().map(|f| format!("{}/{}", docset::DOCUMENTS_PATH, f.rel)).collect();
+        Ok((info, names))
     }
 }

@@ -31,8 +31,10 @@
 //!   - `site`: a served page, its navigation, the search page, the published listing.
 //! - `toc`: an edition's table of contents (a tree of folders in reading order) for the
 //!   local web page's reader.
+//! - `check`: `lectern check`, the link check of installed editions from their recorded sources.
 //! - `repair`: rebuilding a damaged or old-format index from the recorded sources.
 
+pub mod check;
 pub mod edition;
 pub mod error;
 pub mod initialize;

@@ -23,7 +23,7 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-pub use lectern_corpus::render::{PageLinks, markdown_to_html};
+pub use lectern_corpus::render::{PageLinks, PageSet, markdown_to_html};
 use lectern_library::NavLink;
 
 /// The site's one stylesheet, inline (one request per page): light and

@@ -195,11 +195,15 @@ async fn page(
                     // Rendering a large page is the costly part.
                     go_on(&cancel)?;
                     let page = &nav.page;
+                    // Links resolve against the pages the edition's navigation lists.
+                    let edition = view.site_nav(&page.prefix)?;
+                    let is_page = |p: &str| edition.contains(p);
                     let links = html::PageLinks {
                         prefix: &page.prefix,
                         source_file: &page.source_file,
                         anchors: &page.anchors,
                         title: Some(&page.title),
+                        pages: Some(html::PageSet(&is_page)),
                     };
                     let body = html::markdown_to_html(&page.body, links);
                     Ok(crate::page::page(&nav, &body, &base_url(view.site(), &headers)))

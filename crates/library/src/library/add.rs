@@ -46,6 +46,11 @@ pub struct AddReport {
     pub drafts_skipped: usize,
     pub generation: String,
     pub elapsed_ms: u64,
+    /// The link check of the pages read (drafts included).
+    pub links: lectern_corpus::check::LinkReport,
+    /// The locale the edition got when neither `--locale` nor the source
+    /// said one; None when it was given or read from the source.
+    pub locale_guessed: Option<String>,
 }
 
 /// Who an edition is and where it is served, decided before its pages are
@@ -185,6 +190,9 @@ impl Library {
             read(source, spec.format, &placement.prefix, &deadline, progress)?
         };
         skip_unservable(&mut spooled);
+        let links = spooled.check_links(&placement.prefix).map_err(|e| deadline.source_error(e))?;
+        let locale_said = spec.locale.is_some() || docset.as_ref().is_some_and(|d| d.locale.is_some());
+        let locale_guessed = (!locale_said).then(|| placement.id.locale.clone());
         let mut record = edition_record(&placement, spec, source, docset.as_ref(), &spooled);
         if spec.default {
             for e in manifest.editions.iter_mut() {
@@ -205,7 +213,10 @@ impl Library {
                 outcome
             }
         };
-        self.report(outcome, record, spooled, started)
+        let mut report = self.report(outcome, record, spooled, started)?;
+        report.links = links;
+        report.locale_guessed = locale_guessed;
+        Ok(report)
     }
 
     /// Same content as installed: only the recorded fields may have changed,
@@ -284,6 +295,8 @@ impl Library {
             drafts_skipped,
             generation: self.view()?.generation.clone(),
             elapsed_ms: started.elapsed().as_millis() as u64,
+            links: Default::default(),
+            locale_guessed: None,
         })
     }
 }

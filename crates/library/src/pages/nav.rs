@@ -55,6 +55,11 @@ pub struct SiteNav {
 }
 
 impl SiteNav {
+    /// Whether `path` is one of the edition's pages.
+    pub fn contains(&self, path: &str) -> bool {
+        self.at.contains_key(path)
+    }
+
     /// The pages before and after `path` in reading order.
     pub fn neighbours(&self, path: &str) -> (Option<&Reading>, Option<&Reading>) {
         match self.at.get(path) {

@@ -1,0 +1,359 @@
+//! Real documentation trees from the package registries (Debian's doc
+//! packages, npm packages) and the shared corpora, read as a user brings
+//! them: every page has a title without the generator's suffix, no heading
+//! is empty, no raw tag shows as text, no link is broken that the source
+//! itself does not break (that count is pinned per tree), and five API or
+//! topic queries per tree find the expected page in the top 3. Prints the
+//! pages/s of each tree. scripts/test fetches the trees into
+//! target/test-deps; a tree it could not fetch is skipped with a message.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use lectern_corpus::render::{PageLinks, PageSet, markdown_to_html};
+use lectern_corpus::{Page, ReadOptions, read_source};
+use serde_json::Value;
+
+#[path = "common/bin.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod bin;
+
+/// One real tree, with the answers expected of it (written before the
+/// engine ever ran on it).
+struct Tree {
+    name: &'static str,
+    source: Option<PathBuf>,
+    project: &'static str,
+    /// Links the source itself breaks (a missing page or anchor), pinned.
+    broken_in_source: usize,
+    /// (query, page expected in the top 3).
+    queries: [(&'static str, &'static str); 5],
+}
+
+fn deps() -> PathBuf {
+    bin::root().join("target/test-deps")
+}
+
+fn existing(path: PathBuf) -> Option<PathBuf> {
+    path.exists().then_some(path)
+}
+
+/// The npm CLI docs of one version, unpacked from the shared corpus into `into`.
+fn npm_cli_docs(into: &Path) -> Option<PathBuf> {
+    let archive = bin::root().join("../shared/corpora/npm-cli-docs-4-versions.tar.xz");
+    let archive = existing(archive)
+        .or_else(|| existing(PathBuf::from("/work/shared/corpora/npm-cli-docs-4-versions.tar.xz")))?;
+    let status = std::process::Command::new("tar")
+        .arg("-xJf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(into)
+        .arg("npm-cli-10.9.9")
+        .status()
+        .ok()?;
+    status.success().then(|| into.join("npm-cli-10.9.9"))
+}
+
+fn click_docset() -> Option<PathBuf> {
+    existing(bin::root().join("../shared/corpora/Click.docset.tar.xz"))
+        .or_else(|| existing(PathBuf::from("/work/shared/corpora/Click.docset.tar.xz")))
+}
+
+fn trees(scratch: &Path) -> Vec<Tree> {
+    let d = deps();
+    vec![
+        Tree {
+            name: "Debian python3.11-doc (Sphinx)",
+            source: existing(d.join("python3.11-doc/usr/share/doc/python3.11/html")),
+            project: "python",
+            // Debian leaves out whatsnew/changelog.html, which contents and many pages
+            // link to; a few anchors (glossary, urllib.request) are missing too.
+            broken_in_source: 1487,
+            queries: [
+                ("functools.lru_cache", "/python/library/functools"),
+                ("os.path.join", "/python/library/os.path"),
+                ("share global variables", "/python/faq/programming"),
+                ("asyncio.gather", "/python/library/asyncio-task"),
+                ("json.dumps", "/python/library/json"),
+            ],
+        },
+        Tree {
+            name: "Debian git-doc (asciidoc)",
+            source: existing(d.join("git-doc/usr/share/doc/git-doc")),
+            project: "git",
+            // git-p4 is not in git-doc; two technical/reftable anchors are missing.
+            broken_in_source: 3,
+            queries: [
+                ("git-rebase", "/git/git-rebase"),
+                ("git-cherry-pick", "/git/git-cherry-pick"),
+                ("git bisect", "/git/git-bisect"),
+                ("gitignore", "/git/gitignore"),
+                ("git-worktree", "/git/git-worktree"),
+            ],
+        },
+        Tree {
+            name: "Debian bash-doc (texinfo)",
+            source: existing(d.join("bash-doc/usr/share/doc/bash")),
+            project: "bash",
+            // The info manual's `dir` node is not part of the HTML.
+            broken_in_source: 2,
+            queries: [
+                ("shopt", "/bash/bashref"),
+                ("PROMPT_COMMAND", "/bash/bashref"),
+                ("Controlling the Prompt", "/bash/bashref"),
+                ("readline init file", "/bash/bashref"),
+                ("here documents", "/bash/bashref"),
+            ],
+        },
+        Tree {
+            name: "Debian postgresql-doc-15 (DocBook)",
+            source: existing(d.join("postgresql-doc-15/usr/share/doc/postgresql-doc-15/html")),
+            project: "postgresql",
+            // Anchors into six pages that the manual's HTML does not carry.
+            broken_in_source: 14,
+            queries: [
+                ("work_mem", "/postgresql/runtime-config-resource"),
+                ("CREATE INDEX", "/postgresql/sql-createindex"),
+                ("VACUUM", "/postgresql/sql-vacuum"),
+                ("pg_dump", "/postgresql/app-pgdump"),
+                ("jsonb_set", "/postgresql/functions-json"),
+            ],
+        },
+        Tree {
+            name: "npm fastify@5 docs/ (Markdown with inline HTML)",
+            source: existing(d.join("fastify-5/package/docs")),
+            project: "fastify",
+            // GitHub-style slugs of headings the docs write differently, and ./Contributing.md.
+            broken_in_source: 57,
+            queries: [
+                ("route shorthand methods", "/fastify/Reference/Routes"),
+                ("reply.header", "/fastify/Reference/Reply"),
+                ("onRequest hook", "/fastify/Reference/Hooks"),
+                ("decorateRequest", "/fastify/Reference/Decorators"),
+                ("Validation and Serialization", "/fastify/Reference/Validation-and-Serialization"),
+            ],
+        },
+        Tree {
+            name: "npm CLI docs 10.9.9 (Markdown, frontmatter)",
+            source: npm_cli_docs(scratch),
+            project: "npm",
+            // using-npm/config links an anchor that page does not have.
+            broken_in_source: 1,
+            queries: [
+                ("package-lock.json", "/npm/configuring-npm/package-lock-json"),
+                ("npm install", "/npm/commands/npm-install"),
+                ("npm ci", "/npm/commands/npm-ci"),
+                ("workspaces", "/npm/using-npm/workspaces"),
+                ("npmrc", "/npm/configuring-npm/npmrc"),
+            ],
+        },
+        Tree {
+            name: "Click 8.1 Dash docset",
+            source: click_docset(),
+            project: "click",
+            broken_in_source: 0,
+            queries: [
+                ("shell completion", "/click/shell-completion"),
+                ("CliRunner", "/click/testing"),
+                ("unicode support", "/click/unicode-support"),
+                ("click.Path", "/click/api"),
+                ("nested command groups", "/click/commands"),
+            ],
+        },
+    ]
+}
+
+#[test]
+fn registry_trees_ingest_right() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    // LECTERN_TREES=python,git narrows a run to some trees while working on them.
+    let only = std::env::var("LECTERN_TREES").ok();
+    for tree in trees(scratch.path()) {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|n| n == tree.project)) {
+            continue;
+        }
+        let Some(source) = &tree.source else {
+            eprintln!(
+                "{}: not fetched (scripts/test fetches it; the registry may be unreachable); skipping",
+                tree.name
+            );
+            continue;
+        };
+        failures.extend(check_tree(&tree, source));
+    }
+    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+}
+
+fn check_tree(tree: &Tree, source: &Path) -> Vec<String> {
+    let prefix = format!("/{}", tree.project);
+    let started = Instant::now();
+    let ingested = read_source(source, &ReadOptions::new(prefix.clone()), &mut |_, _| {}).unwrap();
+    let secs = started.elapsed().as_secs_f64();
+    let pages = &ingested.pages;
+    eprintln!(
+        "{}: {} pages in {secs:.2} s, {:.0} pages/s (debug build)",
+        tree.name,
+        pages.len(),
+        pages.len() as f64 / secs
+    );
+    let mut failures = Vec::new();
+    let paths: std::collections::HashSet<&str> = pages.iter().map(|p| p.path.as_str()).collect();
+    let is_page = |p: &str| paths.contains(p);
+    let shared = shared_suffix(pages);
+    for page in pages {
+        failures.extend(
+            page_problems(page, &prefix, &is_page, shared.as_deref())
+                .into_iter()
+                .map(|p| format!("{}: {}: {p}", tree.name, page.path)),
+        );
+    }
+    let links = ingested.check_links(&prefix);
+    eprintln!("{}: {}", tree.name, links.summary());
+    for l in links.listed.iter().filter(|l| !l.in_source).take(20) {
+        failures.push(format!("{}: {} -> {} broken by the conversion", tree.name, l.page, l.target));
+    }
+    if links.broken_in_source != tree.broken_in_source {
+        // The distinct targets, to tell a missing page from many missing anchors.
+        let mut listed: Vec<String> = links
+            .listed
+            .iter()
+            .filter(|l| l.in_source)
+            .map(|l| {
+                l.target.split('#').next().unwrap_or_default().to_owned()
+                    + if l.target.contains('#') { "#…" } else { "" }
+            })
+            .collect();
+        listed.sort();
+        listed.dedup();
+        listed.truncate(40);
+        failures.push(format!(
+            "{}: {} links broken in the source, {} expected: {}",
+            tree.name,
+            links.broken_in_source,
+            tree.broken_in_source,
+            listed.join(", ")
+        ));
+    }
+    failures.extend(query_problems(tree, source));
+    failures
+}
+
+/// A title suffix (after " — ", " - ", " | ") that most pages share: the
+/// site's name left on the titles.
+fn shared_suffix(pages: &[Page]) -> Option<String> {
+    let mut counts: std::collections::HashMap<&str, usize> = Default::default();
+    for p in pages {
+        for sep in [" — ", " – ", " | ", " - "] {
+            if let Some((_, s)) = p.title.rsplit_once(sep) {
+                *counts.entry(s).or_default() += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n * 3 > pages.len() && pages.len() >= 6)
+        .map(|(s, _)| s.to_owned())
+        .next()
+}
+
+/// Tag names that must never be shown as text outside code.
+const TAGS: [&str; 16] = [
+    "a", "div", "span", "h1", "h2", "h3", "img", "code", "b", "details", "summary", "br", "p", "table",
+    "sup", "section",
+];
+
+fn page_problems(
+    page: &Page,
+    prefix: &str,
+    is_page: &dyn Fn(&str) -> bool,
+    shared: Option<&str>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if page.title.trim().is_empty() {
+        out.push("empty title".to_owned());
+    }
+    if let Some(s) = shared {
+        out.push(format!("title {:?}: the suffix {s:?} is on most titles", page.title));
+    }
+    for s in &page.sections {
+        if s.anchor.is_some() && s.title.trim().is_empty() {
+            out.push(format!("empty heading #{}", s.anchor.as_deref().unwrap_or("")));
+        }
+    }
+    let anchors: Vec<Option<String>> = page.sections.iter().map(|s| s.anchor.clone()).collect();
+    let links = PageLinks {
+        prefix,
+        source_file: &page.source_file,
+        anchors: &anchors,
+        title: Some(&page.title),
+        pages: Some(PageSet(is_page)),
+    };
+    let html = markdown_to_html(&page.markdown, links);
+    let prose = outside_code(&html);
+    for tag in TAGS {
+        for shown in [format!("&lt;{tag} "), format!("&lt;{tag}&gt;"), format!("&lt;/{tag}&gt;")] {
+            if prose.contains(&shown) {
+                out.push(format!("raw tag {shown} shown as text"));
+            }
+        }
+    }
+    if html.contains("<script") || html.contains("javascript:") || html.contains(" onclick=") {
+        out.push("script passed the allowlist".to_owned());
+    }
+    out
+}
+
+/// The HTML with `<pre>` and `<code>` elements cut out: code may show tags.
+fn outside_code(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    loop {
+        let next = ["<pre", "<code"].iter().filter_map(|t| rest.find(t).map(|i| (i, *t))).min();
+        let Some((at, tag)) = next else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..at]);
+        let close = if tag == "<pre" { "</pre>" } else { "</code>" };
+        rest = rest[at..].find(close).map_or("", |e| &rest[at + e + close.len()..]);
+    }
+}
+
+/// Installs the tree with the `lectern` binary and runs its queries.
+fn query_problems(tree: &Tree, source: &Path) -> Vec<String> {
+    let lib = tempfile::tempdir().unwrap();
+    let src = source.to_str().unwrap();
+    let out = bin::ok(
+        lib.path(),
+        &[
+            "add",
+            src,
+            "--project",
+            tree.project,
+            "--version",
+            "1",
+            "--locale",
+            "en",
+            "--status",
+            "current",
+            "--json",
+        ],
+    );
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let prefix = report[0]["edition"]["prefix"].as_str().unwrap_or("").to_owned();
+    let mut failures = Vec::new();
+    if prefix != format!("/{}", tree.project) {
+        failures.push(format!("{}: installed at {prefix:?}", tree.name));
+    }
+    for (query, want) in tree.queries {
+        let out = bin::ok(lib.path(), &["search", query, "--limit", "3", "--json"]);
+        let r: Value = serde_json::from_str(&out).unwrap();
+        let got: Vec<&str> =
+            r["hits"].as_array().into_iter().flatten().filter_map(|h| h["path"].as_str()).take(3).collect();
+        if !got.contains(&want) {
+            failures.push(format!("{}: {query:?}: {want} not in the top 3 {got:?}", tree.name));
+        }
+    }
+    failures
+}
