@@ -4,6 +4,7 @@
 //! frontmatter. The HTML site, its `.md` files and `/mcp` all read here,
 //! so they cannot disagree.
 
+pub(crate) mod bodies;
 mod frontmatter;
 mod listing;
 pub(crate) mod resolve;
@@ -14,7 +15,7 @@ pub(crate) mod table;
 mod wire;
 
 pub use site::{DEFAULT_SITE_NAME, Descriptions, NavLink, PageNav, PublishedEdition, SiteSearch, Visit};
-pub use substring::{BODY_BLOCK, EXCERPT_CHARS, MAX_TERM_CHARS};
+pub use substring::{EXCERPT_CHARS, MAX_TERM_CHARS};
 pub use wire::{
     ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,
     SitePage, VersionEntry, VersionsResponse,

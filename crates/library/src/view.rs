@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use lectern_corpus::SiteConfig;
-use lectern_index::Snapshot;
+use lectern_index::{DocAddress, PageParts, Snapshot};
 
 use crate::edition::{EditionId, EditionRecord};
 use crate::error::LibraryError;
 use crate::manifest::Manifest;
+use crate::pages::bodies::Bodies;
 use crate::pages::scope::{PageCache, Scope, site_locale};
 use crate::pages::table::PageTable;
 use crate::suggest::did_you_mean;
@@ -25,6 +26,8 @@ pub struct View {
     pub(crate) payload: String,
     /// Page tables and scopes, built once per view (so once per generation).
     pages: PageCache,
+    /// The page bodies substring searches read, kept within a budget.
+    bodies: Bodies,
 }
 
 impl std::fmt::Debug for View {
@@ -38,7 +41,13 @@ impl View {
         let payload = snapshot.payload().to_owned();
         let manifest = Manifest::from_payload(&payload)?;
         let generation = manifest.generation();
-        Ok(View { snapshot, manifest, generation, payload, pages: PageCache::default() })
+        Ok(View { snapshot, manifest, generation, payload, pages: PageCache::default(), bodies: Bodies::default() })
+    }
+
+    /// A page document's title, description and text, as substring searches
+    /// read them (kept for this generation's later searches).
+    pub(crate) fn body(&self, address: &DocAddress) -> Arc<PageParts> {
+        self.bodies.get(&self.snapshot, *address)
     }
 
     /// The generation every answer from this view belongs to.
