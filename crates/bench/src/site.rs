@@ -329,7 +329,9 @@ pub fn run_one(corpora: &Path, site: &Site, runs: usize) -> anyhow::Result<()> {
                 let api_paths: Vec<String> = api.pages.iter().map(|p| p.path.clone()).collect();
                 let (scan_paths, more) = naive_scan(&view, &editions, term, limit);
                 let folded = bodies.fold_scan(term, limit);
-                if api_paths != scan_paths || api.next_cursor.is_some() != more || folded != (scan_paths.clone(), more)
+                if api_paths != scan_paths
+                    || api.next_cursor.is_some() != more
+                    || folded != (scan_paths.clone(), more)
                 {
                     bail!(
                         "{term:?} in {:?} (limit {limit}): search_pages and the scans disagree\n  search_pages: {api_paths:?} (more: {})\n  block scan:   {scan_paths:?} (more: {more})\n  fold scan:    {folded:?}",

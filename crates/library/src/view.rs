@@ -41,7 +41,14 @@ impl View {
         let payload = snapshot.payload().to_owned();
         let manifest = Manifest::from_payload(&payload)?;
         let generation = manifest.generation();
-        Ok(View { snapshot, manifest, generation, payload, pages: PageCache::default(), bodies: Bodies::default() })
+        Ok(View {
+            snapshot,
+            manifest,
+            generation,
+            payload,
+            pages: PageCache::default(),
+            bodies: Bodies::default(),
+        })
     }
 
     /// A page document's title, description and text, as substring searches
