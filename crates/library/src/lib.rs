@@ -57,8 +57,8 @@ pub use list::{ListRequest, ListResponse};
 pub use manifest::Manifest;
 pub use pages::{
     Descriptions, ListPagesRequest, ListPagesResponse, NavLink, PageEntry, PageMatch, PageNav,
-    PublishedEdition, SearchPagesRequest, SearchPagesResponse, SitePage, SiteSearch, VersionEntry,
-    VersionsResponse, Visit,
+    PagesElsewhere, PublishedEdition, SearchPagesRequest, SearchPagesResponse, SitePage, SiteSearch,
+    VersionEntry, VersionsResponse, Visit,
 };
 pub use read::{PageResponse, ReadPageRequest, ReadSectionRequest, SectionResponse};
 pub use search::{Elsewhere, SearchHit, SearchParams, SearchResponse};

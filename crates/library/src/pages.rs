@@ -17,8 +17,8 @@ mod wire;
 pub use site::{DEFAULT_SITE_NAME, Descriptions, NavLink, PageNav, PublishedEdition, SiteSearch, Visit};
 pub use substring::{EXCERPT_CHARS, MAX_TERM_CHARS};
 pub use wire::{
-    ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,
-    SitePage, VersionEntry, VersionsResponse,
+    ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, PagesElsewhere, SearchPagesRequest,
+    SearchPagesResponse, SitePage, VersionEntry, VersionsResponse,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,18 +5,20 @@
 //! exists; excerpts are cut around the first match without splitting a scalar.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use caseless::Caseless;
-use lectern_index::DocAddress;
+use lectern_index::{DocAddress, PageParts};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::error::{LibraryError, invalid};
 use crate::library::Library;
-use crate::pages::scope::check_cursor;
-use crate::pages::wire::{PageMatch, SearchPagesRequest, SearchPagesResponse};
+use crate::pages::scope::{Scope, check_cursor};
+use crate::pages::wire::{PageMatch, PagesElsewhere, SearchPagesRequest, SearchPagesResponse};
 use crate::pages::{PAGE_LIMIT, go_on};
+use crate::view::View;
 
 /// Longest search term, in Unicode scalar values.
 pub const MAX_TERM_CHARS: usize = 256;
@@ -60,50 +62,126 @@ impl Library {
         let view = self.view()?;
         let scope = view.scope(request.prefix.as_deref())?;
         let folded = lectern_index::text::fold(&request.term);
-        // When the prefilter is exact, a candidate is a match: no body is read
-        // but those shown, and the match after the page is known unread.
-        let exact = lectern_index::grams::grams_are_exact(&folded);
-        let finder = memchr::memmem::Finder::new(folded.as_bytes());
-        let mut candidates: HashMap<&str, Option<Vec<DocAddress>>> = HashMap::new();
-        let mut found: Vec<PageMatch> = Vec::new();
-        let mut more = false;
-        let rest = (scope.after(cursor)..scope.len()).filter(|&i| {
-            let edition = scope.source_edition(i);
-            candidates
-                .entry(edition)
-                .or_insert_with(|| view.snapshot.substring_candidate_docs(edition, &folded))
-                .as_ref()
-                .is_none_or(|docs| docs.binary_search(&scope.address(i)).is_ok())
-        });
-        for (checked, i) in rest.enumerate() {
-            if checked % CANCEL_EVERY == 0 {
-                go_on(cancel)?;
-            }
-            if found.len() == limit && exact {
-                more = true;
-                break;
-            }
-            let body = view.body(&scope.address(i));
-            let at = folded_find_with(&body.text, &folded, &finder);
-            if at.is_none() && !lectern_index::text::fold(&body.title).contains(&folded) {
-                continue;
-            }
-            if found.len() == limit {
-                more = true;
-                break;
-            }
-            found.push(PageMatch {
+        let (found, more) = walk(&view, &scope, &folded, scope.after(cursor), limit, cancel)?;
+        let pages: Vec<PageMatch> = found
+            .into_iter()
+            .map(|(i, body, at)| PageMatch {
                 path: scope.path(i).into_owned(),
                 title: body.title.clone(),
                 description: body.description.clone(),
                 locale: scope.locale(i).to_owned(),
                 fallback: scope.fallback(i),
                 excerpt: excerpt_at(&body.text, &body.title, at.unwrap_or(0..0)),
-            });
+            })
+            .collect();
+        let next_cursor = if more { pages.last().map(|m| m.path.clone()) } else { None };
+        let mut response = SearchPagesResponse {
+            generation: view.generation.clone(),
+            pages,
+            next_cursor,
+            elsewhere: Vec::new(),
+            hint: None,
+        };
+        if response.pages.is_empty() && cursor.is_none() {
+            response.elsewhere = elsewhere(&view, &scope, &folded, cancel)?;
+            response.hint = pages_hint(request.prefix.as_deref(), &response.elsewhere);
         }
-        let next_cursor = if more { found.last().map(|m| m.path.clone()) } else { None };
-        Ok(SearchPagesResponse { generation: view.generation.clone(), pages: found, next_cursor })
+        Ok(response)
     }
+}
+
+/// A match of a walk: the scope entry, its body, where the term is in its text.
+type Found = (usize, Arc<PageParts>, Option<std::ops::Range<usize>>);
+
+/// The first `limit` matches of the folded term in `scope` from entry
+/// `from` on, and whether another exists. Skips pages the n-gram prefilter
+/// rules out; when the prefilter is exact, a candidate is a match, so no
+/// body is read but those returned and the match after them is known unread.
+fn walk(
+    view: &View,
+    scope: &Scope,
+    folded: &str,
+    from: usize,
+    limit: usize,
+    cancel: Option<&AtomicBool>,
+) -> Result<(Vec<Found>, bool), LibraryError> {
+    let exact = lectern_index::grams::grams_are_exact(folded);
+    let finder = memchr::memmem::Finder::new(folded.as_bytes());
+    let mut candidates: HashMap<&str, Option<Vec<DocAddress>>> = HashMap::new();
+    let mut found: Vec<Found> = Vec::new();
+    let rest = (from..scope.len()).filter(|&i| {
+        let edition = scope.source_edition(i);
+        candidates
+            .entry(edition)
+            .or_insert_with(|| view.snapshot.substring_candidate_docs(edition, folded))
+            .as_ref()
+            .is_none_or(|docs| docs.binary_search(&scope.address(i)).is_ok())
+    });
+    for (checked, i) in rest.enumerate() {
+        if checked % CANCEL_EVERY == 0 {
+            go_on(cancel)?;
+        }
+        if found.len() == limit && exact {
+            return Ok((found, true));
+        }
+        let body = view.body(&scope.address(i));
+        let at = folded_find_with(&body.text, folded, &finder);
+        if at.is_none() && !lectern_index::text::fold(&body.title).contains(folded) {
+            continue;
+        }
+        if found.len() == limit {
+            return Ok((found, true));
+        }
+        found.push((i, body, at));
+    }
+    Ok((found, false))
+}
+
+/// Most matches counted in each other version for a zero's `elsewhere`.
+pub const ELSEWHERE_COUNT: usize = 100;
+
+/// For a search with no match in `scope`: every other enabled version
+/// (by prefix, none of whose pages the scope lists) with matches, and how
+/// many (at most [`ELSEWHERE_COUNT`] counted).
+fn elsewhere(
+    view: &View,
+    scope: &Scope,
+    folded: &str,
+    cancel: Option<&AtomicBool>,
+) -> Result<Vec<PagesElsewhere>, LibraryError> {
+    let searched: HashSet<&str> = (0..scope.len()).map(|i| scope.source_edition(i)).collect();
+    let mut out = Vec::new();
+    let mut others: Vec<_> = view.manifest.enabled().filter(|e| !searched.contains(e.id.as_str())).collect();
+    others.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    for e in others {
+        let other = view.scope(Some(&e.prefix))?;
+        let (found, more) = walk(view, &other, folded, 0, ELSEWHERE_COUNT, cancel)?;
+        if !found.is_empty() {
+            out.push(PagesElsewhere { prefix: e.prefix.clone(), total: found.len(), more });
+        }
+    }
+    Ok(out)
+}
+
+/// The sentence of a zero with matches elsewhere: `0 in /app; 3 in
+/// /zh-Hans/app: search with prefix /zh-Hans/app`.
+fn pages_hint(prefix: Option<&str>, elsewhere: &[PagesElsewhere]) -> Option<String> {
+    if elsewhere.is_empty() {
+        return None;
+    }
+    let there: Vec<String> = elsewhere
+        .iter()
+        .map(|e| {
+            format!(
+                "{}{} in {}: search with prefix {}",
+                e.total,
+                if e.more { "+" } else { "" },
+                e.prefix,
+                e.prefix
+            )
+        })
+        .collect();
+    Some(format!("0 in {}; {}", prefix.unwrap_or("the default locale"), there.join("; ")))
 }
 
 /// Where the folded term first occurs in `text`, as a range of Unicode

@@ -656,3 +656,32 @@ fn abandoned_site_calls_stop() {
     assert_eq!(lib.list_pages_unless(&listing, Some(&here)).unwrap(), lib.list_pages(&listing).unwrap());
     assert!(lib.site_page_unless("/app/guide/install", Some(&here)).is_ok());
 }
+
+/// A search with no match in its version names the versions that have
+/// some, with the sentence to read; a term found nowhere names none.
+#[test]
+fn a_zero_names_the_versions_with_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = fixture(dir.path());
+    let search = |term: &str, prefix: &str| {
+        lib.search_pages(&SearchPagesRequest {
+            term: term.into(),
+            prefix: Some(prefix.into()),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let zero = search("索引", "/app");
+    assert!(zero.pages.is_empty(), "{zero:?}");
+    let prefixes: Vec<&str> = zero.elsewhere.iter().map(|e| e.prefix.as_str()).collect();
+    assert_eq!(prefixes, ["/zh-Hans/app"]);
+    let hint = zero.hint.as_deref().unwrap();
+    assert!(
+        hint.starts_with("0 in /app; ") && hint.ends_with("in /zh-Hans/app: search with prefix /zh-Hans/app")
+    );
+    let there = search("索引", "/zh-Hans/app");
+    assert_eq!(there.pages.len(), zero.elsewhere[0].total);
+    assert!(there.elsewhere.is_empty() && there.hint.is_none());
+    let nowhere = search("nothing-like-this", "/app");
+    assert!(nowhere.elsewhere.is_empty() && nowhere.hint.is_none(), "{nowhere:?}");
+}
