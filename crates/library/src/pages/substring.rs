@@ -245,10 +245,13 @@ fn ascii_find_folded(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// leaves out the page's title where the text opens with it: the title is
 /// shown above the excerpt, and a match in it is shown there.
 pub(crate) fn excerpt_at(text: &str, title: &str, range: std::ops::Range<usize>) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let total = chars.len();
     let lead = text[..lectern_index::snippet::title_lead(text, title)].chars().count();
     let range = if range.start < lead { lead..lead } else { range };
+    // No window reaches past this many chars: the text is read no further
+    // (a longer text's count stops there, which still says it goes on).
+    let reach = range.end.saturating_add(EXCERPT_CHARS + 1);
+    let chars: Vec<char> = text.chars().take(reach).collect();
+    let total = chars.len();
     let len = range.end.saturating_sub(range.start);
     let before = EXCERPT_CHARS.saturating_sub(len) / 3;
     let start =
