@@ -78,6 +78,26 @@ fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
     assert_eq!(search("--index", &[])["total"], search("index", &[])["total"]);
     let zero = search("备份", &[("locale", Some("en"))]);
     assert!(zero["elsewhere"].as_array().unwrap().iter().any(|e| e["locale"] == "zh-Hans"), "{zero}");
+    let hint = zero["hint"].as_str().unwrap();
+    assert!(hint.starts_with("0 in en; ") && hint.ends_with("in zh-Hans: add locale:zh-Hans"), "{zero}");
+    // Punctuation alone is searched as written (a symbol), not refused.
+    for text in ["::", "C++", ".npmrc", "a-b", "pg_ctl"] {
+        assert!(search(text, &[])["total"].is_u64(), "{text}");
+    }
+    // Snippets cut between words and never open with the title above them.
+    for hit in search("create index", &[])["hits"].as_array().unwrap() {
+        let (snippet, title) = (hit["snippet"].as_str().unwrap(), hit["title"].as_str().unwrap());
+        let (snippet, title) = (snippet.to_lowercase(), title.to_lowercase());
+        assert!(!snippet.starts_with(&format!("{title} {title}")), "{hit}");
+        assert!(!snippet.starts_with(&format!("{title} —")), "{hit}");
+        // What is lit is a query word (any form of it).
+        let chars: Vec<char> = snippet.chars().collect();
+        for range in hit["highlights"].as_array().unwrap() {
+            let (a, b) = (range[0].as_u64().unwrap() as usize, range[1].as_u64().unwrap() as usize);
+            let lit: String = chars[a..b].iter().collect();
+            assert!(lit.starts_with("creat") || lit.starts_with("index"), "{lit:?} in {hit}");
+        }
+    }
     let changed = client.post("/v1/editions/disable", &json!({"edition": "app@1/en"})).unwrap();
     assert_ne!(changed["generation"], found["generation"]);
     client.post("/v1/editions/enable", &json!({"edition": "app@1/en"})).unwrap();

@@ -305,6 +305,15 @@ fn command_line_words_are_searched_and_not_excludes() {
 }
 
 #[test]
+fn punctuation_alone_is_searched_as_written() {
+    let lib = Lib::demo();
+    for text in ["::", "->>", "C++", ".npmrc"] {
+        let r: Value = serde_json::from_str(&lib.ok(&["search", "--json", "--", text])).unwrap();
+        assert!(r["total"].is_u64(), "{text}: {r}");
+    }
+}
+
+#[test]
 fn a_zero_says_where_the_hits_are() {
     let lib = Lib::demo();
     let r = lib.json(&["search", "备份", "--locale", "en"]);
@@ -313,6 +322,9 @@ fn a_zero_says_where_the_hits_are() {
     assert!(elsewhere.iter().any(|e| e["locale"] == "zh-Hans" && e["total"].as_u64() >= Some(1)), "{r}");
     let text = lib.ok(&["search", "备份", "--locale", "en"]);
     assert!(text.contains("0 in en; ") && text.contains("in zh-Hans: add locale:zh-Hans"), "{text}");
+    // The CLI prints the sentence the JSON carries.
+    let hint = r["hint"].as_str().unwrap();
+    assert!(text.lines().any(|l| l == hint), "{hint:?} in {text}");
     // Hits in scope: nothing elsewhere is reported.
     let r = lib.json(&["search", "备份", "--locale", "zh-Hans"]);
     assert!(r.get("elsewhere").is_none(), "{r}");

@@ -484,6 +484,19 @@ fn search_is_one_list_reads_command_lines_and_names_hits_elsewhere() {
     assert_eq!(zero["structuredContent"]["total"], 0, "{zero}");
     let elsewhere = zero["structuredContent"]["elsewhere"].as_array().unwrap();
     assert!(elsewhere.iter().any(|e| e["locale"] == "zh-Hans"), "{zero}");
+    // The tool text (the JSON of structuredContent) carries the sentence.
+    let text: Value = serde_json::from_str(zero["content"][0]["text"].as_str().unwrap()).unwrap();
+    let hint = text["hint"].as_str().unwrap();
+    assert!(hint.starts_with("0 in en; ") && hint.ends_with("add locale:zh-Hans"), "{zero}");
+    let symbol = m.tool(6, "search_documentation", json!({"text": "::"}));
+    assert_eq!(symbol["isError"], false, "{symbol}");
+    let snippets = m.tool(7, "search_documentation", json!({"text": "create index"}));
+    for hit in snippets["structuredContent"]["hits"].as_array().unwrap() {
+        let (snippet, title) = (hit["snippet"].as_str().unwrap(), hit["title"].as_str().unwrap());
+        let (snippet, title) = (snippet.to_lowercase(), title.to_lowercase());
+        assert!(!snippet.starts_with(&format!("{title} {title}")), "{hit}");
+        assert!(!snippet.starts_with(&format!("{title} —")), "{hit}");
+    }
 }
 
 #[test]

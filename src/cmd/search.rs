@@ -49,7 +49,7 @@ pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
             flags.push(name);
         }
     }
-    if let Some(hint) = response.elsewhere_hint() {
+    if let Some(hint) = &response.hint {
         outln!("{hint}")?;
     }
     outln!(

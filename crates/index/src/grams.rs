@@ -29,6 +29,16 @@ pub fn term_grams(folded_term: &str) -> Vec<&str> {
     grams
 }
 
+/// Whether a page holds every gram of `folded_term` exactly when its folded
+/// title or text contains the term: the term is itself an indexed gram (at
+/// most 3 chars, or 4 ASCII chars) and holds no `\n`, the one character
+/// that joins title and text in the indexed string.
+pub fn grams_are_exact(folded_term: &str) -> bool {
+    let chars = folded_term.chars().count();
+    !folded_term.contains('\n')
+        && (1..=3).contains(&chars) | (folded_term.is_ascii() && chars == ASCII_GRAM_CHARS)
+}
+
 impl Snapshot {
     /// Paths of the edition's pages whose folded title or text may contain
     /// `folded_term` (an n-gram prefilter; a superset of the true matches).
@@ -66,6 +76,9 @@ mod tests {
         assert_eq!(term_grams("索引"), vec!["索引"]);
         assert_eq!(term_grams("x"), vec!["x"]);
         assert!(term_grams("").is_empty());
+        assert!(grams_are_exact("the") && grams_are_exact("索引") && grams_are_exact("--a-"));
+        assert!(!grams_are_exact("quokka") && !grams_are_exact("创建索引") && !grams_are_exact("a\nb"));
+        assert!(!grams_are_exact(""));
         assert_eq!(term_grams("aaaa"), vec!["aaaa", "aaa"]);
     }
 }

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use rustc_hash::FxHashMap;
 
-use crate::snippet::{Match, SNIPPET_CHARS, snippet};
+use crate::snippet::{Match, SNIPPET_CHARS, snippet, title_lead};
 use crate::text::{is_cjk, is_word_char};
 use crate::tokenizer::{Keep, analyze_each_where, lead_mask, stem_lead};
 
@@ -100,6 +100,12 @@ impl Highlight {
 
     fn keep(&self) -> Keep<'_> {
         Keep::Only { leads: &self.leads, lead_first: self.lead_first, cjk_first: &self.cjk_first }
+    }
+
+    /// The snippet of a section's `text` under its `title`: the best window
+    /// of the text after the title where it opens with it ([`title_lead`]).
+    pub(crate) fn snippet_under(&self, title: &str, text: &str) -> (String, Vec<[usize; 2]>) {
+        self.snippet(&text[title_lead(text, title)..])
     }
 
     /// The snippet of `text`: its best window for these terms, highlighted.

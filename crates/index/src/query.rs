@@ -135,7 +135,8 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         q.words.push(token.to_string());
     }
     let empty = |q: &ParsedQuery| {
-        q.words.iter().all(|w| !has_searchable(w)) && q.phrases.iter().all(|p| !has_searchable(p))
+        q.words.iter().all(|w| !has_searchable(w) && !is_symbol_word(w))
+            && q.phrases.iter().all(|p| !has_searchable(p))
     };
     if empty(&q) && !by_not.is_empty() {
         // Nothing left to search: `NOT IN`, `NOT NULL` are the words.
@@ -153,6 +154,17 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
 /// True when the text has at least one char the tokenizer indexes.
 fn has_searchable(s: &str) -> bool {
     s.chars().any(|c| crate::text::is_cjk(c) || crate::text::is_word_char(c))
+}
+
+/// A word of punctuation alone that is still searched as written, as a
+/// symbol (`::`, `->>`, `||`, `@>`, `...`): at least two chars, or one
+/// that is no mere separator. A lone `-`, `,` or `!` is not.
+fn is_symbol_word(word: &str) -> bool {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else { return false };
+    let punctuation = word.chars().all(|c| c.is_ascii_punctuation() && c != '"');
+    let separator = |c: char| matches!(c, '-' | ',' | '.' | ';' | '!' | '?' | '\'' | '`' | '(' | ')');
+    punctuation && (chars.next().is_some() && !word.chars().all(separator) || !separator(first))
 }
 
 fn filter_key(key: &str) -> Option<FilterKey> {
@@ -228,6 +240,15 @@ mod tests {
     }
 
     #[test]
+    fn punctuation_alone_is_a_symbol_word() {
+        for text in ["::", "->>", "||", "@>", "#", "&&", "<=>", "%"] {
+            let q = parse_query(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(words(&q), [text], "{text}");
+        }
+        assert_eq!(words(&parse_query(":: cast").unwrap()), ["::", "cast"]);
+    }
+
+    #[test]
     fn unterminated_quote_runs_to_the_end() {
         let q = parse_query(r#"vacuum "full analyze"#).unwrap();
         assert_eq!(words(&q), ["vacuum"]);
@@ -283,7 +304,8 @@ mod tests {
 
     #[test]
     fn empty_queries() {
-        for text in ["", "   ", "-\"x\"", "version:13", "\"\"", "PG96:", "- -", "!!! ,,"] {
+        for text in ["", "   ", "-\"x\"", "version:13", "\"\"", "PG96:", "- -", "!!! ,,", "-- ...", "(", "."]
+        {
             assert_eq!(parse_query(text), Err(QueryError::Empty), "{text:?}");
         }
     }

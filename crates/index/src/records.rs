@@ -97,7 +97,7 @@ pub struct PageRow<'a> {
 }
 
 /// A page's path, title, description and plain text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageParts {
     pub path: String,
     pub title: String,

@@ -349,7 +349,7 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
 }
 
 fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
-    let (snippet, highlights) = compiled.highlight.snippet(fields.body);
+    let (snippet, highlights) = compiled.highlight.snippet_under(fields.title, fields.body);
     Hit {
         section_key: fields.section_key.to_owned(),
         edition: fields.edition.to_owned(),

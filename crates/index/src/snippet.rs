@@ -1,6 +1,11 @@
 //! Snippets: a window of about 200 scalars of a section's text around the
 //! best cluster of matched terms (or its beginning), whitespace collapsed,
-//! with highlight ranges in Unicode scalar offsets of the snippet.
+//! with highlight ranges in Unicode scalar offsets of the snippet. A window
+//! starts and ends at a word boundary (between any two CJK chars) or the
+//! text's edge, and a text's leading repetition of the title it sits under
+//! is left out ([`title_lead`]).
+
+use crate::text::is_word_char;
 
 /// Snippet length in Unicode scalars.
 pub const SNIPPET_CHARS: usize = 200;
@@ -76,7 +81,107 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         }
         _ => text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b),
     };
+    let (start, end, from_byte) = word_edges(text, &spans, start, end, from_byte);
     render(text[from_byte..].chars().take(end - start), &spans, start, end)
+}
+
+/// A char that continues a word on both sides of it: a cut between two of
+/// them splits a word (`IndexAmRoutine`, `pg_class`).
+fn joins(c: char) -> bool {
+    c == '_' || is_word_char(c)
+}
+
+/// Moves the window `start..end` (scalars; `from_byte` is where `start`
+/// is) off partial words: a start inside a word skips the rest of it, or,
+/// when a match starts there or the word fills the window, goes back to its
+/// first char (the end following, the window keeping its length); an end
+/// inside a word goes back before it unless the word fills the window.
+/// Returns the new `(start, end, from_byte)`.
+fn word_edges(
+    text: &str,
+    spans: &[(usize, usize, u32)],
+    start: usize,
+    end: usize,
+    from_byte: usize,
+) -> (usize, usize, usize) {
+    let (mut start, mut end, mut from) = (start, end, from_byte);
+    let window = end - start;
+    let mid_word = |at: usize| {
+        text[..at].chars().next_back().is_some_and(joins) && text[at..].chars().next().is_some_and(joins)
+    };
+    if window > 0 && mid_word(from) {
+        let rest: Vec<char> = text[from..].chars().take_while(|&c| joins(c)).collect();
+        let first_match = spans.iter().find(|s| s.1 > start).map(|s| s.0);
+        if rest.len() < window && first_match.is_none_or(|a| a >= start + rest.len()) {
+            start += rest.len();
+            from += rest.iter().map(|c| c.len_utf8()).sum::<usize>();
+        } else {
+            let back: Vec<char> = text[..from].chars().rev().take_while(|&c| joins(c)).collect();
+            start -= back.len();
+            from -= back.iter().map(|c| c.len_utf8()).sum::<usize>();
+            let total = start + text[from..].chars().count();
+            end = (start + window).min(total);
+        }
+    }
+    let mut chars = text[from..].char_indices();
+    let end_byte = chars.nth(end - start).map_or(text.len(), |(b, _)| from + b);
+    if mid_word(end_byte) {
+        let cut = text[from..end_byte].chars().rev().take_while(|&c| joins(c)).count();
+        if cut < end - start {
+            end -= cut;
+        }
+    }
+    (start, end, from)
+}
+
+/// Bytes of `text` to leave out of its snippet: the title it sits under
+/// when the text opens with it as a heading (ASCII case and spacing aside;
+/// followed by a line break, a separator, the title again or the end, not
+/// by the rest of a sentence), as often as it repeats, and the separators
+/// after it (`CREATE INDEX CREATE INDEX — define a new index` under
+/// `CREATE INDEX` is shown from `define`; `Install the package` under
+/// `Install` is shown whole).
+pub fn title_lead(text: &str, title: &str) -> usize {
+    let words: Vec<&str> = title.split_whitespace().collect();
+    if words.is_empty() {
+        return 0;
+    }
+    // The text after one title at the start of `s`, if it opens with it.
+    let after_title = |s: &str| -> Option<usize> {
+        let mut rest = s;
+        for word in &words {
+            let trimmed = rest.trim_start();
+            let head = trimmed.get(..word.len())?;
+            if !head.eq_ignore_ascii_case(word) {
+                return None;
+            }
+            rest = &trimmed[word.len()..];
+        }
+        // The title's last word must end a word of the text (and a CJK
+        // title a run of CJK text, whose words are unknown here).
+        let glued = |c: char| joins(c) || crate::text::is_cjk(c);
+        let last = words.last().and_then(|w| w.chars().next_back());
+        (!(last.is_some_and(glued) && rest.chars().next().is_some_and(glued))).then(|| s.len() - rest.len())
+    };
+    let separator = |c: char| "—–-:|·：".contains(c);
+    let mut at = 0;
+    while let Some(len) = after_title(&text[at..]) {
+        let rest = &text[at + len..];
+        let inline = rest.trim_start_matches([' ', '\t']);
+        let heading = inline.is_empty()
+            || inline.starts_with(['\n', '\r'])
+            || inline.starts_with(separator)
+            || after_title(rest).is_some();
+        if !heading {
+            break;
+        }
+        at += len;
+    }
+    if at > 0 {
+        let rest = text[at..].trim_start_matches(|c: char| c.is_whitespace() || separator(c));
+        at = text.len() - rest.len();
+    }
+    at
 }
 
 /// The matches as (first scalar, scalar past the end, term), sorted;
@@ -292,6 +397,8 @@ mod tests {
 
         let start = best_start(&spans, window, total);
         let end = (start + window).min(total);
+        let from = starts.get(start).copied().unwrap_or(text.len());
+        let (start, end, _) = word_edges(text, &spans, start, end, from);
 
         let window = starts[start..end].iter().map(|&b| text[b..].chars().next().unwrap_or(' '));
         render(window, &spans, start, end)
@@ -316,5 +423,98 @@ mod tests {
                 last_end = b;
             }
         }
+    }
+
+    /// Words of the boundary property: ASCII words, identifiers, CJK runs.
+    const WORDS: &[&str] = &[
+        "index",
+        "IndexAmRoutine",
+        "relname",
+        "pg_class",
+        "a",
+        "12345",
+        "创建索引",
+        "的",
+        "Straße",
+        "x-y",
+        "(",
+        ")",
+    ];
+
+    fn collapsed(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// Whether `s` occurs in `text` starting and ending at a word boundary
+    /// or the text's edge.
+    fn at_boundaries(text: &str, s: &str) -> bool {
+        text.match_indices(s).any(|(at, _)| {
+            let end = at + s.len();
+            let before = text[..at].chars().next_back();
+            let after = text[end..].chars().next();
+            let glued = |x: Option<char>, y: Option<char>| x.is_some_and(joins) && y.is_some_and(joins);
+            !glued(before, s.chars().next()) && !glued(after, s.chars().next_back())
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn snippets_start_and_end_at_word_boundaries(
+            words in proptest::collection::vec((prop::sample::select(WORDS), prop::sample::select(&[" ", "  ", "\n", ""][..])), 1..120),
+            picks in proptest::collection::vec(0usize..120, 0..6),
+            window in 30usize..120,
+        ) {
+            let mut text = String::new();
+            let mut bounds = Vec::new();
+            for (w, sep) in &words {
+                bounds.push((text.len(), text.len() + w.len()));
+                text.push_str(w);
+                text.push_str(sep);
+            }
+            let matches: Vec<Match> =
+                picks.iter().filter_map(|&p| bounds.get(p)).map(|&(a, b)| m(a, b, a as u32 % 3)).collect();
+            let (s, h) = snippet(&text, &matches, window);
+            prop_assert!(s.chars().count() <= window);
+            prop_assert!(at_boundaries(&collapsed(&text), &s), "{s:?} in {text:?}");
+            let chars: Vec<char> = s.chars().collect();
+            for [a, b] in h {
+                let lit: String = chars[a..b].iter().collect();
+                prop_assert!(matches.iter().any(|m| text[m.from..m.to].contains(&lit) || lit.contains(&text[m.from..m.to])), "{lit:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_window_starts_or_ends_inside_a_word() {
+        for lead in 0..12 {
+            let text = format!(
+                "{}IndexAmRoutine holds the relname) of pg_class_entries {}",
+                "ab ".repeat(lead),
+                "word ".repeat(60)
+            );
+            let at = text.find("holds").unwrap();
+            for window in [20, 30, 40, 57] {
+                let (s, h) = snippet(&text, &[m(at, at + 5, 0)], window);
+                assert!(at_boundaries(&collapsed(&text), &s), "{s:?}");
+                assert!(!s.contains("ndexAm") || s.contains("IndexAm"), "{s:?}");
+                let chars: Vec<char> = s.chars().collect();
+                assert_eq!(chars[h[0][0]..h[0][1]].iter().collect::<String>(), "holds");
+            }
+        }
+    }
+
+    #[test]
+    fn the_title_is_not_repeated() {
+        let text = "CREATE INDEX CREATE INDEX — define a new index";
+        assert_eq!(&text[title_lead(text, "CREATE INDEX")..], "define a new index");
+        assert_eq!(title_lead("Create   index: builds", "CREATE INDEX"), "Create   index: ".len());
+        assert_eq!(title_lead("INDEXES are", "INDEX"), 0);
+        assert_eq!(title_lead("Other text", "CREATE INDEX"), 0);
+        assert_eq!(title_lead("anything", ""), 0);
+        assert_eq!(title_lead("索引器", "索引"), 0);
+        assert_eq!(title_lead("Install the package", "Install"), 0);
+        assert_eq!(title_lead("Install\nThe package", "Install"), "Install\n".len());
+        assert_eq!(title_lead("CREATE INDEX", "CREATE INDEX"), "CREATE INDEX".len());
+        assert_eq!(title_lead("索引 索引：说明", "索引"), "索引 索引：".len());
     }
 }

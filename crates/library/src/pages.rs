@@ -4,6 +4,7 @@
 //! frontmatter. The HTML site, its `.md` files and `/mcp` all read here,
 //! so they cannot disagree.
 
+pub(crate) mod bodies;
 mod frontmatter;
 mod listing;
 pub mod nav;
@@ -17,14 +18,14 @@ mod wire;
 
 pub use nav::{NavItem, SiteNav};
 pub use site::{Descriptions, PublishedEdition, SiteSearch};
-pub use substring::{BODY_BLOCK, EXCERPT_CHARS, MAX_TERM_CHARS};
+pub use substring::{EXCERPT_CHARS, MAX_TERM_CHARS};
 pub use visit::{
     DEFAULT_SITE_NAME, HeadingLink, Lifecycle, Missing, NavLink, PageNav, Visit, compare_versions,
     newest_first,
 };
 pub use wire::{
-    ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, SearchPagesRequest, SearchPagesResponse,
-    SitePage, VersionEntry, VersionsResponse,
+    ListPagesRequest, ListPagesResponse, PageEntry, PageMatch, PagesElsewhere, SearchPagesRequest,
+    SearchPagesResponse, SitePage, VersionEntry, VersionsResponse,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};

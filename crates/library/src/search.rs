@@ -90,6 +90,10 @@ pub struct SearchResponse {
     /// projects that have some (never a silent zero).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elsewhere: Vec<Elsewhere>,
+    /// With `elsewhere`: the sentence people and agents read, e.g.
+    /// `0 in en; 30 in zh-Hans: add locale:zh-Hans`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// Hits outside the scope searched: in another locale, version or project
@@ -119,7 +123,8 @@ impl Elsewhere {
 
 impl SearchResponse {
     /// What every face says of a zero with hits elsewhere: `0 in en; 30 in
-    /// zh-Hans: add locale:zh-Hans`. None when there is nothing to say.
+    /// zh-Hans: add locale:zh-Hans`. None when there is nothing to say. The
+    /// one place the sentence is built; responses carry it as `hint`.
     pub fn elsewhere_hint(&self) -> Option<String> {
         let first = self.elsewhere.first()?;
         let here = match (&first.locale, &first.version) {
@@ -381,7 +386,12 @@ impl Checked {
             })
             .collect();
         let paging = Paging::after(self.offset, hits.len(), outcome.total);
-        SearchResponse {
+        let elsewhere = if outcome.total == 0 && !outcome.timed_out && !outcome.cancelled {
+            self.elsewhere()
+        } else {
+            Vec::new()
+        };
+        let mut response = SearchResponse {
             generation: view.generation.clone(),
             total: outcome.total,
             has_more: paging.next_offset.is_some(),
@@ -389,14 +399,13 @@ impl Checked {
             timed_out: outcome.timed_out,
             cancelled: outcome.cancelled,
             candidate_truncated: outcome.candidate_truncated || paging.cut,
-            elsewhere: if outcome.total == 0 && !outcome.timed_out && !outcome.cancelled {
-                self.elsewhere()
-            } else {
-                Vec::new()
-            },
+            elsewhere,
+            hint: None,
             scope: self.scope,
             hits,
-        }
+        };
+        response.hint = response.elsewhere_hint();
+        response
     }
 }
 

@@ -7,11 +7,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use lectern_corpus::SiteConfig;
-use lectern_index::Snapshot;
+use lectern_index::{DocAddress, PageParts, Snapshot};
 
 use crate::edition::{EditionId, EditionRecord};
 use crate::error::LibraryError;
 use crate::manifest::Manifest;
+use crate::pages::bodies::Bodies;
 use crate::pages::nav::{SiteNav, StandIns};
 use crate::pages::scope::{PageCache, Scope, site_locale};
 use crate::pages::table::PageTable;
@@ -28,6 +29,8 @@ pub struct View {
     pages: PageCache,
     /// Sidebars by edition prefix, built on first use (one per enabled edition at most).
     navs: Mutex<HashMap<(String, StandIns), Arc<SiteNav>>>,
+    /// The page bodies substring searches read, kept within a budget.
+    bodies: Bodies,
 }
 
 impl std::fmt::Debug for View {
@@ -48,7 +51,14 @@ impl View {
             payload,
             pages: PageCache::default(),
             navs: Mutex::default(),
+            bodies: Bodies::default(),
         })
+    }
+
+    /// A page document's title, description and text, as substring searches
+    /// read them (kept for this generation's later searches).
+    pub(crate) fn body(&self, address: &DocAddress) -> Arc<PageParts> {
+        self.bodies.get(&self.snapshot, *address)
     }
 
     /// The generation every answer from this view belongs to.

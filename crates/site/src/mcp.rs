@@ -122,7 +122,7 @@ impl DocsTools {
         call(&self.library, move |lib, cancel| lib.list_pages_unless(&request, Some(cancel))).await
     }
 
-    /// Find pages containing a term (case-insensitive, Unicode-normalised substring of the title or body), sorted by path, each with an excerpt around the first match. Same prefix, limit (default 20, at most 100) and cursor rules as list_pages. Pass a result's path to read_page.
+    /// Find pages containing a term (case-insensitive, Unicode-normalised substring of the title or body), sorted by path, each with an excerpt around the first match. Same prefix, limit (default 20, at most 100) and cursor rules as list_pages. Pass a result's path to read_page. No match in the version searched but some in others: elsewhere lists them by prefix and hint says it in one sentence.
     #[tool(
         name = "search_docs",
         annotations(title = "Search the docs", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),

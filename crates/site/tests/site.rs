@@ -392,6 +392,14 @@ async fn mcp_serves_exactly_the_four_tools() {
 
     let unknown_prefix = mcp(&s, call("search_docs", json!({"term": "x", "prefix": "/nope"}))).await;
     assert_eq!(unknown_prefix["result"]["structuredContent"]["error"]["code"], "invalid_argument");
+
+    // A zero in one version names the versions with matches, in the tool text too.
+    let zero = mcp(&s, call("search_docs", json!({"term": "索引", "prefix": "/app"}))).await;
+    let found = &zero["result"]["structuredContent"];
+    assert_eq!(found["pages"], json!([]), "{zero}");
+    assert!(found["elsewhere"].as_array().unwrap().iter().any(|e| e["prefix"] == "/zh-Hans/app"), "{zero}");
+    let hint = text_json(&zero)["hint"].as_str().unwrap().to_owned();
+    assert!(hint.starts_with("0 in /app; ") && hint.contains("search with prefix /zh-Hans/app"), "{hint}");
 }
 
 /// Regression (found by tests/robustness.rs): arguments rmcp cannot decode

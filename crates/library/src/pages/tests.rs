@@ -1,7 +1,7 @@
 //! Tests of the site's page API: scopes, translation priority, cursors,
 //! `read_page` frontmatter, and a differential test proving the optimised
-//! `search_pages` (n-gram prefilter, blocks of 64, early stop) returns
-//! exactly what a naive full scan returns.
+//! `search_pages` (n-gram prefilter, exact short terms, kept bodies, early
+//! stop) returns exactly what a naive full scan returns.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -85,6 +85,14 @@ fn write_site(dir: &Path, pages: &[Fixture<'_>]) -> Library {
 
 fn page(folder: &'static str, rel: &str, title: &str, body: &str) -> Fixture<'static> {
     (folder, rel.to_owned(), title.to_owned(), body.to_owned())
+}
+
+/// A site of `n` English pages `p000.md`… whose bodies are `len` bytes.
+pub(crate) fn many_pages(dir: &Path, n: usize, len: usize) -> Library {
+    let pages: Vec<Fixture<'_>> = (0..n)
+        .map(|i| page("v2en", &format!("p{i:03}.md"), &format!("Page {i}"), &"word ".repeat(len / 5)))
+        .collect();
+    write_site(dir, &pages)
 }
 
 fn fixture(dir: &Path) -> Library {
@@ -294,16 +302,44 @@ fn excerpts_cut_on_scalars_with_ellipses() {
     let text = format!("{}索引{}", "前".repeat(300), "后".repeat(300));
     let range = folded_find(&text, "索引").unwrap();
     assert_eq!(range, 300..302);
-    let ex = excerpt_at(&text, range);
+    let ex = excerpt_at(&text, "", range);
     assert!(ex.starts_with('…') && ex.ends_with('…') && ex.contains("索引"), "{ex}");
     assert!(ex.chars().count() <= EXCERPT_CHARS + 2);
     // Folding that changes lengths (ß → ss, İ → i̇) never panics.
     for (text, term) in [("ßßßx", "ssx"), ("İİİ end", "i\u{307} end"), ("ﬃ", "ffi"), ("e\u{301}x", "éx")]
     {
         let r = folded_find(text, term).unwrap_or_else(|| panic!("{text:?} {term:?}"));
-        let _ = excerpt_at(text, r);
+        let _ = excerpt_at(text, "", r);
     }
-    assert_eq!(excerpt_at("short", 0..0), "short");
+    assert_eq!(excerpt_at("short", "", 0..0), "short");
+}
+
+#[test]
+fn excerpts_cut_between_words_and_leave_out_the_title() {
+    let text = format!(
+        "Install Guide {} the IndexAmRoutine struct holds relname) {}",
+        "word ".repeat(40),
+        "more ".repeat(40)
+    );
+    let at = text.find("IndexAmRoutine").unwrap();
+    for shift in 0..8 {
+        let text = format!("{}{text}", "ab".repeat(shift));
+        let at = at + 2 * shift;
+        let ex = excerpt_at(&text, "Install Guide", at..at + 14);
+        let inner = ex.trim_start_matches('…').trim_end_matches('…');
+        let first = inner.split_whitespace().next().unwrap();
+        let last = inner.split_whitespace().last().unwrap();
+        assert!(
+            text.split_whitespace().any(|w| w == first) && text.split_whitespace().any(|w| w == last),
+            "{ex}"
+        );
+        assert!(ex.contains("IndexAmRoutine"), "{ex}");
+    }
+    // The title the text opens with is not repeated, even for a match in it.
+    let text = "CREATE INDEX CREATE INDEX — define a new index. More words follow.";
+    assert_eq!(excerpt_at(text, "CREATE INDEX", 0..0), "define a new index. More words follow.");
+    assert_eq!(excerpt_at(text, "CREATE INDEX", 7..12), "define a new index. More words follow.");
+    assert_eq!(excerpt_at(text, "CREATE INDEX", 39..44), "define a new index. More words follow.");
 }
 
 #[test]
@@ -337,20 +373,28 @@ fn read_page_is_our_frontmatter_over_the_markdown_as_written() {
 
 // --- differential test: optimised search == naive scan ----------------------
 
+/// One result as the differential test compares it: path, locale,
+/// fallback, title, description, excerpt.
+type Found = (String, String, bool, String, Option<String>, String);
+
 /// The plain reference: fold every title and body of the scope, no prefilter,
-/// no blocks, then cut the page of results.
-fn naive(view: &View, request: &SearchPagesRequest) -> (Vec<(String, String, bool)>, Option<String>) {
+/// nothing kept, then cut the page of results.
+fn naive(view: &View, request: &SearchPagesRequest) -> (Vec<Found>, Option<String>) {
     let scope = view.scope(request.prefix.as_deref()).unwrap();
     let term = fold(&request.term);
     let limit = request.limit.unwrap_or(20) as usize;
-    let matches: Vec<(String, String, bool)> = scope
+    let matches: Vec<Found> = scope
         .entries()
         .filter(|e| request.cursor.as_deref().is_none_or(|c| e.path.as_str() > c))
-        .filter(|e| {
+        .filter_map(|e| {
             let p = view.snapshot.page(&e.source_edition, &e.source_path).unwrap();
-            fold(&p.title).contains(&term) || fold(&p.text).contains(&term)
+            let at = fold(&p.text).contains(&term).then(|| folded_find(&p.text, &term).unwrap());
+            if at.is_none() && !fold(&p.title).contains(&term) {
+                return None;
+            }
+            let excerpt = excerpt_at(&p.text, &p.title, at.unwrap_or(0..0));
+            Some((e.path.clone(), e.locale.clone(), e.fallback, p.title, p.description, excerpt))
         })
-        .map(|e| (e.path.clone(), e.locale.clone(), e.fallback))
         .collect();
     let more = matches.len() > limit;
     let page: Vec<_> = matches.into_iter().take(limit).collect();
@@ -362,8 +406,14 @@ fn check_same(lib: &Library, request: &SearchPagesRequest) -> Result<(), TestCas
     let got = lib.search_pages(request).unwrap();
     let view = lib.view().unwrap();
     let (want, want_next) = naive(&view, request);
-    let got_pages: Vec<(String, String, bool)> =
-        got.pages.iter().map(|p| (p.path.clone(), p.locale.clone(), p.fallback)).collect();
+    let got_pages: Vec<Found> = got
+        .pages
+        .iter()
+        .map(|p| {
+            let p = p.clone();
+            (p.path, p.locale, p.fallback, p.title, p.description, p.excerpt)
+        })
+        .collect();
     prop_assert_eq!(got_pages, want, "term {:?}", request.term);
     prop_assert_eq!(got.next_cursor, want_next, "term {:?}", request.term);
     Ok(())
@@ -518,6 +568,27 @@ fn search_spans_blocks_of_bodies() {
     }
 }
 
+/// Searching again answers from the kept bodies: the same pages, the same
+/// excerpts, and a term's first search costs no more reads than its page.
+#[test]
+fn a_second_search_answers_the_same_from_kept_bodies() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = many_pages(dir.path(), 120, 400);
+    for (term, limit) in [("word", 20), ("word", 100), ("page 11", 5), ("wo", 1), ("nothing", 20)] {
+        let request = SearchPagesRequest {
+            term: term.into(),
+            prefix: Some("/app".into()),
+            limit: Some(limit),
+            cursor: None,
+        };
+        let first = lib.search_pages(&request).unwrap();
+        let again = lib.search_pages(&request).unwrap();
+        assert_eq!(first.pages, again.pages, "{term}");
+        assert_eq!(first.next_cursor, again.next_cursor, "{term}");
+        check_same(&lib, &request).unwrap();
+    }
+}
+
 /// The demo library of `examples/demo`, every word of every title and some
 /// fragments, in every scope.
 #[test]
@@ -584,4 +655,33 @@ fn abandoned_site_calls_stop() {
     assert_eq!(lib.search_pages_unless(&search, Some(&here)).unwrap(), lib.search_pages(&search).unwrap());
     assert_eq!(lib.list_pages_unless(&listing, Some(&here)).unwrap(), lib.list_pages(&listing).unwrap());
     assert!(lib.site_page_unless("/app/guide/install", Some(&here)).is_ok());
+}
+
+/// A search with no match in its version names the versions that have
+/// some, with the sentence to read; a term found nowhere names none.
+#[test]
+fn a_zero_names_the_versions_with_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = fixture(dir.path());
+    let search = |term: &str, prefix: &str| {
+        lib.search_pages(&SearchPagesRequest {
+            term: term.into(),
+            prefix: Some(prefix.into()),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let zero = search("索引", "/app");
+    assert!(zero.pages.is_empty(), "{zero:?}");
+    let prefixes: Vec<&str> = zero.elsewhere.iter().map(|e| e.prefix.as_str()).collect();
+    assert_eq!(prefixes, ["/zh-Hans/app"]);
+    let hint = zero.hint.as_deref().unwrap();
+    assert!(
+        hint.starts_with("0 in /app; ") && hint.ends_with("in /zh-Hans/app: search with prefix /zh-Hans/app")
+    );
+    let there = search("索引", "/zh-Hans/app");
+    assert_eq!(there.pages.len(), zero.elsewhere[0].total);
+    assert!(there.elsewhere.is_empty() && there.hint.is_none());
+    let nowhere = search("nothing-like-this", "/app");
+    assert!(nowhere.elsewhere.is_empty() && nowhere.hint.is_none(), "{nowhere:?}");
 }

@@ -112,6 +112,23 @@ pub struct SearchPagesResponse {
     /// Present only when more matches may remain: pass it as `cursor` to continue.
     #[serde(rename = "nextCursor", skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+    /// With no match here (first page): the other versions that have some, by prefix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elsewhere: Vec<PagesElsewhere>,
+    /// With `elsewhere`: the sentence to read, e.g. `0 in /app; 3 in /zh-Hans/app: search with prefix /zh-Hans/app`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// Matches of a search in another version than the one searched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PagesElsewhere {
+    /// The version's prefix: pass it as `prefix` to search there.
+    pub prefix: String,
+    /// Matches there, counted up to 100.
+    pub total: usize,
+    /// More than `total` matches there.
+    pub more: bool,
 }
 
 /// A page as the site serves it (`read_page`, `{path}.md`, the HTML page).
