@@ -6,6 +6,11 @@
 //!   under [`PEAK_RSS_MIB`] and every page is indexed and found. Before pages
 //!   were streamed through a spool, memory grew with the tree (an 86 MB tree
 //!   peaked at 734 MiB). `scripts/ingest-memory` measures larger sources.
+//! - a Dash docset with [`DOCSET_ROWS`] index rows (about 90 MB of names and
+//!   paths) written by the test: its peak RSS stays under
+//!   [`DOCSET_PEAK_RSS_MIB`] and its symbols are found. Before the rows were
+//!   parked on disk until their pages were read, 1.5 million rows peaked at
+//!   780 MiB.
 //! - a document over the per-file limit (a sparse 300 MB file) is refused
 //!   with an error naming it, the limit and its size.
 //! - an add past its deadline (`add.deadline_s`) stops with an error naming
@@ -30,6 +35,13 @@ const PAGE_BYTES: usize = 20_000;
 /// The debug build's bound: the index writer's budget, one page and the
 /// page table, with room for the allocator; held pages would pass it.
 const PEAK_RSS_MIB: u64 = 140;
+
+/// Index rows of the generated docset, spread over [`DOCSET_PAGES`] pages.
+const DOCSET_ROWS: usize = 1_000_000;
+const DOCSET_PAGES: usize = 100;
+/// The debug build's bound for the docset: the index writer's budget and the
+/// rows of one page; rows held until their pages are read would pass it.
+const DOCSET_PEAK_RSS_MIB: u64 = 220;
 
 /// Deterministic words (a small linear congruential generator).
 struct Words(u64);
@@ -142,6 +154,69 @@ fn adding_a_large_markdown_tree_keeps_peak_memory_bounded_and_indexes_every_page
     for i in [0, PAGES / 2, PAGES - 1] {
         let hits = ok(&lib, &["search", &format!("marker{i:05}"), "--json"]);
         assert!(hits.contains(&format!("/big/d{:03}/p{i:05}", i / 100)), "marker{i:05}: {hits}");
+    }
+}
+
+/// Writes a docset of [`DOCSET_PAGES`] pages whose index has [`DOCSET_ROWS`]
+/// rows, row `i` naming `function_name_i` on page `i % DOCSET_PAGES`.
+fn write_docset(root: &Path) {
+    let resources = root.join("Contents/Resources");
+    std::fs::create_dir_all(resources.join("Documents")).unwrap();
+    std::fs::write(
+        root.join("Contents/Info.plist"),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict>\
+         <key>CFBundleIdentifier</key><string>many</string>\
+         <key>CFBundleName</key><string>Many</string></dict></plist>",
+    )
+    .unwrap();
+    for p in 0..DOCSET_PAGES {
+        let page = format!(
+            "<html><head><title>Page {p}</title></head><body><h1>Page {p}</h1><p>marker{p:04}</p></body></html>"
+        );
+        std::fs::write(resources.join(format!("Documents/p{p:04}.html")), page).unwrap();
+    }
+    let mut db = rusqlite::Connection::open(resources.join("docSet.dsidx")).unwrap();
+    db.execute_batch("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);")
+        .unwrap();
+    let tx = db.transaction().unwrap();
+    {
+        let mut insert =
+            tx.prepare("INSERT INTO searchIndex(name, type, path) VALUES (?1, 'Function', ?2)").unwrap();
+        for i in 0..DOCSET_ROWS {
+            let name = format!("module_{}.Namespace{i}.function_name_{i}", i % 977);
+            insert.execute((name, format!("p{:04}.html#sym{i}", i % DOCSET_PAGES))).unwrap();
+        }
+    }
+    tx.commit().unwrap();
+}
+
+#[test]
+fn adding_a_docset_of_a_million_index_rows_keeps_peak_memory_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (source, lib) = (dir.path().join("Many.docset"), dir.path().join("lib"));
+    write_docset(&source);
+    let started = Instant::now();
+    let args = ["add", source.to_str().unwrap(), "--project", "many", "--version", "1", "--json"];
+    let (peak_kib, status, stdout) = peak_of(&lib, &args);
+    assert!(status.success(), "lectern add failed: {stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report[0]["edition"]["pages"], DOCSET_PAGES, "{stdout}");
+    eprintln!(
+        "added a docset of {DOCSET_ROWS} index rows in {:.1} s, peak RSS {} MiB",
+        started.elapsed().as_secs_f64(),
+        peak_kib / 1024
+    );
+    assert!(peak_kib > 0, "VmHWM was never read");
+    assert!(
+        peak_kib / 1024 < DOCSET_PEAK_RSS_MIB,
+        "peak RSS {} MiB, over {DOCSET_PEAK_RSS_MIB} MiB",
+        peak_kib / 1024
+    );
+    // Rows from the start and the end of the index joined their pages.
+    for (i, page) in [(0, "p0000"), (DOCSET_PAGES * 100 + 7, "p0007")] {
+        let hits =
+            ok(&lib, &["search", &format!("module_{}.Namespace{i}.function_name_{i}", i % 977), "--json"]);
+        assert!(hits.contains(&format!("/many/{page}")), "function_name_{i}: {hits}");
     }
 }
 

@@ -186,6 +186,22 @@ pub fn read_index(dsidx: &Path) -> Result<Vec<IndexRow>, IndexError> {
 /// and a deadline; every row read counts against the row cap, whether it is
 /// kept or not.
 pub fn read_index_bounded(dsidx: &Path, bounds: &IndexBounds) -> Result<Vec<IndexRow>, IndexError> {
+    let mut out = Vec::new();
+    read_index_each(dsidx, bounds, &mut |row| {
+        out.push(row);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// [`read_index_bounded`] handing each row kept to `sink` as it is read, so
+/// the caller need not hold them all; an error from `sink` stops the read
+/// and is returned.
+pub fn read_index_each(
+    dsidx: &Path,
+    bounds: &IndexBounds,
+    sink: &mut dyn FnMut(IndexRow) -> Result<(), IndexError>,
+) -> Result<(), IndexError> {
     let unreadable = |e: rusqlite::Error| IndexError::Unreadable(format!("cannot open the index: {e}"));
     let uri = format!("file:{}?mode=ro&immutable=1", percent_encode_path(dsidx));
     // Extension loading stays off: it is never enabled on this connection,
@@ -224,7 +240,7 @@ pub fn read_index_bounded(dsidx: &Path, bounds: &IndexBounds) -> Result<Vec<Inde
         };
         conn.progress_handler(OPERATIONS_PER_CHECK as i32, Some(handler)).map_err(unreadable)?;
     }
-    let result = query_rows(&conn, bounds);
+    let result = query_rows(&conn, bounds, sink);
     drop(conn);
     result.map_err(|e| match tripped.load(Ordering::Relaxed) {
         TRIPPED_OPERATIONS => IndexError::OverBound(format!(
@@ -244,7 +260,11 @@ pub fn read_index_bounded(dsidx: &Path, bounds: &IndexBounds) -> Result<Vec<Inde
 
 /// The rows of the index, by layout. Errors other than the row cap and a
 /// value over [`MAX_INDEX_VALUE_BYTES`] are [`IndexError::Unreadable`].
-fn query_rows(conn: &Connection, bounds: &IndexBounds) -> Result<Vec<IndexRow>, IndexError> {
+fn query_rows(
+    conn: &Connection,
+    bounds: &IndexBounds,
+    sink: &mut dyn FnMut(IndexRow) -> Result<(), IndexError>,
+) -> Result<(), IndexError> {
     let failed = |e: rusqlite::Error| match e.sqlite_error_code() {
         Some(rusqlite::ErrorCode::TooBig) => IndexError::OverBound(format!(
             "its index holds a value over {MAX_INDEX_VALUE_BYTES} bytes; at most {MAX_INDEX_VALUE_BYTES} \
@@ -276,7 +296,6 @@ fn query_rows(conn: &Connection, bounds: &IndexBounds) -> Result<Vec<IndexRow>, 
     };
     let mut stmt = conn.prepare(sql).map_err(failed)?;
     let mut rows = stmt.query([]).map_err(failed)?;
-    let mut out = Vec::new();
     let mut read: usize = 0;
     let mut kept_bytes: usize = 0;
     while let Some(row) = rows.next().map_err(failed)? {
@@ -298,10 +317,10 @@ fn query_rows(conn: &Connection, bounds: &IndexBounds) -> Result<Vec<IndexRow>, 
                      at most {MAX_INDEX_TEXT_BYTES} are allowed"
                 )));
             }
-            out.push(entry);
+            sink(entry)?;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One row as an [`IndexRow`], or None when a field is missing, empty or too

@@ -43,6 +43,7 @@ pub mod nav;
 pub mod page;
 pub mod paths;
 pub mod render;
+mod rowstore;
 pub mod script;
 pub mod site;
 pub mod source;

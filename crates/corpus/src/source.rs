@@ -18,6 +18,7 @@ use crate::markdown;
 use crate::nav;
 use crate::page::{NavPlace, Page, Problem, Symbol};
 use crate::paths;
+use crate::rowstore::RowStore;
 use crate::spool::Spool;
 use crate::walk::{self, SourceFile};
 
@@ -399,6 +400,8 @@ struct Reader<'a> {
     /// [`Reader::page_from`]) as it is converted: a docset's index rows or a
     /// Sphinx inventory's entries, read before the pages.
     extra: HashMap<String, Vec<Symbol>>,
+    /// A docset's index rows, parked on disk until their pages are read.
+    rows: Option<RowStore>,
     /// Whether an extra symbol is left out when the page already has one of
     /// its name (an inventory), or only when the same row came twice (a docset).
     extra_by_name: bool,
@@ -426,6 +429,7 @@ impl<'a> Reader<'a> {
             spool,
             entries: Vec::new(),
             extra: HashMap::new(),
+            rows: None,
             extra_by_name: false,
         })
     }
@@ -478,6 +482,11 @@ impl<'a> Reader<'a> {
             spool,
             files,
         })
+    }
+
+    /// The error for a temporary file that cannot be written or read back.
+    fn unwritable(&self, reason: String) -> SourceError {
+        SourceError::Unreadable { path: self.source.to_path_buf(), reason }
     }
 
     /// Stops the read once the caller's deadline has passed.
@@ -637,6 +646,10 @@ impl<'a> Reader<'a> {
                 page.symbols.extend(extra);
             }
         }
+        if let Some(rows) = &mut self.rows {
+            let symbols = rows.take(rel).map_err(|reason| self.unwritable(reason))?;
+            page.symbols.extend(symbols);
+        }
         let at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
             path: self.source.to_path_buf(),
             reason: format!("cannot write the converted pages to the temporary folder: {e}"),
@@ -663,29 +676,31 @@ impl<'a> Reader<'a> {
         if let Some(reason) = plist_problem {
             self.problems.push(Problem { path: docset::INFO_PATH.to_owned(), reason });
         }
+        // Rows are parked on disk and join their pages as those are converted.
+        let mut store = RowStore::new().map_err(|reason| self.unwritable(reason))?;
+        let mut spill_failed = None;
         let index_path = root.join(docset::INDEX_PATH);
-        let rows = match docset::read_index_bounded(&index_path, &self.index_bounds) {
-            Ok(rows) => {
-                self.accept_file(docset::INDEX_PATH, &index_path);
-                rows
-            }
+        let read = docset::read_index_each(&index_path, &self.index_bounds, &mut |row| {
+            store.add(row).map_err(|reason| {
+                spill_failed = Some(reason);
+                docset::IndexError::Unreadable(String::new())
+            })
+        });
+        if let Some(reason) = spill_failed {
+            return Err(self.unwritable(reason));
+        }
+        match read {
+            Ok(()) => self.accept_file(docset::INDEX_PATH, &index_path),
             Err(docset::IndexError::OverBound(reason)) => {
                 return Err(SourceError::DocsetRefused { path: root.to_path_buf(), reason });
             }
             Err(docset::IndexError::Unreadable(reason)) => {
                 self.problems.push(Problem { path: docset::INDEX_PATH.to_owned(), reason });
-                Vec::new()
-            }
-        };
-        // Rows join their pages as those are converted.
-        let mut seen: HashSet<(String, Symbol)> = HashSet::new();
-        for row in rows {
-            let symbol = Symbol { name: row.name, kind: row.kind, anchor: row.anchor };
-            if seen.insert((row.file.clone(), symbol.clone())) {
-                self.extra.entry(row.file).or_default().push(symbol);
+                // Rows read before the index broke are dropped with it.
+                store = RowStore::new().map_err(|reason| self.unwritable(reason))?;
             }
         }
-        drop(seen);
+        self.rows = Some(store);
         let docs = root.join(docset::DOCUMENTS_PATH);
         let files = if docs.is_dir() {
             walk::list_files_within(&docs, limits, &mut self.problems)?

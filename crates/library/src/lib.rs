@@ -62,8 +62,8 @@ pub use list::{ListRequest, ListResponse};
 pub use manifest::Manifest;
 pub use pages::{
     Descriptions, HeadingLink, Lifecycle, ListPagesRequest, ListPagesResponse, Missing, NavItem, NavLink,
-    PageEntry, PageMatch, PageNav, PagesElsewhere, PublishedEdition, SearchPagesRequest, SearchPagesResponse,
-    SiteNav, SitePage, SiteSearch, VersionEntry, VersionsResponse, Visit,
+    PAGES_PER_CHECK, PageEntry, PageMatch, PageNav, PagesElsewhere, PublishedEdition, SearchPagesRequest,
+    SearchPagesResponse, SiteNav, SitePage, SiteSearch, VersionEntry, VersionsResponse, Visit,
 };
 pub use read::{PageResponse, ReadPageRequest, ReadSectionRequest, SectionResponse};
 pub use search::{Elsewhere, SearchHit, SearchParams, SearchResponse};

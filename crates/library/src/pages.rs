@@ -17,7 +17,7 @@ mod visit;
 mod wire;
 
 pub use nav::{NavItem, SiteNav};
-pub use site::{Descriptions, PublishedEdition, SiteSearch};
+pub use site::{Descriptions, PAGES_PER_CHECK, PublishedEdition, SiteSearch};
 pub use substring::{EXCERPT_CHARS, MAX_TERM_CHARS};
 pub use visit::{
     DEFAULT_SITE_NAME, HeadingLink, Lifecycle, Missing, NavLink, PageNav, Visit, compare_versions,

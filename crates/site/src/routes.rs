@@ -15,7 +15,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{any, get};
 use lectern_corpus::SiteConfig;
 use lectern_library::pages::DEFAULT_SITE_NAME;
-use lectern_library::{Descriptions, LibraryError, NavLink, PublishedEdition, SiteSearch, View, Visit};
+use lectern_library::{
+    Descriptions, LibraryError, NavLink, PAGES_PER_CHECK, PublishedEdition, SiteSearch, View, Visit,
+};
 use serde::Deserialize;
 
 use crate::error::SiteError;
@@ -298,17 +300,17 @@ async fn llms_txt(State(state): State<SiteState>, headers: HeaderMap) -> Result<
     let (cancel, _on_drop) = cancel_on_drop();
     let body = state
         .blocking(move |s| {
-            // A build is cached whole, so it is not cut short once started.
             go_on(&cancel)?;
             let view = s.library().view()?;
             let base = base_url(view.site(), &headers);
-            Ok(s.cached(view.generation(), format!("llms {base}"), || build_llms(&view, &base)))
+            s.cached(view.generation(), format!("llms {base}"), || build_llms(&view, &base, &cancel))
         })
         .await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body.as_str().to_owned()).into_response())
 }
 
-fn build_llms(view: &View, base: &str) -> String {
+/// Stops once `cancel` is set (the client left): a large site takes a while.
+fn build_llms(view: &View, base: &str, cancel: &AtomicBool) -> Result<String, SiteError> {
     let site = view.site();
     let mut out = format!("# {}\n\n", site.map_or(DEFAULT_SITE_NAME, |s| s.name.as_str()));
     if let Some(d) = site.and_then(|s| s.description.as_deref()) {
@@ -317,9 +319,15 @@ fn build_llms(view: &View, base: &str) -> String {
     if let Some(i) = site.and_then(|s| s.instructions.as_deref()) {
         let _ = writeln!(out, "{i}\n");
     }
-    for PublishedEdition { label, prefix, locale, pages } in view.published(Descriptions::Read) {
+    for PublishedEdition { label, prefix, locale, pages } in
+        view.published_unless(Descriptions::Read, Some(cancel))?
+    {
+        go_on(cancel)?;
         let _ = writeln!(out, "## {label} ({prefix}, {locale})\n");
-        for page in pages {
+        for (i, page) in pages.into_iter().enumerate() {
+            if i % PAGES_PER_CHECK == 0 {
+                go_on(cancel)?;
+            }
             let title = page.title.replace(['[', ']'], "");
             let url = format!("{base}{}.md", encode_path(&page.path));
             let mut notes = Vec::new();
@@ -337,7 +345,7 @@ fn build_llms(view: &View, base: &str) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 /// `sitemap.xml`: every published page of every enabled edition (the same
@@ -346,28 +354,32 @@ async fn sitemap(State(state): State<SiteState>, headers: HeaderMap) -> Result<R
     let (cancel, _on_drop) = cancel_on_drop();
     let body = state
         .blocking(move |s| {
-            // A build is cached whole, so it is not cut short once started.
             go_on(&cancel)?;
             let view = s.library().view()?;
             let base = base_url(view.site(), &headers);
-            Ok(s.cached(view.generation(), format!("sitemap {base}"), || build_sitemap(&view, &base)))
+            s.cached(view.generation(), format!("sitemap {base}"), || build_sitemap(&view, &base, &cancel))
         })
         .await?;
     Ok(([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], body.as_str().to_owned()).into_response())
 }
 
-fn build_sitemap(view: &View, base: &str) -> String {
+/// Stops once `cancel` is set, like [`build_llms`].
+fn build_sitemap(view: &View, base: &str, cancel: &AtomicBool) -> Result<String, SiteError> {
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    for edition in view.published(Descriptions::Skip) {
-        for page in edition.pages {
+    for edition in view.published_unless(Descriptions::Skip, Some(cancel))? {
+        go_on(cancel)?;
+        for (i, page) in edition.pages.into_iter().enumerate() {
+            if i % PAGES_PER_CHECK == 0 {
+                go_on(cancel)?;
+            }
             let url = format!("{base}{}", encode_path(&page.path));
             let _ = writeln!(out, "<url><loc>{}</loc></url>", html::escape(&url));
         }
     }
     out.push_str("</urlset>\n");
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

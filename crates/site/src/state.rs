@@ -99,15 +99,17 @@ impl SiteState {
         &self,
         generation: &str,
         key: String,
-        build: impl FnOnce() -> String,
-    ) -> Arc<String> {
+        build: impl FnOnce() -> Result<String, crate::SiteError>,
+    ) -> Result<Arc<String>, crate::SiteError> {
         let lock = || self.inner.cached.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(hit) = lock().iter().find(|c| c.generation == generation && c.key == key) {
-            return hit.body.clone();
+            return Ok(hit.body.clone());
         }
-        let body = Arc::new(build());
+        // A build that stopped (its client left) is not cached: the next
+        // request builds again.
+        let body = Arc::new(build()?);
         if body.len() > MAX_CACHED_BYTES {
-            return body;
+            return Ok(body);
         }
         let mut cache = lock();
         cache.retain(|c| c.generation == generation && c.key != key);
@@ -117,7 +119,7 @@ impl SiteState {
             cache.remove(0);
         }
         cache.push(Cached { generation: generation.to_owned(), key, body: body.clone() });
-        body
+        Ok(body)
     }
 
     /// Runs a blocking library call off the async threads.

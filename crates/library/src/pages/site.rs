@@ -18,6 +18,9 @@ use crate::path::{SitePath, join};
 use crate::search::{SearchParams, SearchResponse};
 use crate::view::View;
 
+/// Pages listed between two looks at a listing's cancel flag.
+pub const PAGES_PER_CHECK: usize = 256;
+
 /// The search page's scope, switchers and results.
 #[derive(Debug)]
 pub struct SiteSearch {
@@ -194,6 +197,16 @@ impl View {
     /// locale of their content. Every enabled edition, the default locale's
     /// first, then by prefix, each with its pages in path order.
     pub fn published(&self, descriptions: Descriptions) -> Vec<PublishedEdition> {
+        self.published_unless(descriptions, None).unwrap_or_default()
+    }
+
+    /// [`View::published`] that stops with an error once `cancel` is set, checked between editions and every
+    /// [`PAGES_PER_CHECK`] pages (a large site has many descriptions to read).
+    pub fn published_unless(
+        &self,
+        descriptions: Descriptions,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Vec<PublishedEdition>, LibraryError> {
         let locale = self.site_locale();
         let mut editions: Vec<&EditionRecord> = self.manifest.enabled().collect();
         editions.sort_by(|a, b| {
@@ -203,25 +216,31 @@ impl View {
         editions
             .into_iter()
             .map(|e| {
+                go_on(cancel)?;
                 let scope = self.edition_scope(e);
                 let pages = (0..scope.len())
-                    .map(|i| PageEntry {
-                        path: scope.path(i).into_owned(),
-                        title: scope.title(i),
-                        description: match descriptions {
-                            Descriptions::Read => scope.description(i),
-                            Descriptions::Skip => None,
-                        },
-                        locale: scope.locale(i).to_owned(),
-                        fallback: scope.fallback(i),
+                    .map(|i| {
+                        if i % PAGES_PER_CHECK == 0 {
+                            go_on(cancel)?;
+                        }
+                        Ok(PageEntry {
+                            path: scope.path(i).into_owned(),
+                            title: scope.title(i),
+                            description: match descriptions {
+                                Descriptions::Read => scope.description(i),
+                                Descriptions::Skip => None,
+                            },
+                            locale: scope.locale(i).to_owned(),
+                            fallback: scope.fallback(i),
+                        })
                     })
-                    .collect();
-                PublishedEdition {
+                    .collect::<Result<Vec<_>, LibraryError>>()?;
+                Ok(PublishedEdition {
                     label: e.label.clone(),
                     prefix: e.prefix.clone(),
                     locale: e.locale.clone(),
                     pages,
-                }
+                })
             })
             .collect()
     }
