@@ -101,7 +101,10 @@ impl LinkChecker {
     /// Takes in one page of the edition.
     pub fn add(&mut self, page: &Page) {
         let scan = links::scan(&page.markdown);
-        let mut anchors: HashSet<String> = page.sections.iter().filter_map(|s| s.anchor.clone()).collect();
+        let stored: Vec<Option<String>> = page.sections.iter().map(|s| s.anchor.clone()).collect();
+        let mut anchors: HashSet<String> = stored.iter().flatten().cloned().collect();
+        // The ids the rendered page gives its other headings too.
+        anchors.extend(crate::heading_ids::heading_ids(&page.markdown, &stored));
         anchors.extend(scan.anchors);
         self.pages.push(Scanned {
             path: page.path.clone(),
