@@ -221,7 +221,10 @@ mod tests {
         let html = markdown_to_html("### Name\n\n> ## Quoted\n\n### Description\n\n### See Also\n", links);
         assert!(html.starts_with("<h1>package.json &lt;x&gt;</h1>"), "frontmatter title shown: {html}");
         assert!(html.contains(r#"<h3 id="name">Name"#), "{html}");
-        assert!(html.contains(r#"<h2 id="quoted">Quoted"#), "a quoted heading is no section, yet has its id: {html}");
+        assert!(
+            html.contains(r#"<h2 id="quoted">Quoted"#),
+            "a quoted heading is no section, yet has its id: {html}"
+        );
         assert!(html.contains(r#"<h3 id="description">Description"#), "{html}");
         assert!(html.contains(r#"<h3 id="see-also">See Also"#), "{html}");
         let own =

@@ -32,7 +32,11 @@ pub fn slugify(heading: &str) -> String {
 
 /// Connector punctuation (`_` and its kin), which the slug keeps.
 fn is_connector(c: char) -> bool {
-    matches!(c, '_' | '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'..='\u{FE4F}' | '\u{FF3F}')
+    matches!(
+        c,
+        '_' | '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'
+            ..='\u{FE4F}' | '\u{FF3F}'
+    )
 }
 
 /// Hands out unique anchors within one page, the way GitHub does:
