@@ -123,8 +123,14 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "npm fastify@5 docs/ (Markdown with inline HTML)",
             source: existing(d.join("fastify-5/package/docs")),
             project: "fastify",
-            // GitHub-style slugs of headings the docs write differently, and ./Contributing.md.
-            broken_in_source: 57,
+            // Broken on GitHub and fastify.dev too: 54 in Reference/TypeScript
+            // name headings as they read before a rewording (`#fastifyfastifyinstance`
+            // for `fastify.FastifyInstance< RawServer, ...>`), misspell one
+            // (`#fastifyfastifytregisteroptions`) or an id nothing carries
+            // (`#ContextConfigGeneric`); Reference/Errors links an `<a id>` in a table
+            // cell past the header's columns, which the table drops; Guides/Index
+            // links ./Contributing.md, which the package does not ship.
+            broken_in_source: 56,
             queries: [
                 ("route shorthand methods", "/fastify/Reference/Routes"),
                 ("reply.header", "/fastify/Reference/Reply"),

@@ -231,7 +231,7 @@ async fn search_reads_and_stale_generations() {
     let (st, _, page) = get("/v1/page?path=/zh-Hans/app/guide/install&format=html").key().send(&s).await;
     assert_eq!(st, StatusCode::OK, "{page}");
     assert_eq!(page["format"], "html");
-    assert!(page["content"].as_str().unwrap().contains("<h1>安装 App</h1>"), "{page}");
+    assert!(page["content"].as_str().unwrap().contains(r#"<h1 id="安装-app">安装 App</h1>"#), "{page}");
     let (st, _, rel) = get("/v1/page?edition=app@2/en&path=guide/install").key().send(&s).await;
     assert_eq!(st, StatusCode::OK, "{rel}");
     assert_eq!(rel["path"], "/app/guide/install");

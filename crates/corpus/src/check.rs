@@ -101,7 +101,10 @@ impl LinkChecker {
     /// Takes in one page of the edition.
     pub fn add(&mut self, page: &Page) {
         let scan = links::scan(&page.markdown);
-        let mut anchors: HashSet<String> = page.sections.iter().filter_map(|s| s.anchor.clone()).collect();
+        let stored: Vec<Option<String>> = page.sections.iter().map(|s| s.anchor.clone()).collect();
+        let mut anchors: HashSet<String> = stored.iter().flatten().cloned().collect();
+        // The ids the rendered page gives its other headings too.
+        anchors.extend(crate::heading_ids::heading_ids(&page.markdown, &stored));
         anchors.extend(scan.anchors);
         self.pages.push(Scanned {
             path: page.path.clone(),
@@ -257,5 +260,19 @@ mod tests {
             report.listed.iter().filter(|l| !l.in_source).map(|l| l.target.as_str()).collect();
         assert_eq!(lost, ["c.md"]);
         assert!(report.summary().contains("1 by the conversion"), "{}", report.summary());
+    }
+
+    #[test]
+    fn every_heading_is_a_target_as_on_github() {
+        // The `# title` and a heading in a list carry ids too, and count
+        // toward the `-1` of a repeated one.
+        let a = "# The hitchhiker's guide\n\n- ## Setup\n\n## Setup\n\n\
+                 [t](#the-hitchhikers-guide) [s](#setup) [s1](#setup-1) [s2](#setup-2)\n";
+        let pages = vec![markdown_to_page(a.as_bytes(), "a.md", "/x").unwrap()];
+        let report = check_pages(&pages, "/x", &["a.md".to_owned()]);
+        assert_eq!((report.internal, report.resolved), (4, 3), "{report:?}");
+        let broken: Vec<&str> = report.listed.iter().map(|l| l.target.as_str()).collect();
+        assert_eq!(broken, ["#setup-2"]);
+        assert_eq!(pages[0].sections.last().and_then(|s| s.anchor.as_deref()), Some("setup-1"));
     }
 }

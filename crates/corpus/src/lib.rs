@@ -33,6 +33,7 @@ pub mod archive;
 pub mod check;
 pub mod docset;
 pub mod frontmatter;
+pub mod heading_ids;
 pub mod html;
 pub mod inventory;
 pub mod limits;

@@ -7,7 +7,7 @@ use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use crate::frontmatter;
 use crate::page::{Page, PageError, Section, utf8};
 use crate::paths;
-use crate::text::{Slugger, join_texts, nfc, tidy};
+use crate::text::{join_texts, nfc, tidy};
 
 /// File extensions read as Markdown.
 pub const EXTENSIONS: [&str; 2] = ["md", "markdown"];
@@ -180,12 +180,8 @@ fn push_line_end(texts: &mut [String]) {
 /// Cuts the body at the recorded headings. The lead section (before the first
 /// cut) is dropped when it is blank and other sections exist.
 fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
-    let mut slugger = Slugger::default();
-    for cut in &parsed.cuts {
-        if let Some(id) = &cut.id {
-            slugger.reserve(id);
-        }
-    }
+    // One id per cut, counted among all the page's headings as the generators count them.
+    let mut ids = crate::heading_ids::section_ids(body).into_iter();
     let mut sections = Vec::with_capacity(parsed.cuts.len() + 1);
     let lead_end = parsed.cuts.first().map_or(body.len(), |c| c.start);
     let lead_md = &body[..lead_end];
@@ -207,7 +203,7 @@ fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
         }
         let mut breadcrumb = vec![title.to_owned()];
         breadcrumb.extend(stack.iter().map(|(_, t)| t.clone()));
-        let anchor = cut.id.clone().unwrap_or_else(|| slugger.slug(&cut.title));
+        let anchor = ids.next().or_else(|| cut.id.clone()).unwrap_or_else(|| "section".to_owned());
         sections.push(Section {
             anchor: Some(anchor),
             title: cut.title.clone(),

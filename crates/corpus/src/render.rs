@@ -48,11 +48,9 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES;
-    // Sections are cut at level-2 and deeper headings outside quotes, lists
-    // and footnotes, in order; only those take the next section's anchor.
-    let lead = usize::from(links.anchors.first().is_some_and(Option::is_none));
-    let mut sections = links.anchors.iter().skip(lead);
-    let mut depth = 0usize;
+    // Every heading gets its id: section headings their section's anchor,
+    // the others (the `# title`, headings in lists and quotes) their slug.
+    let mut ids = crate::heading_ids::heading_ids(markdown, links.anchors).into_iter();
     let (mut has_h1, mut has_raw) = (false, false);
     for event in Parser::new_ext(markdown, options) {
         match event {
@@ -62,25 +60,15 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
         }
     }
     let events = Parser::new_ext(markdown, options).map(|event| match event {
-        Event::Start(Tag::BlockQuote(_) | Tag::List(_) | Tag::FootnoteDefinition(_)) => {
-            depth += 1;
-            event
-        }
-        Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition) => {
-            depth = depth.saturating_sub(1);
-            event
-        }
         // Passed through, then the whole page goes through the allowlist.
         Event::InlineHtml(raw) => Event::Html(raw),
         Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
             let dest_url = site_link(dest_url, links);
             Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
         }
-        Event::Start(Tag::Heading { level, id, classes, attrs })
-            if level >= pulldown_cmark::HeadingLevel::H2 && depth == 0 =>
-        {
-            let anchor = sections.next().and_then(|a| a.clone());
-            let id = id.or_else(|| anchor.map(CowStr::from));
+        Event::Start(Tag::Heading { level, id, classes, attrs }) => {
+            // The list holds every heading's id, its explicit one included.
+            let id = ids.next().map(CowStr::from).or(id);
             Event::Start(Tag::Heading { level, id, classes, attrs })
         }
         Event::Start(Tag::Image { .. }) => Event::Start(Tag::Emphasis),
@@ -194,7 +182,7 @@ mod tests {
             "# 标题\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](/app/faq) ![img](http://evil/x.png)",
             PageLinks::default(),
         );
-        assert!(html.contains("<h1>标题</h1>"), "{html}");
+        assert!(html.contains(r#"<h1 id="标题">标题</h1>"#), "{html}");
         assert!(!html.contains("script") && !html.contains("alert"), "{html}");
         assert!(!html.contains("javascript:"), "{html}");
         assert!(html.contains(r#"href="/app/faq""#), "{html}");
@@ -233,7 +221,10 @@ mod tests {
         let html = markdown_to_html("### Name\n\n> ## Quoted\n\n### Description\n\n### See Also\n", links);
         assert!(html.starts_with("<h1>package.json &lt;x&gt;</h1>"), "frontmatter title shown: {html}");
         assert!(html.contains(r#"<h3 id="name">Name"#), "{html}");
-        assert!(html.contains("<h2>Quoted"), "a quoted heading is no section: {html}");
+        assert!(
+            html.contains(r#"<h2 id="quoted">Quoted"#),
+            "a quoted heading is no section, yet has its id: {html}"
+        );
         assert!(html.contains(r#"<h3 id="description">Description"#), "{html}");
         assert!(html.contains(r#"<h3 id="see-also">See Also"#), "{html}");
         let own =

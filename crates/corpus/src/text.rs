@@ -13,20 +13,30 @@ pub fn nfc(s: &str) -> String {
     }
 }
 
-/// A GitHub-style heading slug: lowercase, spaces become `-`, punctuation is
-/// dropped, letters and digits of every script (CJK included) are kept.
+/// A GitHub-style heading slug: lowercase, each space becomes `-`,
+/// punctuation and symbols are dropped, letters, combining marks and digits
+/// of every script (CJK included), `-` and `_` are kept.
 pub fn slugify(heading: &str) -> String {
     let mut slug = String::with_capacity(heading.len());
     for c in heading.trim().chars() {
-        if c.is_alphanumeric() {
+        if c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c) {
             slug.extend(c.to_lowercase());
         } else if c == ' ' || c == '-' {
             slug.push('-');
-        } else if c == '_' {
-            slug.push('_');
+        } else if is_connector(c) {
+            slug.push(c);
         }
     }
     slug
+}
+
+/// Connector punctuation (`_` and its kin), which the slug keeps.
+fn is_connector(c: char) -> bool {
+    matches!(
+        c,
+        '_' | '\u{203F}' | '\u{2040}' | '\u{2054}' | '\u{FE33}' | '\u{FE34}' | '\u{FE4D}'
+            ..='\u{FE4F}' | '\u{FF3F}'
+    )
 }
 
 /// Hands out unique anchors within one page, the way GitHub does:
@@ -121,6 +131,8 @@ mod tests {
         assert_eq!(slugify("  `npm ci` vs. install "), "npm-ci-vs-install");
         assert_eq!(slugify("安装 指南"), "安装-指南");
         assert_eq!(slugify("snake_case-name"), "snake_case-name");
+        assert_eq!(slugify("A & B"), "a--b");
+        assert_eq!(slugify("हिन्दी भाषा"), "हिन्दी-भाषा", "combining marks stay");
     }
 
     #[test]
