@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use lectern_corpus::SiteConfig;
 use lectern_library::{Library, OpenMode};
 use lectern_site::export::{self, Rendered, Renderer};
 
@@ -36,12 +35,7 @@ pub fn run(config: &Config, args: ExportArgs) -> Result<()> {
     let mode = if site_file.is_some() { OpenMode::ReadWrite } else { OpenMode::ReadOnly };
     let library = Library::open(&config.user_data, mode)?;
     if let Some(file) = &site_file {
-        let site = SiteConfig::load(file)?;
-        eprintln!("installing or updating the editions of {} ...", file.display());
-        let reports = library.add_site(&site, &mut |_, _| {}, &mut super::on_wait)?;
-        for r in &reports {
-            eprintln!("  {:?} {} ({} pages)", r.outcome, r.edition.id, r.edition.pages);
-        }
+        super::site::install_editions(&library, file)?;
     }
     // Nothing refreshes this library, so every file below comes from this
     // one generation even while another process publishes the next.

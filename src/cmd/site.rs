@@ -12,6 +12,17 @@ use lectern_library::{Library, OpenMode};
 use crate::cli::ServeArgs;
 use crate::config::Config;
 
+/// Installs or updates the editions a site config names, saying so on stderr.
+pub(super) fn install_editions(library: &Library, file: &std::path::Path) -> Result<()> {
+    let site = SiteConfig::load(file)?;
+    eprintln!("installing or updating the editions of {} ...", file.display());
+    let reports = library.add_site(&site, &mut |_, _| {}, &mut super::on_wait)?;
+    for r in &reports {
+        eprintln!("  {:?} {} ({} pages)", r.outcome, r.edition.id, r.edition.pages);
+    }
+    Ok(())
+}
+
 pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
     let site_file = args.site.clone().flatten();
     if let (true, Some(file)) = (args.read_only, &site_file) {
@@ -24,12 +35,7 @@ pub fn run(config: &Config, args: ServeArgs) -> Result<()> {
     let mode = if args.read_only { OpenMode::ReadOnly } else { OpenMode::ReadWrite };
     let library = Library::open(&config.user_data, mode)?;
     if let Some(file) = &site_file {
-        let site = SiteConfig::load(file)?;
-        eprintln!("installing or updating the editions of {} ...", file.display());
-        let reports = library.add_site(&site, &mut |_, _| {}, &mut super::on_wait)?;
-        for r in &reports {
-            eprintln!("  {:?} {} ({} pages)", r.outcome, r.edition.id, r.edition.pages);
-        }
+        install_editions(&library, file)?;
     }
     let view = library.view()?;
     let name = match view.site() {

@@ -74,6 +74,18 @@ pub struct Extracted {
     pub problems: Vec<Problem>,
 }
 
+/// A new temporary folder named `{TEMP_PREFIX}{pid}-{random}`, so one left
+/// by a process killed before it could clean up is removed by the next run
+/// (the folders of gone processes are swept as this one is made).
+pub(crate) fn temp_folder() -> std::io::Result<tempfile::TempDir> {
+    let parent = std::env::temp_dir();
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&parent)?;
+    remove_stale_temp_dirs(&parent, dir.path());
+    Ok(dir)
+}
+
 /// Extracts `archive` into a new temporary folder.
 pub fn extract(
     archive: &Path,
@@ -81,12 +93,8 @@ pub fn extract(
     max_file_bytes: u64,
     limits: &Limits,
 ) -> Result<Extracted, SourceError> {
-    let parent = std::env::temp_dir();
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
-        .tempdir_in(&parent)
-        .map_err(|e| unreadable(archive, format!("cannot create a temporary folder: {e}")))?;
-    remove_stale_temp_dirs(&parent, dir.path());
+    let dir =
+        temp_folder().map_err(|e| unreadable(archive, format!("cannot create a temporary folder: {e}")))?;
     let file = File::open(archive).map_err(|e| unreadable(archive, e.to_string()))?;
     let archive_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let consumed = Rc::new(Cell::new(0u64));

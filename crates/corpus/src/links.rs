@@ -124,27 +124,13 @@ pub fn site_path(prefix: &str, rel: &str) -> String {
     paths::join(prefix, if is_index { dir } else { rel })
 }
 
-/// `%20` and the like decoded; an invalid escape is kept as written.
+/// `%20` and the like decoded; a path that does not decode to UTF-8 is
+/// kept as written.
 fn percent_decode(path: &str) -> String {
     if !path.contains('%') {
         return path.to_owned();
     }
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = path.get(i + 1..i + 3)
-            && let Ok(b) = u8::from_str_radix(hex, 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| path.to_owned())
+    String::from_utf8(crate::paths::percent_decode_bytes(path)).unwrap_or_else(|_| path.to_owned())
 }
 
 /// The `id` and `name` values of the raw HTML tags in a page's Markdown

@@ -73,6 +73,27 @@ pub fn resolve(from_file: &str, target: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The bytes of `s` with its `%XX` escapes decoded; an invalid escape is
+/// kept as written.
+pub fn percent_decode_bytes(s: &str) -> Vec<u8> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = s.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,15 +17,14 @@ pub(crate) struct RowStore {
     conn: Connection,
     /// Whether the write transaction is still open.
     writing: bool,
-    /// Removed with the store (the database file lives in it).
+    /// Removed with the store (the database file lives in it); after a
+    /// `kill -9`, by the next run that makes a temporary folder.
     _dir: tempfile::TempDir,
 }
 
 impl RowStore {
     pub(crate) fn new() -> Result<RowStore, String> {
-        let dir = tempfile::Builder::new()
-            .prefix(".lectern-docset-rows")
-            .tempdir()
+        let dir = crate::archive::temp_folder()
             .map_err(|e| format!("cannot make a temporary folder for the docset's index rows: {e}"))?;
         let failed = |e: rusqlite::Error| format!("cannot store the docset's index rows: {e}");
         let conn = Connection::open(dir.path().join("rows.sqlite")).map_err(failed)?;
