@@ -89,6 +89,9 @@ pub struct SearchView<'a> {
     pub versions: Vec<NavLink>,
     /// The same search in the other languages (`path` is the link).
     pub locales: Vec<NavLink>,
+    /// With no result here: the same search where it finds pages
+    /// (`path` is the link, `label` says how many and where).
+    pub elsewhere: Vec<NavLink>,
     pub results: &'a [SearchResultView],
     pub message: Option<&'a str>,
 }
@@ -110,6 +113,13 @@ pub fn search_page(v: &SearchView<'_>) -> String {
     );
     if let Some(m) = v.message {
         let _ = writeln!(out, "<p>{}</p>", escape(m));
+    }
+    if !v.elsewhere.is_empty() {
+        out.push_str("<ul class=\"elsewhere\">\n");
+        for l in &v.elsewhere {
+            let _ = writeln!(out, "<li><a href=\"{}\">{}</a></li>", escape(&l.path), escape(&l.label));
+        }
+        out.push_str("</ul>\n");
     }
     if !v.results.is_empty() {
         out.push_str("<ol class=\"results\">\n");

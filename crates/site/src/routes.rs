@@ -238,7 +238,7 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
     let (cancel, _on_drop) = cancel_on_drop();
     let (status, body) = state
         .blocking(move |s| {
-            let SiteSearch { site_name, lang, versions, locales, results } =
+            let SiteSearch { site_name, lang, versions, locales, results, elsewhere } =
                 s.library().site_search_unless(&query.prefix, &query.q, Some(cancel.clone()))?;
             go_on(&cancel)?;
             // The same search in another version or language.
@@ -259,6 +259,7 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
                     query: &query.q,
                     versions: switch(&versions),
                     locales: switch(&locales),
+                    elsewhere: switch(&elsewhere),
                     results,
                     message,
                 })
@@ -280,7 +281,11 @@ async fn search(State(state): State<SiteState>, uri: Uri) -> Result<Response, Si
                             highlights: h.highlights,
                         })
                         .collect();
-                    let message = results.is_empty().then_some("Nothing found. Try other words.");
+                    let message = match (results.is_empty(), elsewhere.is_empty()) {
+                        (false, _) => None,
+                        (true, true) => Some("Nothing found. Try other words."),
+                        (true, false) => Some("Nothing found here. The same words are found in:"),
+                    };
                     Ok((StatusCode::OK, page(&results, message)))
                 }
                 Some(Err(e)) if e.code() == lectern_library::ErrorCode::InvalidArgument => {

@@ -120,6 +120,22 @@ async fn the_search_box_ranks_results() {
     assert!(html.contains("<a href=\"/search?prefix=%2Fzh-Hans%2Fapp&amp;q=%E5%AE%89%E8%A3%85\" aria-current=\"true\">zh-Hans</a>"), "{html}");
     let (status, _) = text(&s, "/search?q=").await;
     assert_eq!(status, StatusCode::OK);
+
+    // Nothing in English, found in Chinese: the page says so and links there.
+    let (status, html) = text(&s, "/search?q=%E5%AE%89%E8%A3%85&prefix=%2Fapp").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!html.contains("<ol class=\"results\">"), "{html}");
+    assert!(html.contains("Nothing found here. The same words are found in:"), "{html}");
+    let link = html.split("<ul class=\"elsewhere\">").nth(1).expect("a list of other editions");
+    assert!(
+        link.starts_with("\n<li><a href=\"/search?prefix=%2Fzh-Hans%2Fapp&amp;q=%E5%AE%89%E8%A3%85\">"),
+        "{html}"
+    );
+    assert!(link.contains("in zh-Hans</a>"), "{html}");
+    // Found nowhere: no list.
+    let (_, html) = text(&s, "/search?q=zzqqxxnothing&prefix=%2Fapp").await;
+    assert!(html.contains("Nothing found. Try other words."), "{html}");
+    assert!(!html.contains("class=\"elsewhere\""), "{html}");
 }
 
 #[tokio::test]

@@ -34,6 +34,10 @@ pub struct SiteSearch {
     /// None for an empty query; an error the page shows (a bad query) or
     /// the face fails with.
     pub results: Option<Result<SearchResponse, LibraryError>>,
+    /// When the search found nothing here but the same words are found in
+    /// another edition: one link per edition (`path` is its prefix, `label`
+    /// says how many pages and where: "30 results in zh-Hans").
+    pub elsewhere: Vec<NavLink>,
 }
 
 /// One edition as `llms.txt` and the sitemap list it.
@@ -122,8 +126,37 @@ impl Library {
             }
             self.search(&params, None, cancel)
         });
-        Ok(SiteSearch { site_name: site_name(&view), lang, versions, locales, results })
+        let elsewhere = match &results {
+            Some(Ok(found)) if found.hits.is_empty() => elsewhere_links(&view, found),
+            _ => Vec::new(),
+        };
+        Ok(SiteSearch { site_name: site_name(&view), lang, versions, locales, results, elsewhere })
     }
+}
+
+/// The editions a zero points to (the search's `elsewhere`), as links to
+/// their prefixes: the scope searched with the one field that differs.
+fn elsewhere_links(view: &View, found: &SearchResponse) -> Vec<NavLink> {
+    let scope = &found.scope;
+    found
+        .elsewhere
+        .iter()
+        .filter_map(|el| {
+            let project = el.project.as_deref().unwrap_or(&scope.project);
+            let version = el.version.as_deref().unwrap_or(&scope.version);
+            let locale = el.locale.as_deref().unwrap_or(&scope.locale);
+            let edition = view.manifest.enabled().find(|e| {
+                e.project == project && e.version == version && e.locale == locale && !e.prefix.is_empty()
+            })?;
+            let place = el.locale.as_deref().or(el.version.as_deref()).unwrap_or(&edition.project);
+            let results = if el.total == 1 { "result" } else { "results" };
+            Some(NavLink {
+                path: edition.prefix.clone(),
+                label: format!("{} {results} in {place}", el.total),
+                current: false,
+            })
+        })
+        .collect()
 }
 
 impl View {
