@@ -38,8 +38,10 @@ pub const MAX_INDEX_ROWS: usize = 2_000_000;
 /// SQLite virtual-machine operations reading the index may take: a view, a
 /// trigger, a join or a recursive query in a hostile index cannot run unbounded.
 pub const MAX_INDEX_OPERATIONS: u64 = 4_000_000_000;
-/// Wall-clock time reading the index may take.
-pub const INDEX_DEADLINE: Duration = Duration::from_secs(30);
+/// Wall-clock time reading the index may take: a backstop behind the
+/// operation and row caps, long enough for the largest honest index on a
+/// slow, busy machine (2,000,000 rows), as `add.deadline_s` bounds the whole add.
+pub const INDEX_DEADLINE: Duration = Duration::from_secs(120);
 /// Longest single value (text or blob) SQLite builds or reads for the index,
 /// so a hostile row cannot make it allocate without end.
 pub const MAX_INDEX_VALUE_BYTES: usize = 1024 * 1024;
