@@ -1,7 +1,15 @@
 //! Logging on stderr only: stdout belongs to command output (and to MCP in
 //! stdio mode).
+//!
+//! `LECTERN_LOG` picks what is logged: a level (`info`) or a list of
+//! `target=level` pairs with an optional default (`warn,lectern_site=debug`).
+//! A value that does not parse is ignored for the `-v`/`-q` default.
 
-use tracing_subscriber::EnvFilter;
+use std::str::FromStr;
+
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 pub fn init(verbose: u8, quiet: bool) {
     let default = match (quiet, verbose) {
@@ -10,10 +18,15 @@ pub fn init(verbose: u8, quiet: bool) {
         (false, 1) => "info",
         (false, _) => "debug",
     };
-    let filter = EnvFilter::try_from_env("LECTERN_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    let filter = std::env::var("LECTERN_LOG")
+        .ok()
+        .and_then(|v| Targets::from_str(&v).ok())
+        .unwrap_or_else(|| Targets::from_str(default).expect("a plain level parses"));
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
+        .with_max_level(tracing::Level::TRACE)
+        .finish()
+        .with(filter)
         .try_init();
 }
