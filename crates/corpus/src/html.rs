@@ -3,9 +3,12 @@
 //! dropped, headings keep their element ids as anchors, links are rewritten
 //! to library paths.
 
+use std::collections::HashSet;
+
 use ego_tree::NodeRef;
 use scraper::{Html, Node, node::Element};
 
+use crate::chrome::{self, PageChrome};
 use crate::page::{Page, PageError, Section, Symbol, utf8};
 use crate::paths;
 use crate::script::{is_cjk, is_hangul};
@@ -351,6 +354,27 @@ const BLOCK_TAGS: [&str; 22] = [
 /// Converts one HTML file (`rel_file` is its path inside the source, used
 /// for the page path, link resolution and messages) into a page under `prefix`.
 pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
+    convert(bytes, rel_file, prefix, &HashSet::new()).map(|c| c.page)
+}
+
+/// A converted page with what the edition-wide steps need of it.
+pub(crate) struct Converted {
+    pub(crate) page: Page,
+    /// Fingerprints of the blocks at the edges of its content (each once),
+    /// to find what repeats on most pages of the edition.
+    pub(crate) edges: Vec<u64>,
+    /// Its `<title>`, when it has one.
+    pub(crate) doc_title: Option<String>,
+}
+
+/// [`html_to_page`], dropping the edge blocks whose fingerprints are in
+/// `repeated` (the edition's chrome).
+pub(crate) fn convert(
+    bytes: &[u8],
+    rel_file: &str,
+    prefix: &str,
+    repeated: &HashSet<u64>,
+) -> Result<Converted, PageError> {
     let src = utf8(bytes, rel_file)?;
     if let Err(reason) = check_shape(src, MAX_NESTING) {
         return Err(PageError::Malformed { path: rel_file.to_owned(), reason });
@@ -358,10 +382,26 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
     let doc = Html::parse_document(src);
     let root = main_content(&doc);
     let page_path = paths::page_path(prefix, rel_file);
-    let plan = plan(root);
+    let mut chrome = chrome::find(root, is_skipped);
+    let edges = {
+        let skipped = |n: NodeRef<'_, Node>| {
+            chrome.contains(n) || n.value().as_element().is_some_and(is_skipped)
+        };
+        chrome::edge_blocks(root, &skipped)
+    };
+    for edge in &edges {
+        if repeated.contains(&edge.fingerprint) {
+            chrome.dropped.insert(edge.node);
+        }
+    }
+    let mut fingerprints: Vec<u64> = edges.iter().map(|e| e.fingerprint).collect();
+    fingerprints.sort_unstable();
+    fingerprints.dedup();
+    let doc_title = document_title(&doc);
+    let plan = plan(root, &chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
     let title = title_from_heading
-        .or_else(|| document_title(&doc))
+        .or_else(|| doc_title.clone())
         .unwrap_or_else(|| paths::file_stem(rel_file).to_owned());
     let title = nfc(&title);
     let mut conv = Converter {
@@ -369,6 +409,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         rel_file,
         page_path: &page_path,
         plan: &plan,
+        chrome: &chrome,
         title: &title,
         sections: vec![SectionBuf::lead(&title)],
         para: Inline::default(),
@@ -393,7 +434,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
     symbols.extend(term_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
-    Ok(Page {
+    let page = Page {
         path: page_path.clone(),
         source_file: rel_file.to_owned(),
         title,
@@ -407,7 +448,8 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         symbols,
         listing: is_index_listing(&doc),
         nav: Default::default(),
-    })
+    };
+    Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)) })
 }
 
 /// DocBook's generated index (`<div class="index">`, e.g. PostgreSQL's
@@ -491,27 +533,35 @@ struct Plan<'a> {
     min_cut_level: u8,
 }
 
-fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
+/// `doc_title` is the page's `<title>`: a first heading other than an
+/// `<h1>` that it does not name (Doxygen's "Public Member Functions") is a
+/// section, not the page's own heading.
+fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str>) -> Plan<'a> {
     let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
+    let mut first = true;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         let Some(level) = heading_level(el) else { continue };
         let mut caption = false;
-        let mut skipped = false;
+        let mut skipped = chrome.contains(node);
         for anc in node.ancestors() {
             if anc.id() == root.id() {
                 break;
             }
             if let Some(a) = anc.value().as_element() {
-                skipped |= is_skipped(a);
+                skipped |= is_skipped(a) || chrome.contains(anc);
                 caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
             }
         }
         // A heading with no text (an anchor target, an emptied permalink) starts nothing.
-        if skipped || is_skipped(el) || heading_text(node).is_empty() {
+        if skipped || is_skipped(el) {
             continue;
         }
-        if plan.page_heading.is_none() {
+        let text = heading_text(node);
+        if text.is_empty() {
+            continue;
+        }
+        if std::mem::take(&mut first) && (level == 1 || names_page(doc_title, &text)) {
             plan.page_heading = Some(node);
         } else if !caption {
             plan.cuts.insert(node.id());
@@ -519,6 +569,11 @@ fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
         }
     }
     plan
+}
+
+/// Whether a page's `<title>` (if it has one) names a heading of it.
+fn names_page(doc_title: Option<&str>, heading: &str) -> bool {
+    doc_title.is_none_or(|t| collapse_whitespace(t).to_lowercase().contains(&heading.to_lowercase()))
 }
 
 /// A heading's text without its `#`/`¶` permalink.
@@ -774,6 +829,7 @@ struct Converter<'a, 'p> {
     rel_file: &'a str,
     page_path: &'a str,
     plan: &'a Plan<'p>,
+    chrome: &'a PageChrome,
     title: &'a str,
     sections: Vec<SectionBuf>,
     para: Inline,
@@ -910,7 +966,7 @@ impl<'p> Converter<'_, 'p> {
                     self.para = para;
                     return;
                 }
-                if is_skipped(el) || is_permalink(node) {
+                if is_skipped(el) || is_permalink(node) || self.chrome.contains(node) {
                     return;
                 }
                 // An inline element's id is written where it stands (see `inline`).
@@ -1178,7 +1234,7 @@ impl<'p> Converter<'_, 'p> {
         match node.value() {
             Node::Text(t) => out.push_text(t),
             Node::Element(el) => {
-                if is_skipped(el) || is_permalink(node) {
+                if is_skipped(el) || is_permalink(node) || self.chrome.contains(node) {
                     return;
                 }
                 if depth > MAX_DEPTH {

@@ -56,7 +56,16 @@ pub fn strip_site_suffix(page: &mut Page, counts: &HashMap<String, usize>) {
     if kept.len() == page.title.len() {
         return;
     }
-    let (old, new) = (page.title.clone(), kept.to_owned());
+    let kept = kept.to_owned();
+    retitle(page, kept);
+}
+
+/// Gives a page another title: its lead section and its breadcrumbs follow.
+pub fn retitle(page: &mut Page, new: String) {
+    if new == page.title {
+        return;
+    }
+    let old = page.title.clone();
     for section in &mut page.sections {
         if section.anchor.is_none() && section.title == old {
             section.title.clone_from(&new);
