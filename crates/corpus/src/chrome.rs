@@ -12,6 +12,12 @@ use std::hash::{Hash, Hasher};
 use ego_tree::{NodeId, NodeRef, iter::Edge};
 use scraper::{Node, node::Element};
 
+/// Elements inside which a `<header>` or `<footer>` belongs to the content.
+const SECTIONING: [&str; 5] = ["article", "aside", "main", "nav", "section"];
+
+/// How the title of an "edit this page" link starts (lower case).
+const EDIT_TITLES: [&str; 4] = ["edit this page", "edit on ", "view page source", "view source"];
+
 /// Words that make a block navigation when it holds nothing else but links
 /// and separators (lower case).
 const NAV_WORDS: [&str; 19] = [
@@ -110,6 +116,10 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
     // Trailing-line candidates: (node, text start, text end), in the order they close.
     let mut trailing: Vec<(NodeId, usize, usize)> = Vec::new();
     let mut link_depth = 0usize;
+    // Open sectioning elements: a `<header>` or `<footer>` outside all of
+    // them is the site's banner or footer (HTML's implicit `banner` and
+    // `contentinfo` roles), one inside is an article's.
+    let mut sectioning = 0usize;
     let mut edges = root.traverse();
     while let Some(edge) = edges.next() {
         match edge {
@@ -129,7 +139,12 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                     if is_link {
                         link_depth += 1;
                     }
-                    let named = n.id() != root.id() && is_named_chrome(el);
+                    let named = n.id() != root.id()
+                        && (is_named_chrome(el)
+                            || (matches!(el.name(), "header" | "footer") && sectioning == 0));
+                    if SECTIONING.contains(&el.name()) {
+                        sectioning += 1;
+                    }
                     let rel_nav = is_link
                         && el.attr("rel").is_some_and(|r| r.split_whitespace().any(|w| NAV_RELS.contains(&w)));
                     if el.name() == "br" {
@@ -169,6 +184,9 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                 if is_link {
                     link_depth -= 1;
                 }
+                if SECTIONING.contains(&el.name()) {
+                    sectioning -= 1;
+                }
                 let is_root = n.id() == root.id();
                 if !is_root {
                     if is_chrome(el, &tally) {
@@ -181,9 +199,9 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                         }
                     }
                 }
-                let dropped = chrome.dropped.contains(&n.id());
+                // A dropped navigation line still counts: a table holding only one is one too.
                 if let Some((_, parent)) = stack.last_mut() {
-                    merge(parent, &tally, is_link, link_depth > 0, dropped);
+                    merge(parent, &tally, is_link, link_depth > 0);
                 }
             }
         }
@@ -205,11 +223,8 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
 }
 
 /// Folds a closed child's counts into its parent's.
-fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool, dropped: bool) {
+fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
     parent.heading |= child.heading;
-    if dropped {
-        return;
-    }
     if is_link {
         parent.links += 1;
         if child.rel_nav || (child.link_nav && child.link_words) {
@@ -313,6 +328,14 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
 /// DocBook's and Sphinx's sidebar element, which is content.
 fn is_named_chrome(el: &Element) -> bool {
     if el.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
+        return true;
+    }
+    let edit_title = |t: &str| {
+        let t = t.trim().to_lowercase();
+        EDIT_TITLES.iter().any(|e| t.starts_with(e))
+    };
+    if el.name() == "a" && (el.attr("title").is_some_and(edit_title) || el.attr("aria-label").is_some_and(edit_title))
+    {
         return true;
     }
     let names = el.classes().chain(el.id());

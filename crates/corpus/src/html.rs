@@ -539,6 +539,7 @@ struct Plan<'a> {
 fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str>) -> Plan<'a> {
     let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
     let mut first = true;
+    let mut banner = false;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         let Some(level) = heading_level(el) else { continue };
@@ -555,13 +556,16 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
         }
         // A heading with no text (an anchor target, an emptied permalink) starts nothing.
         if skipped || is_skipped(el) {
+            // After a site's banner `<h1>`, the page's own heading may be an `<h2>`.
+            banner |= first && level == 1 && chrome.contains(node);
             continue;
         }
         let text = heading_text(node);
         if text.is_empty() {
             continue;
         }
-        if std::mem::take(&mut first) && (level == 1 || names_page(doc_title, &text)) {
+        let own = level == 1 || (banner && level == 2) || names_page(doc_title, &text);
+        if std::mem::take(&mut first) && own {
             plan.page_heading = Some(node);
         } else if !caption {
             plan.cuts.insert(node.id());
@@ -571,9 +575,14 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
     plan
 }
 
-/// Whether a page's `<title>` (if it has one) names a heading of it.
+/// Whether a page's `<title>` (if it has one) names a heading of it, its
+/// section number aside (texinfo's "2 Installation" is the page
+/// "Installation (GNU gettext utilities)").
 fn names_page(doc_title: Option<&str>, heading: &str) -> bool {
-    doc_title.is_none_or(|t| collapse_whitespace(t).to_lowercase().contains(&heading.to_lowercase()))
+    let heading = heading.to_lowercase();
+    let unnumbered = heading.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').trim_start();
+    let unnumbered = if unnumbered.is_empty() { heading.as_str() } else { unnumbered };
+    doc_title.is_none_or(|t| collapse_whitespace(t).to_lowercase().contains(unnumbered))
 }
 
 /// A heading's text without its `#`/`¶` permalink.
@@ -1090,12 +1099,20 @@ impl<'p> Converter<'_, 'p> {
             // The page's Markdown starts with its title; ids written before
             // it (nothing else was) follow it.
             let mut due = String::new();
+            // What came before the title (Javadoc's package line) follows it.
+            let mut before = None;
             if self.sections.len() == 1 && self.sections[0].text.trim().is_empty() {
                 let lead = std::mem::take(&mut self.sections[0].markdown);
                 due = lead.lines().map(str::trim).collect();
+            } else if self.sections.len() == 1 && self.prefixes.is_empty() {
+                let lead = &mut self.sections[0];
+                before = Some((std::mem::take(&mut lead.markdown), std::mem::take(&mut lead.text)));
             }
             due.push_str(&std::mem::take(&mut self.anchors_due));
             self.emit_block(&format!("# {md_title}{}", attr.unwrap_or_default()), &title);
+            if let Some((md, text)) = before {
+                self.emit_block(md.trim_end(), text.trim_end());
+            }
             self.anchors_due = due;
             return;
         }
@@ -1196,6 +1213,9 @@ impl<'p> Converter<'_, 'p> {
         }
         for child in node.children() {
             let Some(el) = child.value().as_element() else { continue };
+            if self.chrome.contains(child) {
+                continue;
+            }
             match el.name() {
                 "tr" => {
                     let mut cells = Vec::new();

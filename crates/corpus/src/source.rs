@@ -502,8 +502,13 @@ impl<'a> Reader<'a> {
             kept.push(entry);
         }
         // HTML titles often come from `<title>`, which carries the site's name.
-        let suffixes = (format != SourceFormat::Markdown)
-            .then(|| crate::titles::suffix_counts(kept.iter().map(|e| e.title.as_str())));
+        // A `<title>` the page's heading stood in for counts too: it carries the site's name.
+        let suffixes = (format != SourceFormat::Markdown).then(|| {
+            crate::titles::suffix_counts(kept.iter().map(|e| match &e.doc_title {
+                Some(doc) if crate::titles::split_suffix(doc).is_some() => doc.as_str(),
+                _ => e.title.as_str(),
+            }))
+        });
         if let Some(counts) = &suffixes {
             tell_shared_titles_apart(&mut kept, counts);
         }

@@ -10,7 +10,7 @@ const SEPARATORS: [&str; 4] = [" — ", " – ", " | ", " - "];
 
 /// The trailing segment of `title` after its last separator, when it has one
 /// and something is left before it: `(kept, suffix)`.
-fn split_suffix(title: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_suffix(title: &str) -> Option<(&str, &str)> {
     SEPARATORS
         .iter()
         .filter_map(|sep| title.rfind(sep).map(|at| (at, sep.len())))
