@@ -36,7 +36,11 @@ fn without_anchors(md: &str) -> String {
         rest = rest[at..].split_once("</a>").map_or("", |(_, r)| r);
     }
     out.push_str(rest);
-    out.trim_start().replace("\n\n\n", "\n\n")
+    let mut out = out.trim_start().to_owned();
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out
 }
 
 /// Navigation lines and footers no page may keep.
