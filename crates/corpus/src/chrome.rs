@@ -54,6 +54,10 @@ const CHROME_NAME_WORDS: [&str; 13] = [
     "edit",
 ];
 
+/// What every word of [`CHROME_NAME_WORDS`] holds: a name holding none is not split into words.
+const CHROME_NAME_PARTS: [&str; 9] =
+    ["nav", "menu", "sidebar", "skip", "breadcrumb", "copyright", "footer", "topbar", "edit"];
+
 /// How a trailing line of chrome starts (lower case): a footer's date,
 /// copyright or generator line, an "edit this page" link.
 const TRAILING_STARTS: [&str; 12] = [
@@ -242,6 +246,10 @@ fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
 
 /// A link's text: whether all of it is navigation words.
 fn read_link_text(t: &str, tally: &mut Tally) {
+    if !tally.link_nav {
+        tally.link_words |= t.chars().any(char::is_alphanumeric);
+        return;
+    }
     for word in words(t) {
         tally.link_words = true;
         if !NAV_SIGNALS.iter().any(|w| word.eq_ignore_ascii_case(w)) {
@@ -340,7 +348,8 @@ fn is_named_chrome(el: &Element) -> bool {
     }
     let names = el.classes().chain(el.id());
     for name in names {
-        if name == "sidebar" {
+        // Most names hold none of the words: no need to split them.
+        if name == "sidebar" || !CHROME_NAME_PARTS.iter().any(|p| contains_ignore_case(name, p)) {
             continue;
         }
         if name_words(name).any(|w| CHROME_NAME_WORDS.contains(&w.as_str())) {
@@ -379,8 +388,14 @@ fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 fn starts_trailing(text: &str) -> bool {
-    let head: String = text.chars().take(20).flat_map(char::to_lowercase).collect();
-    TRAILING_STARTS.iter().any(|s| head.starts_with(s))
+    TRAILING_STARTS
+        .iter()
+        .any(|s| text.as_bytes().get(..s.len()).is_some_and(|head| head.eq_ignore_ascii_case(s.as_bytes())))
+}
+
+/// Whether `hay` holds `needle` (ASCII, lower case) in any case.
+fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// How many blocks at each edge of a page's content are fingerprinted.
