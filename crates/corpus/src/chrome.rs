@@ -7,7 +7,7 @@
 //! blocks per page.
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use ego_tree::{NodeId, NodeRef, iter::Edge};
 use scraper::{Node, node::Element};
@@ -108,6 +108,46 @@ struct Tally {
     named: bool,
     /// A `rel` that says navigation (links only).
     rel_nav: bool,
+    /// A role that makes it chrome whatever it holds (`navigation`, `search`).
+    always: bool,
+    is_link: bool,
+}
+
+/// What an element's attributes say, read in one pass.
+#[derive(Default)]
+struct Attrs {
+    href: bool,
+    rel_nav: bool,
+    /// One of [`CHROME_ROLES`].
+    chrome_role: bool,
+    /// `role="navigation"` or `role="search"`.
+    always: bool,
+    /// A `title` or `aria-label` of an "edit this page" link.
+    edit_title: bool,
+}
+
+impl Attrs {
+    fn of(el: &Element) -> Attrs {
+        let mut out = Attrs::default();
+        for (name, value) in el.attrs() {
+            match name {
+                "href" => out.href = true,
+                "rel" => out.rel_nav = value.split_whitespace().any(|w| NAV_RELS.contains(&w)),
+                "role" => {
+                    out.chrome_role = CHROME_ROLES.contains(&value);
+                    out.always = value == "navigation" || value == "search";
+                }
+                "title" | "aria-label" => {
+                    let head = value.trim_start().as_bytes();
+                    out.edit_title |= EDIT_TITLES.iter().any(|e| {
+                        head.get(..e.len()).is_some_and(|h| h.eq_ignore_ascii_case(e.as_bytes()))
+                    });
+                }
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// Finds the chrome under `root` (the content root, which is never chrome
@@ -139,18 +179,37 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                         }
                         continue;
                     }
-                    let is_link = el.name() == "a" && el.attr("href").is_some();
+                    if el.name() == "pre" && n.id() != root.id() {
+                        // Code is content: its text is not read word by word.
+                        let mut code = false;
+                        for e in edges.by_ref() {
+                            match e {
+                                Edge::Open(d) => code |= d.value().as_text().is_some_and(|t| !t.trim().is_empty()),
+                                Edge::Close(c) if c.id() == n.id() => break,
+                                Edge::Close(_) => {}
+                            }
+                        }
+                        if code {
+                            text.push_str(" code ");
+                            if let Some((_, parent)) = stack.last_mut() {
+                                parent.other_words = true;
+                            }
+                        }
+                        continue;
+                    }
+                    let attrs = Attrs::of(el);
+                    let is_link = el.name() == "a" && attrs.href;
                     if is_link {
                         link_depth += 1;
                     }
                     let named = n.id() != root.id()
-                        && (is_named_chrome(el)
+                        && (attrs.chrome_role
+                            || (el.name() == "a" && attrs.edit_title)
+                            || (!is_phrase(el) && is_named_chrome(el))
                             || (matches!(el.name(), "header" | "footer") && sectioning == 0));
                     if SECTIONING.contains(&el.name()) {
                         sectioning += 1;
                     }
-                    let rel_nav = is_link
-                        && el.attr("rel").is_some_and(|r| r.split_whitespace().any(|w| NAV_RELS.contains(&w)));
                     if el.name() == "br" {
                         text.push(' ');
                     }
@@ -160,7 +219,9 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                             text_from: text.len(),
                             link_nav: true,
                             named,
-                            rel_nav,
+                            rel_nav: is_link && attrs.rel_nav,
+                            always: attrs.always,
+                            is_link,
                             heading: is_heading(el),
                             ..Tally::default()
                         },
@@ -184,7 +245,7 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                     continue;
                 }
                 let Some((_, tally)) = stack.pop() else { continue };
-                let is_link = el.name() == "a" && el.attr("href").is_some();
+                let is_link = tally.is_link;
                 if is_link {
                     link_depth -= 1;
                 }
@@ -247,13 +308,13 @@ fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
 /// A link's text: whether all of it is navigation words.
 fn read_link_text(t: &str, tally: &mut Tally) {
     if !tally.link_nav {
-        tally.link_words |= t.chars().any(char::is_alphanumeric);
         return;
     }
     for word in words(t) {
         tally.link_words = true;
         if !NAV_SIGNALS.iter().any(|w| word.eq_ignore_ascii_case(w)) {
             tally.link_nav = false;
+            return;
         }
     }
     if t.contains(['«', '»', '←', '→', '↑', '‹', '›']) {
@@ -287,6 +348,15 @@ fn words(t: &str) -> impl Iterator<Item = &str> {
     t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
 }
 
+/// Phrase elements, whose class names (DocBook's `command`, `literal`) never name chrome.
+fn is_phrase(el: &Element) -> bool {
+    matches!(
+        el.name(),
+        "code" | "em" | "strong" | "b" | "i" | "tt" | "var" | "kbd" | "samp" | "sub" | "sup" | "acronym"
+            | "abbr" | "cite" | "dfn" | "q"
+    )
+}
+
 fn is_heading(el: &Element) -> bool {
     matches!(el.name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
@@ -313,8 +383,7 @@ fn is_block(el: &Element) -> bool {
 
 /// Whether a closed element is chrome, given what its subtree holds.
 fn is_chrome(el: &Element, tally: &Tally) -> bool {
-    let role = el.attr("role").unwrap_or("");
-    if role == "navigation" || role == "search" {
+    if tally.always {
         return true;
     }
     // Nothing that holds a heading (the page's title, a section) is dropped
@@ -322,7 +391,7 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
     if tally.heading {
         return false;
     }
-    if tally.named || CHROME_ROLES.contains(&role) {
+    if tally.named {
         return true;
     }
     is_block(el)
@@ -332,24 +401,13 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
         && tally.signals * 3 >= tally.links
 }
 
-/// A role, class or id that names chrome. A bare `sidebar` class is
-/// DocBook's and Sphinx's sidebar element, which is content.
+/// A class or id that names chrome. A bare `sidebar` class is DocBook's
+/// and Sphinx's sidebar element, which is content.
 fn is_named_chrome(el: &Element) -> bool {
-    if el.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
-        return true;
-    }
-    let edit_title = |t: &str| {
-        let t = t.trim().to_lowercase();
-        EDIT_TITLES.iter().any(|e| t.starts_with(e))
-    };
-    if el.name() == "a" && (el.attr("title").is_some_and(edit_title) || el.attr("aria-label").is_some_and(edit_title))
-    {
-        return true;
-    }
     let names = el.classes().chain(el.id());
     for name in names {
         // Most names hold none of the words: no need to split them.
-        if name == "sidebar" || !CHROME_NAME_PARTS.iter().any(|p| contains_ignore_case(name, p)) {
+        if name == "sidebar" || !has_chrome_part(name) {
             continue;
         }
         if name_words(name).any(|w| CHROME_NAME_WORDS.contains(&w.as_str())) {
@@ -388,14 +446,31 @@ fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 fn starts_trailing(text: &str) -> bool {
+    // The starts begin with these bytes (`©` with 0xC2); most blocks go no further.
+    if !text.as_bytes().first().is_some_and(|b| b"lLcCeEvVsSgGbB(\xc2".contains(b)) {
+        return false;
+    }
     TRAILING_STARTS
         .iter()
         .any(|s| text.as_bytes().get(..s.len()).is_some_and(|head| head.eq_ignore_ascii_case(s.as_bytes())))
 }
 
-/// Whether `hay` holds `needle` (ASCII, lower case) in any case.
-fn contains_ignore_case(hay: &str, needle: &str) -> bool {
-    hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+/// Whether `name` holds one of [`CHROME_NAME_PARTS`] in any case, in one pass.
+fn has_chrome_part(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    for i in 0..bytes.len().saturating_sub(2) {
+        // The parts start with one of these letters; most positions go no further.
+        if !matches!(bytes[i] | 0x20, b'n' | b'm' | b's' | b'b' | b'c' | b'f' | b't' | b'e') {
+            continue;
+        }
+        let hit = CHROME_NAME_PARTS
+            .iter()
+            .any(|p| bytes.get(i..i + p.len()).is_some_and(|w| w.eq_ignore_ascii_case(p.as_bytes())));
+        if hit {
+            return true;
+        }
+    }
+    false
 }
 
 /// How many blocks at each edge of a page's content are fingerprinted.
@@ -445,22 +520,18 @@ fn leaves<'a>(
     if depth > 100 {
         return true;
     }
-    let children: Vec<NodeRef<'a, Node>> = if backwards {
-        node.children().rev().collect()
-    } else {
-        node.children().collect()
+    let step = |n: NodeRef<'a, Node>| if backwards { n.prev_sibling() } else { n.next_sibling() };
+    let is_block = |n: NodeRef<'_, Node>| {
+        n.value().as_element().is_some_and(|e| is_container(e) || is_heading(e)) && !skipped(n)
     };
-    let blocks: Vec<NodeRef<'a, Node>> = children
-        .into_iter()
-        .filter(|c| c.value().as_element().is_some_and(|e| is_container(e) || is_heading(e)))
-        .filter(|c| !skipped(*c))
-        .collect();
-    for child in blocks {
-        let has_block_inside = child.children().any(|g| {
-            g.value().as_element().is_some_and(|e| (is_container(e) || is_heading(e)) && !skipped(g))
-        });
-        let is_leaf = !has_block_inside
-            || child.value().as_element().is_some_and(|e| is_heading(e) || matches!(e.name(), "table" | "pre"));
+    let mut next = if backwards { node.last_child() } else { node.first_child() };
+    while let Some(child) = next {
+        next = step(child);
+        if !is_block(child) {
+            continue;
+        }
+        let is_leaf = child.value().as_element().is_some_and(|e| is_heading(e) || matches!(e.name(), "table" | "pre"))
+            || !child.children().any(is_block);
         if is_leaf {
             if has_text(child) && !each(child) {
                 return false;
@@ -499,22 +570,32 @@ fn has_text(node: NodeRef<'_, Node>) -> bool {
     node.descendants().any(|d| d.value().as_text().is_some_and(|t| !t.trim().is_empty()))
 }
 
-/// A hash of a block's text, whitespace collapsed and case folded; None when it has none.
+/// Text longer than this is a page's own, never the site's chrome: not fingerprinted.
+const MAX_FINGERPRINTED: usize = 1000;
+
+/// A hash of a block's text, whitespace collapsed and ASCII case folded;
+/// None when it has none or is too long to be chrome.
 fn fingerprint(node: NodeRef<'_, Node>) -> Option<u64> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    let mut any = false;
+    let mut len = 0;
     for d in node.descendants() {
-        if let Some(t) = d.value().as_text() {
-            for w in t.split_whitespace() {
-                any = true;
-                for c in w.chars().flat_map(char::to_lowercase) {
-                    c.hash(&mut hasher);
-                }
-                ' '.hash(&mut hasher);
+        let Some(t) = d.value().as_text() else { continue };
+        for w in t.split_ascii_whitespace() {
+            len += w.len() + 1;
+            if len > MAX_FINGERPRINTED {
+                return None;
             }
+            let mut buf = [0u8; 64];
+            for chunk in w.as_bytes().chunks(64) {
+                let lower = &mut buf[..chunk.len()];
+                lower.copy_from_slice(chunk);
+                lower.make_ascii_lowercase();
+                hasher.write(lower);
+            }
+            hasher.write_u8(b' ');
         }
     }
-    any.then(|| hasher.finish())
+    (len > 0).then(|| hasher.finish())
 }
 
 /// Fingerprints found on at least half of an edition's pages, and on three

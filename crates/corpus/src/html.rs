@@ -510,7 +510,15 @@ fn heading_level(el: &Element) -> Option<u8> {
 }
 
 fn is_skipped(el: &Element) -> bool {
-    SKIP_TAGS.contains(&el.name()) || el.classes().any(|c| SKIP_CLASSES.contains(&c))
+    // A `match` on the name: this runs for every element, several times.
+    let skipped_tag = match el.name() {
+        "head" | "script" | "style" | "noscript" | "template" | "nav" | "iframe" | "object" | "embed"
+        | "svg" | "canvas" | "form" | "button" | "input" | "select" | "textarea" | "link" | "meta"
+        | "title" | "colgroup" => true,
+        _ => false,
+    };
+    debug_assert_eq!(skipped_tag, SKIP_TAGS.contains(&el.name()));
+    skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c))
 }
 
 /// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
