@@ -60,7 +60,9 @@ const CHROME_NAME_PARTS: [&str; 9] =
 
 /// How a trailing line of chrome starts (lower case): a footer's date,
 /// copyright or generator line, an "edit this page" link.
-const TRAILING_STARTS: [&str; 12] = [
+const TRAILING_STARTS: [&str; 14] = [
+    "this document was generated",
+    "this page was generated",
     "last updated",
     "last modified",
     "last update",
@@ -447,7 +449,7 @@ fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
 
 fn starts_trailing(text: &str) -> bool {
     // The starts begin with these bytes (`©` with 0xC2); most blocks go no further.
-    if !text.as_bytes().first().is_some_and(|b| b"lLcCeEvVsSgGbB(\xc2".contains(b)) {
+    if !text.as_bytes().first().is_some_and(|b| b"lLcCeEvVsSgGbBtT(\xc2".contains(b)) {
         return false;
     }
     TRAILING_STARTS
