@@ -110,6 +110,8 @@ struct Tally {
     named: bool,
     /// A `rel` that says navigation (links only).
     rel_nav: bool,
+    /// Whether any word is inside (navigation words too).
+    words: bool,
     /// A role that makes it chrome whatever it holds (`navigation`, `search`).
     always: bool,
     is_link: bool,
@@ -207,7 +209,7 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                     let named = n.id() != root.id()
                         && (attrs.chrome_role
                             || (el.name() == "a" && attrs.edit_title)
-                            || (!is_phrase(el) && is_named_chrome(el))
+                            || (!is_phrase(el) && !matches!(el.name(), "dt" | "dd") && is_named_chrome(el, is_link))
                             || (matches!(el.name(), "header" | "footer") && sectioning == 0));
                     if SECTIONING.contains(&el.name()) {
                         sectioning += 1;
@@ -232,6 +234,7 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                 Node::Text(t) => {
                     text.push_str(t);
                     if let Some((_, tally)) = stack.last_mut() {
+                        tally.words |= !t.trim().is_empty();
                         if link_depth > 0 {
                             read_link_text(t, tally);
                         } else {
@@ -292,6 +295,7 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
 /// Folds a closed child's counts into its parent's.
 fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
     parent.heading |= child.heading;
+    parent.words |= child.words;
     if is_link {
         parent.links += 1;
         if child.rel_nav || (child.link_nav && child.link_words) {
@@ -393,8 +397,9 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
     if tally.heading {
         return false;
     }
+    // An empty element (an anchor) shows nothing to drop, whatever its name.
     if tally.named {
-        return true;
+        return tally.links > 0 || tally.other_words || tally.signals > 0 || tally.words;
     }
     is_block(el)
         && !tally.other_words
@@ -405,14 +410,20 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
 
 /// A class or id that names chrome. A bare `sidebar` class is DocBook's
 /// and Sphinx's sidebar element, which is content.
-fn is_named_chrome(el: &Element) -> bool {
+fn is_named_chrome(el: &Element, is_link: bool) -> bool {
     let names = el.classes().chain(el.id());
     for name in names {
         // Most names hold none of the words: no need to split them.
         if name == "sidebar" || !has_chrome_part(name) {
             continue;
         }
-        if name_words(name).any(|w| CHROME_NAME_WORDS.contains(&w.as_str())) {
+        // A name of code (`c.PyConfig.skip_source_first_line`, `tkinter.Menu`)
+        // or a long one is the content's own.
+        if name.contains('.') || name.starts_with("index-") {
+            continue;
+        }
+        let words: Vec<String> = name_words(name, is_link).collect();
+        if words.len() <= 4 && words.iter().any(|w| CHROME_NAME_WORDS.contains(&w.as_str())) {
             return true;
         }
     }
@@ -421,7 +432,8 @@ fn is_named_chrome(el: &Element) -> bool {
 
 /// The words of a class or id name, lower case: `md-sidebar__inner` → md,
 /// sidebar, inner; `topNav` → top, nav.
-fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
+/// A link's "skip" needs no other word (`md-skip`).
+fn name_words(name: &str, is_link: bool) -> impl Iterator<Item = String> + '_ {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -442,9 +454,12 @@ fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
     if !cur.is_empty() {
         words.push(cur);
     }
-    // "edit" alone names chrome only as "edit this page" links do: `edit-link`, `editPage`.
+    // "edit" and "skip" alone name chrome only as "edit this page" and
+    // "skip to content" links do: `edit-link`, `editPage`, `skip-to-main`.
     let edit_ok = words.iter().any(|w| matches!(w.as_str(), "link" | "page" | "button" | "url"));
-    words.into_iter().filter(move |w| w != "edit" || edit_ok)
+    let skip_ok =
+        is_link || words.iter().any(|w| matches!(w.as_str(), "link" | "to" | "main" | "content" | "nav"));
+    words.into_iter().filter(move |w| (w != "edit" || edit_ok) && (w != "skip" || skip_ok))
 }
 
 fn starts_trailing(text: &str) -> bool {

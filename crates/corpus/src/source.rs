@@ -396,9 +396,25 @@ impl Navigation {
 /// say more: pages share a title only where their sources do.
 fn tell_shared_titles_apart(entries: &mut [PageEntry], counts: &HashMap<String, usize>) {
     let doc_counts = crate::titles::suffix_counts(entries.iter().filter_map(|e| e.doc_title.as_deref()));
+    // A title taken from `<title>` also loses a project name leading most of them.
+    let mut prefixes: HashMap<String, usize> = HashMap::new();
+    for doc in entries.iter().filter_map(|e| e.doc_title.as_deref()) {
+        if let Some((prefix, _)) = crate::titles::split_prefix(doc) {
+            *prefixes.entry(prefix.to_owned()).or_default() += 1;
+        }
+    }
+    let total = entries.len();
+    for e in entries.iter_mut().filter(|e| e.doc_title.as_deref() == Some(e.title.as_str())) {
+        let title = crate::titles::stripped_title(&e.title, counts);
+        let kept = crate::titles::without_site_prefix(title, &prefixes, total);
+        if kept.len() < title.len() {
+            e.fixed_title = Some(kept.to_owned());
+        }
+    }
     let mut by_title: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
-        by_title.entry(crate::titles::stripped_title(&e.title, counts).to_owned()).or_default().push(i);
+        let title = e.fixed_title.as_deref().unwrap_or_else(|| crate::titles::stripped_title(&e.title, counts));
+        by_title.entry(title.to_owned()).or_default().push(i);
     }
     for (title, group) in by_title {
         if group.len() < 2 {

@@ -42,6 +42,22 @@ pub fn suffix_counts<'a>(titles: impl Iterator<Item = &'a str>) -> HashMap<Strin
     counts
 }
 
+/// The leading segment of a `<title>` before its first `": "` (Doxygen's
+/// "Frob: Frob::Table Class Reference"): `(prefix, kept)`.
+pub(crate) fn split_prefix(title: &str) -> Option<(&str, &str)> {
+    let (prefix, kept) = title.split_once(": ")?;
+    (!prefix.trim().is_empty() && !kept.trim().is_empty()).then(|| (prefix.trim(), kept.trim()))
+}
+
+/// A title without a project name that leads it on most titles: at least
+/// three, and half of those counted in `counts` (`total` titles).
+pub fn without_site_prefix<'a>(title: &'a str, counts: &HashMap<String, usize>, total: usize) -> &'a str {
+    match split_prefix(title) {
+        Some((prefix, kept)) if counts.get(prefix).is_some_and(|&n| n >= 3 && n * 2 >= total) => kept,
+        _ => title,
+    }
+}
+
 /// A title without the site's name, given the edition's [`suffix_counts`].
 pub fn stripped_title<'a>(title: &'a str, counts: &HashMap<String, usize>) -> &'a str {
     match split_suffix(title) {
