@@ -97,8 +97,9 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian bash-doc (texinfo)",
             source: existing(d.join("bash-doc/usr/share/doc/bash")),
             project: "bash",
-            // The info manual's `dir` node is not part of the HTML.
-            broken_in_source: 2,
+            // None: the two links to the info manual's `dir` node (not part of
+            // the HTML) are in the "Up: (dir)" navigation lines, which are dropped.
+            broken_in_source: 0,
             queries: [
                 ("shopt", "/bash/bashref"),
                 ("PROMPT_COMMAND", "/bash/bashref"),
@@ -125,7 +126,12 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian mkdocs-doc (MkDocs)",
             source: existing(d.join("mkdocs-doc/usr/share/doc/mkdocs/html")),
             project: "mkdocs",
-            broken_in_source: 0,
+            // The release notes link template variables of dev-guide/themes by ids
+            // that page no longer has (#pagetitle, #search_and_themes...); four
+            // pages link ids nothing carries (#google_analytics, #readthedocs,
+            // #using-the-theme_dir, #multilevel-documentation); dev-guide/translations
+            // links a root-absolute /user-guide/custom-themes/.
+            broken_in_source: 20,
             queries: [
                 ("site_name", "/mkdocs/user-guide/configuration"),
                 ("GitHub Pages", "/mkdocs/user-guide/deploying-your-docs"),
@@ -138,7 +144,9 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian gettext-doc (texi2html, man2html, Javadoc, C# doc)",
             source: existing(d.join("gettext-doc/usr/share/doc/gettext")),
             project: "gettext",
-            broken_in_source: 0,
+            // The tutorial links four anchors of memo.html, which the package does not
+            // ship; the FAQ has a link missing its scheme (`://lists.gnu.org/...`).
+            broken_in_source: 5,
             queries: [
                 ("msgfmt", "/gettext/msgfmt.1"),
                 ("xgettext", "/gettext/xgettext.1"),
@@ -332,7 +340,8 @@ fn page_problems(
             }
         }
     }
-    if html.contains("<script") || html.contains("javascript:") || html.contains(" onclick=") {
+    // `javascript:` as a link's target (prose and code may name `extra_javascript:`).
+    if html.contains("<script") || html.contains("=\"javascript:") || html.contains(" onclick=") {
         out.push("script passed the allowlist".to_owned());
     }
     out.extend(chrome_problems(&page.markdown));

@@ -1019,7 +1019,15 @@ impl<'p> Converter<'_, 'p> {
             self.code_block(node);
         } else if name == "table" {
             self.flush();
-            self.table(node);
+            match layout_cells(node) {
+                Some(cells) => {
+                    for cell in cells {
+                        self.block_children(cell, depth + 1);
+                        self.flush();
+                    }
+                }
+                None => self.table(node),
+            }
         } else if name == "ul" || name == "ol" || name == "menu" {
             self.flush();
             let mut n = 0usize;
@@ -1282,7 +1290,8 @@ impl<'p> Converter<'_, 'p> {
     }
 
     fn inline(&mut self, node: NodeRef<'p, Node>, el: &Element, out: &mut Inline, depth: usize) {
-        let name_anchor = if el.name() == "a" && el.attr("href").is_none() { el.attr("name") } else { None };
+        // `<a name>` is a target with or without an `href` (texi2html puts both on its table of contents).
+        let name_anchor = if el.name() == "a" { el.attr("name") } else { None };
         if let Some(id) = el.id().or(name_anchor).filter(|id| !id.is_empty()) {
             if self.in_heading {
                 self.keep_id(id);
@@ -1455,6 +1464,34 @@ impl<'p> Converter<'_, 'p> {
         }
         out
     }
+}
+
+/// The cells of a table that only lays out a block (texi2html's
+/// `<table><tr><td>&nbsp;</td><td><pre class="example">`): one row, a
+/// code block or list in it. Its cells are read as blocks, not as a table.
+fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
+    let mut rows = Vec::new();
+    for child in table.children() {
+        match child.value().as_element().map(Element::name) {
+            Some("tr") => rows.push(child),
+            Some("tbody" | "thead" | "tfoot") => {
+                rows.extend(child.children().filter(|r| r.value().as_element().is_some_and(|e| e.name() == "tr")));
+            }
+            _ => {}
+        }
+        if rows.len() > 1 {
+            return None;
+        }
+    }
+    let row = rows.first()?;
+    let cells: Vec<NodeRef<'_, Node>> = row
+        .children()
+        .filter(|c| c.value().as_element().is_some_and(|e| matches!(e.name(), "td" | "th")))
+        .collect();
+    let holds_block = cells.iter().any(|c| {
+        c.children().any(|b| b.value().as_element().is_some_and(|e| matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table")))
+    });
+    holds_block.then_some(cells)
 }
 
 /// Whether an anchor can be written as a Markdown heading attribute `{#id}`.
