@@ -372,8 +372,11 @@ fn is_nav_line(line: &str) -> bool {
     if ["Next:", "Previous:", "Prev:", "Up:"].iter().any(|w| plain.starts_with(w)) {
         return true;
     }
-    let words: Vec<String> =
-        plain.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let words: Vec<String> = plain
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
     words.len() >= 2 && line.contains("](") && words.iter().all(|w| NAV_WORDS.contains(&w.as_str()))
 }
 
@@ -399,7 +402,9 @@ fn chrome_problems(markdown: &str) -> Vec<String> {
     if let Some(last) = shown.last().filter(|l| is_footer_line(l)) {
         out.push(format!("footer left at the end: {last:?}"));
     }
-    if let Some(first) = shown.first().filter(|l| is_footer_line(l) || l.to_lowercase().starts_with("skip to")) {
+    if let Some(first) =
+        shown.first().filter(|l| is_footer_line(l) || l.to_lowercase().starts_with("skip to"))
+    {
         out.push(format!("the Markdown starts with chrome: {first:?}"));
     }
     out
@@ -414,7 +419,8 @@ fn chrome_lines_are_told_from_content() {
     ] {
         assert!(is_nav_line(nav), "{nav}");
     }
-    for content in ["See the [Index](/m/ix) for more.", "- [Contents of a PO file](/m/po)", "Next, run make."] {
+    for content in ["See the [Index](/m/ix) for more.", "- [Contents of a PO file](/m/po)", "Next, run make."]
+    {
         assert!(!is_nav_line(content), "{content}");
     }
     assert!(is_footer_line("Copyright © 2024 Frob"));

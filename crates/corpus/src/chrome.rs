@@ -21,8 +21,8 @@ const EDIT_TITLES: [&str; 4] = ["edit this page", "edit on ", "view page source"
 /// Words that make a block navigation when it holds nothing else but links
 /// and separators (lower case).
 const NAV_WORDS: [&str; 19] = [
-    "next", "previous", "prev", "up", "home", "top", "contents", "index", "table", "of", "toc", "back",
-    "to", "start", "go", "first", "last", "page", "skip",
+    "next", "previous", "prev", "up", "home", "top", "contents", "index", "table", "of", "toc", "back", "to",
+    "start", "go", "first", "last", "page", "skip",
 ];
 
 /// Navigation words that, as a link's whole text or as a label (`Next:`),
@@ -143,9 +143,9 @@ impl Attrs {
                 }
                 "title" | "aria-label" => {
                     let head = value.trim_start().as_bytes();
-                    out.edit_title |= EDIT_TITLES.iter().any(|e| {
-                        head.get(..e.len()).is_some_and(|h| h.eq_ignore_ascii_case(e.as_bytes()))
-                    });
+                    out.edit_title |= EDIT_TITLES
+                        .iter()
+                        .any(|e| head.get(..e.len()).is_some_and(|h| h.eq_ignore_ascii_case(e.as_bytes())));
                 }
                 _ => {}
             }
@@ -188,7 +188,9 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                         let mut code = false;
                         for e in edges.by_ref() {
                             match e {
-                                Edge::Open(d) => code |= d.value().as_text().is_some_and(|t| !t.trim().is_empty()),
+                                Edge::Open(d) => {
+                                    code |= d.value().as_text().is_some_and(|t| !t.trim().is_empty())
+                                }
                                 Edge::Close(c) if c.id() == n.id() => break,
                                 Edge::Close(_) => {}
                             }
@@ -209,7 +211,9 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                     let named = n.id() != root.id()
                         && (attrs.chrome_role
                             || (el.name() == "a" && attrs.edit_title)
-                            || (!is_phrase(el) && !matches!(el.name(), "dt" | "dd") && is_named_chrome(el, is_link))
+                            || (!is_phrase(el)
+                                && !matches!(el.name(), "dt" | "dd")
+                                && is_named_chrome(el, is_link))
                             || (matches!(el.name(), "header" | "footer") && sectioning == 0));
                     if SECTIONING.contains(&el.name()) {
                         sectioning += 1;
@@ -358,8 +362,22 @@ fn words(t: &str) -> impl Iterator<Item = &str> {
 fn is_phrase(el: &Element) -> bool {
     matches!(
         el.name(),
-        "code" | "em" | "strong" | "b" | "i" | "tt" | "var" | "kbd" | "samp" | "sub" | "sup" | "acronym"
-            | "abbr" | "cite" | "dfn" | "q"
+        "code"
+            | "em"
+            | "strong"
+            | "b"
+            | "i"
+            | "tt"
+            | "var"
+            | "kbd"
+            | "samp"
+            | "sub"
+            | "sup"
+            | "acronym"
+            | "abbr"
+            | "cite"
+            | "dfn"
+            | "q"
     )
 }
 
@@ -547,8 +565,9 @@ fn leaves<'a>(
         if !is_block(child) {
             continue;
         }
-        let is_leaf = child.value().as_element().is_some_and(|e| is_heading(e) || matches!(e.name(), "table" | "pre"))
-            || !child.children().any(is_block);
+        let is_leaf =
+            child.value().as_element().is_some_and(|e| is_heading(e) || matches!(e.name(), "table" | "pre"))
+                || !child.children().any(is_block);
         if is_leaf {
             if has_text(child) && !each(child) {
                 return false;
@@ -619,4 +638,38 @@ fn fingerprint(node: NodeRef<'_, Node>) -> Option<u64> {
 /// at least: what repeats that much at the edges of pages is the site's, not the page's.
 pub fn repeated(counts: &std::collections::HashMap<u64, usize>, pages: usize) -> HashSet<u64> {
     counts.iter().filter(|(_, n)| **n >= 3 && **n * 2 >= pages).map(|(h, _)| *h).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_into_words() {
+        let words = |n: &str| name_words(n, false).collect::<Vec<_>>();
+        assert_eq!(words("md-sidebar__inner"), ["md", "sidebar", "inner"]);
+        assert_eq!(words("topNav"), ["top", "nav"]);
+        assert_eq!(words("skip"), Vec::<String>::new());
+        assert_eq!(words("skip-link"), ["skip", "link"]);
+        assert_eq!(name_words("md-skip", true).collect::<Vec<_>>(), ["md", "skip"]);
+        assert!(has_chrome_part("bottomNav") && has_chrome_part("BREADCRUMBS"));
+        assert!(!has_chrome_part("literal") && !has_chrome_part("sect1"));
+    }
+
+    #[test]
+    fn only_trailing_lines_of_chrome_are_footers() {
+        assert!(starts_trailing("Last updated 2024-01-02"));
+        assert!(starts_trailing("© 2024 Frob"));
+        assert!(starts_trailing("This document was generated by texi2html"));
+        assert!(!starts_trailing("The copyright holder"));
+    }
+
+    #[test]
+    fn a_fingerprint_repeats_on_half_the_pages_and_three_at_least() {
+        let counts = std::collections::HashMap::from([(1u64, 3usize), (2, 2), (3, 4)]);
+        let mut got: Vec<u64> = repeated(&counts, 6).into_iter().collect();
+        got.sort_unstable();
+        assert_eq!(got, [1, 3]);
+        assert!(repeated(&counts, 10).is_empty());
+    }
 }

@@ -384,9 +384,8 @@ pub(crate) fn convert(
     let page_path = paths::page_path(prefix, rel_file);
     let mut chrome = chrome::find(root, is_skipped);
     let edges = {
-        let skipped = |n: NodeRef<'_, Node>| {
-            chrome.contains(n) || n.value().as_element().is_some_and(is_skipped)
-        };
+        let skipped =
+            |n: NodeRef<'_, Node>| chrome.contains(n) || n.value().as_element().is_some_and(is_skipped);
         chrome::edge_blocks(root, &skipped)
     };
     for edge in &edges {
@@ -510,13 +509,30 @@ fn heading_level(el: &Element) -> Option<u8> {
 }
 
 fn is_skipped(el: &Element) -> bool {
-    // A `match` on the name: this runs for every element, several times.
-    let skipped_tag = match el.name() {
-        "head" | "script" | "style" | "noscript" | "template" | "nav" | "iframe" | "object" | "embed"
-        | "svg" | "canvas" | "form" | "button" | "input" | "select" | "textarea" | "link" | "meta"
-        | "title" | "colgroup" => true,
-        _ => false,
-    };
+    // `matches!` on the name: this runs for every element, several times.
+    let skipped_tag = matches!(
+        el.name(),
+        "head"
+            | "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "nav"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "canvas"
+            | "form"
+            | "button"
+            | "input"
+            | "select"
+            | "textarea"
+            | "link"
+            | "meta"
+            | "title"
+            | "colgroup"
+    );
     debug_assert_eq!(skipped_tag, SKIP_TAGS.contains(&el.name()));
     skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c))
 }
@@ -1475,7 +1491,9 @@ fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
         match child.value().as_element().map(Element::name) {
             Some("tr") => rows.push(child),
             Some("tbody" | "thead" | "tfoot") => {
-                rows.extend(child.children().filter(|r| r.value().as_element().is_some_and(|e| e.name() == "tr")));
+                rows.extend(
+                    child.children().filter(|r| r.value().as_element().is_some_and(|e| e.name() == "tr")),
+                );
             }
             _ => {}
         }
@@ -1489,7 +1507,9 @@ fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
         .filter(|c| c.value().as_element().is_some_and(|e| matches!(e.name(), "td" | "th")))
         .collect();
     let holds_block = cells.iter().any(|c| {
-        c.children().any(|b| b.value().as_element().is_some_and(|e| matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table")))
+        c.children().any(|b| {
+            b.value().as_element().is_some_and(|e| matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table"))
+        })
     });
     holds_block.then_some(cells)
 }

@@ -413,7 +413,8 @@ fn tell_shared_titles_apart(entries: &mut [PageEntry], counts: &HashMap<String, 
     }
     let mut by_title: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
-        let title = e.fixed_title.as_deref().unwrap_or_else(|| crate::titles::stripped_title(&e.title, counts));
+        let title =
+            e.fixed_title.as_deref().unwrap_or_else(|| crate::titles::stripped_title(&e.title, counts));
         by_title.entry(title.to_owned()).or_default().push(i);
     }
     for (title, group) in by_title {
@@ -693,7 +694,9 @@ impl<'a> Reader<'a> {
             let Some((file, rel)) = file_of(&self.entries[i].source_file) else { continue };
             // The file was read once already; one that changed meanwhile keeps its first page.
             let Ok(bytes) = walk::read_source_file(&file, self.options.max_file_bytes) else { continue };
-            let Ok(converted) = html::convert(&bytes, &rel, &self.options.prefix, &repeated) else { continue };
+            let Ok(converted) = html::convert(&bytes, &rel, &self.options.prefix, &repeated) else {
+                continue;
+            };
             let old = self.spool.read(self.entries[i].at).map_err(|e| {
                 self.unwritable(format!("cannot read back a converted page from the temporary folder: {e}"))
             })?;
@@ -849,7 +852,8 @@ impl<'a> Reader<'a> {
         let first = self.entries.len();
         for (i, file) in wanted.iter().enumerate() {
             self.check_deadline(i, total)?;
-            let full = SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), ..(*file).clone() };
+            let full =
+                SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), ..(*file).clone() };
             self.page_from(&full, &file.rel, SourceFormat::Html)?;
             progress(i + 1, total);
         }

@@ -260,7 +260,12 @@ pub const RUSTDOC: &str = r##"<!DOCTYPE html><html lang="en"><head><title>Frobbe
 #[test]
 fn rustdoc_starts_with_the_item() {
     let page = page(RUSTDOC, "frob/struct.Frobber.html");
-    assert_clean(&page, "Struct Frobber", "# Struct Frobber {#main-content}\n\n", &["Skip to main", "Copy item path", "0.1.0"]);
+    assert_clean(
+        &page,
+        "Struct Frobber",
+        "# Struct Frobber {#main-content}\n\n",
+        &["Skip to main", "Copy item path", "0.1.0"],
+    );
     assert!(page.markdown.contains("```\npub struct Frobber;\n```"), "{}", page.markdown);
 }
 
@@ -335,7 +340,11 @@ fn a_banner_h1_on_every_page_is_never_the_title() {
         }
     }
     let install = &ingested.pages[1];
-    assert!(install.markdown.starts_with("# Installing Frob\n\nRun the installer.\n"), "{}", install.markdown);
+    assert!(
+        install.markdown.starts_with("# Installing Frob\n\nRun the installer.\n"),
+        "{}",
+        install.markdown
+    );
     let faq = &ingested.pages[0];
     assert!(faq.markdown.starts_with("Ask away.\n"), "{}", faq.markdown);
 }
@@ -355,7 +364,9 @@ fn a_block_on_two_pages_of_three_stays() {
 fn pages_share_a_title_only_where_their_sources_do() {
     let dir = tempfile::tempdir().unwrap();
     let page = |title: &str, h1: &str| {
-        format!("<html><head><title>{title} — Frob 2 documentation</title></head><body><h1>{h1}</h1><p>{title} text.</p></body></html>")
+        format!(
+            "<html><head><title>{title} — Frob 2 documentation</title></head><body><h1>{h1}</h1><p>{title} text.</p></body></html>"
+        )
     };
     let files = [
         ("tutorial/intro.html", page("1. Introduction to the tutorial", "1. Introduction")),
@@ -405,6 +416,9 @@ fn the_start_of_each_generators_page() {
     for (name, html, file) in pages {
         let page = page(html, file);
         let start: Vec<&str> = page.markdown.lines().take(12).collect();
-        insta::assert_snapshot!(format!("start_{name}"), format!("title: {}\n---\n{}", page.title, start.join("\n")));
+        insta::assert_snapshot!(
+            format!("start_{name}"),
+            format!("title: {}\n---\n{}", page.title, start.join("\n"))
+        );
     }
 }
