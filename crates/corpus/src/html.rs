@@ -3,9 +3,12 @@
 //! dropped, headings keep their element ids as anchors, links are rewritten
 //! to library paths.
 
+use std::collections::HashSet;
+
 use ego_tree::NodeRef;
 use scraper::{Html, Node, node::Element};
 
+use crate::chrome::{self, PageChrome};
 use crate::page::{Page, PageError, Section, Symbol, utf8};
 use crate::paths;
 use crate::script::{is_cjk, is_hangul};
@@ -351,6 +354,27 @@ const BLOCK_TAGS: [&str; 22] = [
 /// Converts one HTML file (`rel_file` is its path inside the source, used
 /// for the page path, link resolution and messages) into a page under `prefix`.
 pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
+    convert(bytes, rel_file, prefix, &HashSet::new()).map(|c| c.page)
+}
+
+/// A converted page with what the edition-wide steps need of it.
+pub(crate) struct Converted {
+    pub(crate) page: Page,
+    /// Fingerprints of the blocks at the edges of its content (each once),
+    /// to find what repeats on most pages of the edition.
+    pub(crate) edges: Vec<u64>,
+    /// Its `<title>`, when it has one.
+    pub(crate) doc_title: Option<String>,
+}
+
+/// [`html_to_page`], dropping the edge blocks whose fingerprints are in
+/// `repeated` (the edition's chrome).
+pub(crate) fn convert(
+    bytes: &[u8],
+    rel_file: &str,
+    prefix: &str,
+    repeated: &HashSet<u64>,
+) -> Result<Converted, PageError> {
     let src = utf8(bytes, rel_file)?;
     if let Err(reason) = check_shape(src, MAX_NESTING) {
         return Err(PageError::Malformed { path: rel_file.to_owned(), reason });
@@ -358,10 +382,25 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
     let doc = Html::parse_document(src);
     let root = main_content(&doc);
     let page_path = paths::page_path(prefix, rel_file);
-    let plan = plan(root);
+    let mut chrome = chrome::find(root, is_skipped);
+    let edges = {
+        let skipped =
+            |n: NodeRef<'_, Node>| chrome.contains(n) || n.value().as_element().is_some_and(is_skipped);
+        chrome::edge_blocks(root, &skipped)
+    };
+    for edge in &edges {
+        if repeated.contains(&edge.fingerprint) {
+            chrome.dropped.insert(edge.node);
+        }
+    }
+    let mut fingerprints: Vec<u64> = edges.iter().map(|e| e.fingerprint).collect();
+    fingerprints.sort_unstable();
+    fingerprints.dedup();
+    let doc_title = document_title(&doc);
+    let plan = plan(root, &chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
     let title = title_from_heading
-        .or_else(|| document_title(&doc))
+        .or_else(|| doc_title.clone())
         .unwrap_or_else(|| paths::file_stem(rel_file).to_owned());
     let title = nfc(&title);
     let mut conv = Converter {
@@ -369,6 +408,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         rel_file,
         page_path: &page_path,
         plan: &plan,
+        chrome: &chrome,
         title: &title,
         sections: vec![SectionBuf::lead(&title)],
         para: Inline::default(),
@@ -393,7 +433,7 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
     symbols.extend(term_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
-    Ok(Page {
+    let page = Page {
         path: page_path.clone(),
         source_file: rel_file.to_owned(),
         title,
@@ -407,7 +447,8 @@ pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, 
         symbols,
         listing: is_index_listing(&doc),
         nav: Default::default(),
-    })
+    };
+    Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)) })
 }
 
 /// DocBook's generated index (`<div class="index">`, e.g. PostgreSQL's
@@ -468,7 +509,32 @@ fn heading_level(el: &Element) -> Option<u8> {
 }
 
 fn is_skipped(el: &Element) -> bool {
-    SKIP_TAGS.contains(&el.name()) || el.classes().any(|c| SKIP_CLASSES.contains(&c))
+    // `matches!` on the name: this runs for every element, several times.
+    let skipped_tag = matches!(
+        el.name(),
+        "head"
+            | "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "nav"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "canvas"
+            | "form"
+            | "button"
+            | "input"
+            | "select"
+            | "textarea"
+            | "link"
+            | "meta"
+            | "title"
+            | "colgroup"
+    );
+    debug_assert_eq!(skipped_tag, SKIP_TAGS.contains(&el.name()));
+    skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c))
 }
 
 /// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
@@ -491,27 +557,39 @@ struct Plan<'a> {
     min_cut_level: u8,
 }
 
-fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
+/// `doc_title` is the page's `<title>`: a first heading other than an
+/// `<h1>` that it does not name (Doxygen's "Public Member Functions") is a
+/// section, not the page's own heading.
+fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str>) -> Plan<'a> {
     let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
+    let mut first = true;
+    let mut banner = false;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         let Some(level) = heading_level(el) else { continue };
         let mut caption = false;
-        let mut skipped = false;
+        let mut skipped = chrome.contains(node);
         for anc in node.ancestors() {
             if anc.id() == root.id() {
                 break;
             }
             if let Some(a) = anc.value().as_element() {
-                skipped |= is_skipped(a);
+                skipped |= is_skipped(a) || chrome.contains(anc);
                 caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
             }
         }
         // A heading with no text (an anchor target, an emptied permalink) starts nothing.
-        if skipped || is_skipped(el) || heading_text(node).is_empty() {
+        if skipped || is_skipped(el) {
+            // After a site's banner `<h1>`, the page's own heading may be an `<h2>`.
+            banner |= first && level == 1 && chrome.contains(node);
             continue;
         }
-        if plan.page_heading.is_none() {
+        let text = heading_text(node);
+        if text.is_empty() {
+            continue;
+        }
+        let own = level == 1 || (banner && level == 2) || names_page(doc_title, &text);
+        if std::mem::take(&mut first) && own {
             plan.page_heading = Some(node);
         } else if !caption {
             plan.cuts.insert(node.id());
@@ -519,6 +597,16 @@ fn plan(root: NodeRef<'_, Node>) -> Plan<'_> {
         }
     }
     plan
+}
+
+/// Whether a page's `<title>` (if it has one) names a heading of it, its
+/// section number aside (texinfo's "2 Installation" is the page
+/// "Installation (GNU gettext utilities)").
+fn names_page(doc_title: Option<&str>, heading: &str) -> bool {
+    let heading = heading.to_lowercase();
+    let unnumbered = heading.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').trim_start();
+    let unnumbered = if unnumbered.is_empty() { heading.as_str() } else { unnumbered };
+    doc_title.is_none_or(|t| collapse_whitespace(t).to_lowercase().contains(unnumbered))
 }
 
 /// A heading's text without its `#`/`¶` permalink.
@@ -774,6 +862,7 @@ struct Converter<'a, 'p> {
     rel_file: &'a str,
     page_path: &'a str,
     plan: &'a Plan<'p>,
+    chrome: &'a PageChrome,
     title: &'a str,
     sections: Vec<SectionBuf>,
     para: Inline,
@@ -910,7 +999,7 @@ impl<'p> Converter<'_, 'p> {
                     self.para = para;
                     return;
                 }
-                if is_skipped(el) || is_permalink(node) {
+                if is_skipped(el) || is_permalink(node) || self.chrome.contains(node) {
                     return;
                 }
                 // An inline element's id is written where it stands (see `inline`).
@@ -946,7 +1035,15 @@ impl<'p> Converter<'_, 'p> {
             self.code_block(node);
         } else if name == "table" {
             self.flush();
-            self.table(node);
+            match layout_cells(node) {
+                Some(cells) => {
+                    for cell in cells {
+                        self.block_children(cell, depth + 1);
+                        self.flush();
+                    }
+                }
+                None => self.table(node),
+            }
         } else if name == "ul" || name == "ol" || name == "menu" {
             self.flush();
             let mut n = 0usize;
@@ -1034,12 +1131,20 @@ impl<'p> Converter<'_, 'p> {
             // The page's Markdown starts with its title; ids written before
             // it (nothing else was) follow it.
             let mut due = String::new();
+            // What came before the title (Javadoc's package line) follows it.
+            let mut before = None;
             if self.sections.len() == 1 && self.sections[0].text.trim().is_empty() {
                 let lead = std::mem::take(&mut self.sections[0].markdown);
                 due = lead.lines().map(str::trim).collect();
+            } else if self.sections.len() == 1 && self.prefixes.is_empty() {
+                let lead = &mut self.sections[0];
+                before = Some((std::mem::take(&mut lead.markdown), std::mem::take(&mut lead.text)));
             }
             due.push_str(&std::mem::take(&mut self.anchors_due));
             self.emit_block(&format!("# {md_title}{}", attr.unwrap_or_default()), &title);
+            if let Some((md, text)) = before {
+                self.emit_block(md.trim_end(), text.trim_end());
+            }
             self.anchors_due = due;
             return;
         }
@@ -1140,6 +1245,9 @@ impl<'p> Converter<'_, 'p> {
         }
         for child in node.children() {
             let Some(el) = child.value().as_element() else { continue };
+            if self.chrome.contains(child) {
+                continue;
+            }
             match el.name() {
                 "tr" => {
                     let mut cells = Vec::new();
@@ -1178,7 +1286,7 @@ impl<'p> Converter<'_, 'p> {
         match node.value() {
             Node::Text(t) => out.push_text(t),
             Node::Element(el) => {
-                if is_skipped(el) || is_permalink(node) {
+                if is_skipped(el) || is_permalink(node) || self.chrome.contains(node) {
                     return;
                 }
                 if depth > MAX_DEPTH {
@@ -1198,7 +1306,8 @@ impl<'p> Converter<'_, 'p> {
     }
 
     fn inline(&mut self, node: NodeRef<'p, Node>, el: &Element, out: &mut Inline, depth: usize) {
-        let name_anchor = if el.name() == "a" && el.attr("href").is_none() { el.attr("name") } else { None };
+        // `<a name>` is a target with or without an `href` (texi2html puts both on its table of contents).
+        let name_anchor = if el.name() == "a" { el.attr("name") } else { None };
         if let Some(id) = el.id().or(name_anchor).filter(|id| !id.is_empty()) {
             if self.in_heading {
                 self.keep_id(id);
@@ -1371,6 +1480,38 @@ impl<'p> Converter<'_, 'p> {
         }
         out
     }
+}
+
+/// The cells of a table that only lays out a block (texi2html's
+/// `<table><tr><td>&nbsp;</td><td><pre class="example">`): one row, a
+/// code block or list in it. Its cells are read as blocks, not as a table.
+fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
+    let mut rows = Vec::new();
+    for child in table.children() {
+        match child.value().as_element().map(Element::name) {
+            Some("tr") => rows.push(child),
+            Some("tbody" | "thead" | "tfoot") => {
+                rows.extend(
+                    child.children().filter(|r| r.value().as_element().is_some_and(|e| e.name() == "tr")),
+                );
+            }
+            _ => {}
+        }
+        if rows.len() > 1 {
+            return None;
+        }
+    }
+    let row = rows.first()?;
+    let cells: Vec<NodeRef<'_, Node>> = row
+        .children()
+        .filter(|c| c.value().as_element().is_some_and(|e| matches!(e.name(), "td" | "th")))
+        .collect();
+    let holds_block = cells.iter().any(|c| {
+        c.children().any(|b| {
+            b.value().as_element().is_some_and(|e| matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table"))
+        })
+    });
+    holds_block.then_some(cells)
 }
 
 /// Whether an anchor can be written as a Markdown heading attribute `{#id}`.

@@ -12,6 +12,8 @@
 //!   reading them without following a link swapped in meanwhile.
 //! - `frontmatter`: splitting and reading YAML frontmatter.
 //! - `markdown`: Markdown → plain text and sections (body kept byte for byte).
+//! - `chrome`: site chrome in HTML pages (navigation by shape, role and class; blocks
+//!   repeated across an edition).
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
 //! - `check`: the link check of an edition (what resolves, what the source itself breaks).
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
@@ -31,6 +33,7 @@
 
 pub mod archive;
 pub mod check;
+mod chrome;
 pub mod docset;
 pub mod frontmatter;
 pub mod heading_ids;

@@ -101,6 +101,14 @@ pub struct PageEntry {
     title: String,
     /// Frontmatter order, which a folder takes from its index page.
     order: Option<i64>,
+    /// An HTML page's `<title>`, kept to tell apart pages whose headings are the same.
+    doc_title: Option<String>,
+    /// The title that replaces the converted one (no site suffix to strip):
+    /// the `<title>` of a page whose heading another page shares.
+    fixed_title: Option<String>,
+    /// Fingerprints of the blocks at the edges of an HTML page's content,
+    /// until the edition's repeated chrome is found.
+    edges: Vec<u64>,
     /// Where the page is in the spool.
     at: u64,
     /// The page's place in the navigation, set once every page is known.
@@ -126,7 +134,9 @@ impl Spooled {
             path: self.source.clone(),
             reason: format!("cannot read back a converted page from the temporary folder: {e}"),
         })?;
-        if let Some(counts) = &self.suffixes {
+        if let Some(title) = &entry.fixed_title {
+            crate::titles::retitle(&mut page, title.clone());
+        } else if let Some(counts) = &self.suffixes {
             crate::titles::strip_site_suffix(&mut page, counts);
         }
         page.nav = entry.nav.clone();
@@ -363,9 +373,10 @@ impl Navigation {
         if let Some(file) = &self.summary_file {
             entries.retain(|e| &e.source_file != file);
         }
-        let title = |e: &'_ PageEntry| match suffixes {
-            Some(counts) => crate::titles::stripped_title(&e.title, counts).to_owned(),
-            None => e.title.clone(),
+        let title = |e: &'_ PageEntry| match (&e.fixed_title, suffixes) {
+            (Some(fixed), _) => fixed.clone(),
+            (None, Some(counts)) => crate::titles::stripped_title(&e.title, counts).to_owned(),
+            (None, None) => e.title.clone(),
         };
         let titles: Vec<String> = entries.iter().map(title).collect();
         let files: Vec<nav::NavSource<'_>> = entries
@@ -376,6 +387,54 @@ impl Navigation {
         let (places, _) = nav::places(&files, &self.categories, &self.summary);
         for (entry, place) in entries.iter_mut().zip(places) {
             entry.nav = place;
+        }
+    }
+}
+
+/// Two pages whose headings are the same ("1. Introduction" of two parts)
+/// take their `<title>`s (without the site's name) where those differ and
+/// say more: pages share a title only where their sources do.
+fn tell_shared_titles_apart(entries: &mut [PageEntry], counts: &HashMap<String, usize>) {
+    let doc_counts = crate::titles::suffix_counts(entries.iter().filter_map(|e| e.doc_title.as_deref()));
+    // A title taken from `<title>` also loses a project name leading most of them.
+    let mut prefixes: HashMap<String, usize> = HashMap::new();
+    for doc in entries.iter().filter_map(|e| e.doc_title.as_deref()) {
+        if let Some((prefix, _)) = crate::titles::split_prefix(doc) {
+            *prefixes.entry(prefix.to_owned()).or_default() += 1;
+        }
+    }
+    let total = entries.len();
+    for e in entries.iter_mut().filter(|e| e.doc_title.as_deref() == Some(e.title.as_str())) {
+        let title = crate::titles::stripped_title(&e.title, counts);
+        let kept = crate::titles::without_site_prefix(title, &prefixes, total);
+        if kept.len() < title.len() {
+            e.fixed_title = Some(kept.to_owned());
+        }
+    }
+    let mut by_title: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        let title =
+            e.fixed_title.as_deref().unwrap_or_else(|| crate::titles::stripped_title(&e.title, counts));
+        by_title.entry(title.to_owned()).or_default().push(i);
+    }
+    for (title, group) in by_title {
+        if group.len() < 2 {
+            continue;
+        }
+        let docs: Vec<Option<String>> = group
+            .iter()
+            .map(|&i| {
+                let doc = entries[i].doc_title.as_deref()?;
+                Some(crate::titles::stripped_title(doc, &doc_counts).to_owned())
+            })
+            .collect();
+        if docs.iter().all(|d| *d == docs[0]) {
+            continue;
+        }
+        for (&i, doc) in group.iter().zip(docs) {
+            if let Some(doc) = doc.filter(|d| d.len() > title.len() && *d != title) {
+                entries[i].fixed_title = Some(doc);
+            }
         }
     }
 }
@@ -460,8 +519,16 @@ impl<'a> Reader<'a> {
             kept.push(entry);
         }
         // HTML titles often come from `<title>`, which carries the site's name.
-        let suffixes = (format != SourceFormat::Markdown)
-            .then(|| crate::titles::suffix_counts(kept.iter().map(|e| e.title.as_str())));
+        // A `<title>` the page's heading stood in for counts too: it carries the site's name.
+        let suffixes = (format != SourceFormat::Markdown).then(|| {
+            crate::titles::suffix_counts(kept.iter().map(|e| match &e.doc_title {
+                Some(doc) if crate::titles::split_suffix(doc).is_some() => doc.as_str(),
+                _ => e.title.as_str(),
+            }))
+        });
+        if let Some(counts) = &suffixes {
+            tell_shared_titles_apart(&mut kept, counts);
+        }
         navigation.apply(&mut kept, suffixes.as_ref());
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         if kept.is_empty() {
@@ -580,10 +647,71 @@ impl<'a> Reader<'a> {
                 .collect(),
         );
         let total = wanted.len();
-        for (i, file) in wanted.into_iter().enumerate() {
+        let first = self.entries.len();
+        for (i, file) in wanted.iter().enumerate() {
             self.check_deadline(i, total)?;
             self.page_from(file, &file.rel, format)?;
             progress(i + 1, total);
+        }
+        if format != SourceFormat::Markdown {
+            let by_rel: HashMap<&str, &SourceFile> = wanted.iter().map(|f| (f.rel.as_str(), *f)).collect();
+            self.drop_repeated_chrome(first, &|source_file| {
+                by_rel.get(source_file).map(|f| ((*f).clone(), f.rel.clone()))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Converts again the pages (from entry `first` on) that hold blocks
+    /// repeated at the edges of most pages of the edition, without them;
+    /// `file_of` gives a page's file (and its path for the page path) from
+    /// its `source_file`. Only those pages pay for a second conversion.
+    fn drop_repeated_chrome(
+        &mut self,
+        first: usize,
+        file_of: &dyn Fn(&str) -> Option<(SourceFile, String)>,
+    ) -> Result<(), SourceError> {
+        let mut counts: HashMap<u64, usize> = HashMap::new();
+        for entry in &self.entries[first..] {
+            for h in &entry.edges {
+                *counts.entry(*h).or_default() += 1;
+            }
+        }
+        let repeated = crate::chrome::repeated(&counts, self.entries.len() - first);
+        drop(counts);
+        if repeated.is_empty() {
+            for entry in &mut self.entries[first..] {
+                entry.edges = Vec::new();
+            }
+            return Ok(());
+        }
+        self.spool.flush().map_err(|e| self.unwritable(format!("cannot write the converted pages: {e}")))?;
+        for i in first..self.entries.len() {
+            let edges = std::mem::take(&mut self.entries[i].edges);
+            if !edges.iter().any(|h| repeated.contains(h)) {
+                continue;
+            }
+            let Some((file, rel)) = file_of(&self.entries[i].source_file) else { continue };
+            // The file was read once already; one that changed meanwhile keeps its first page.
+            let Ok(bytes) = walk::read_source_file(&file, self.options.max_file_bytes) else { continue };
+            let Ok(converted) = html::convert(&bytes, &rel, &self.options.prefix, &repeated) else {
+                continue;
+            };
+            let old = self.spool.read(self.entries[i].at).map_err(|e| {
+                self.unwritable(format!("cannot read back a converted page from the temporary folder: {e}"))
+            })?;
+            let mut page = converted.page;
+            // Symbols from the docset index or the inventory came with the first conversion.
+            page.source_file = old.source_file;
+            page.symbols = old.symbols;
+            let at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
+                path: self.source.to_path_buf(),
+                reason: format!("cannot write the converted pages to the temporary folder: {e}"),
+            })?;
+            let entry = &mut self.entries[i];
+            entry.at = at;
+            entry.title = page.title;
+            entry.doc_title = converted.doc_title;
         }
         Ok(())
     }
@@ -623,11 +751,12 @@ impl<'a> Reader<'a> {
             }
         };
         let converted = match format {
-            SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix),
-            _ => html::html_to_page(&bytes, rel, &self.options.prefix),
+            SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix)
+                .map(|page| html::Converted { page, edges: Vec::new(), doc_title: None }),
+            _ => html::convert(&bytes, rel, &self.options.prefix, &HashSet::new()),
         };
-        let mut page = match converted {
-            Ok(page) => page,
+        let html::Converted { mut page, edges, doc_title } = match converted {
+            Ok(converted) => converted,
             Err(e) => {
                 let mut problem = e.to_problem();
                 problem.path.clone_from(&file.rel);
@@ -655,7 +784,18 @@ impl<'a> Reader<'a> {
             reason: format!("cannot write the converted pages to the temporary folder: {e}"),
         })?;
         let Page { path, source_file, title, draft, order, .. } = page;
-        self.entries.push(PageEntry { path, source_file, draft, title, order, at, nav: NavPlace::default() });
+        self.entries.push(PageEntry {
+            path,
+            source_file,
+            draft,
+            title,
+            order,
+            doc_title,
+            fixed_title: None,
+            edges,
+            at,
+            nav: NavPlace::default(),
+        });
         Ok(true)
     }
 
@@ -709,12 +849,20 @@ impl<'a> Reader<'a> {
         };
         let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
         let total = wanted.len();
-        for (i, file) in wanted.into_iter().enumerate() {
+        let first = self.entries.len();
+        for (i, file) in wanted.iter().enumerate() {
             self.check_deadline(i, total)?;
-            let full = SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), ..file.clone() };
+            let full =
+                SourceFile { rel: format!("{}/{}", docset::DOCUMENTS_PATH, file.rel), ..(*file).clone() };
             self.page_from(&full, &file.rel, SourceFormat::Html)?;
             progress(i + 1, total);
         }
+        let by_rel: HashMap<&str, &SourceFile> = wanted.iter().map(|f| (f.rel.as_str(), *f)).collect();
+        self.drop_repeated_chrome(first, &|source_file| {
+            let rel = source_file.strip_prefix(docset::DOCUMENTS_PATH)?.strip_prefix('/')?;
+            let file = by_rel.get(rel)?;
+            Some((SourceFile { rel: source_file.to_owned(), ..(*file).clone() }, rel.to_owned()))
+        })?;
         let names = files.iter().map(|f| format!("{}/{}", docset::DOCUMENTS_PATH, f.rel)).collect();
         Ok((info, names))
     }

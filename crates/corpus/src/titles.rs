@@ -10,7 +10,7 @@ const SEPARATORS: [&str; 4] = [" — ", " – ", " | ", " - "];
 
 /// The trailing segment of `title` after its last separator, when it has one
 /// and something is left before it: `(kept, suffix)`.
-fn split_suffix(title: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_suffix(title: &str) -> Option<(&str, &str)> {
     SEPARATORS
         .iter()
         .filter_map(|sep| title.rfind(sep).map(|at| (at, sep.len())))
@@ -42,6 +42,22 @@ pub fn suffix_counts<'a>(titles: impl Iterator<Item = &'a str>) -> HashMap<Strin
     counts
 }
 
+/// The leading segment of a `<title>` before its first `": "` (Doxygen's
+/// "Frob: Frob::Table Class Reference"): `(prefix, kept)`.
+pub(crate) fn split_prefix(title: &str) -> Option<(&str, &str)> {
+    let (prefix, kept) = title.split_once(": ")?;
+    (!prefix.trim().is_empty() && !kept.trim().is_empty()).then(|| (prefix.trim(), kept.trim()))
+}
+
+/// A title without a project name that leads it on most titles: at least
+/// three, and half of those counted in `counts` (`total` titles).
+pub fn without_site_prefix<'a>(title: &'a str, counts: &HashMap<String, usize>, total: usize) -> &'a str {
+    match split_prefix(title) {
+        Some((prefix, kept)) if counts.get(prefix).is_some_and(|&n| n >= 3 && n * 2 >= total) => kept,
+        _ => title,
+    }
+}
+
 /// A title without the site's name, given the edition's [`suffix_counts`].
 pub fn stripped_title<'a>(title: &'a str, counts: &HashMap<String, usize>) -> &'a str {
     match split_suffix(title) {
@@ -56,7 +72,16 @@ pub fn strip_site_suffix(page: &mut Page, counts: &HashMap<String, usize>) {
     if kept.len() == page.title.len() {
         return;
     }
-    let (old, new) = (page.title.clone(), kept.to_owned());
+    let kept = kept.to_owned();
+    retitle(page, kept);
+}
+
+/// Gives a page another title: its lead section and its breadcrumbs follow.
+pub fn retitle(page: &mut Page, new: String) {
+    if new == page.title {
+        return;
+    }
+    let old = page.title.clone();
     for section in &mut page.sections {
         if section.anchor.is_none() && section.title == old {
             section.title.clone_from(&new);

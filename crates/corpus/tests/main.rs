@@ -12,12 +12,17 @@
 //!   docset indexes, nested HTML, link swaps, archive bombs, stale temp folders).
 //! - `generators`: Sphinx, asciidoc and Markdown-site shapes (headings inside
 //!   links, permalinks, site-name title suffixes, frontmatter titles, heading ids).
+//! - `chrome`: generators' navigation, banners and footers (texinfo, asciidoc,
+//!   mkdocs-material, Hugo, Javadoc, Doxygen, rustdoc, repeated banners) dropped;
+//!   titles of pages whose headings are shared or a banner.
 //! - `site_config`: `lectern.toml` parsing and its error messages.
 //! - `properties`: conversions never panic; sections cover the page.
 //! - `corpora`: the real corpora (ignored unless `LECTERN_CORPORA` is set).
 
 #[path = "main/archives.rs"]
 mod archives;
+#[path = "main/chrome.rs"]
+mod chrome;
 #[path = "main/corpora.rs"]
 mod corpora;
 #[path = "main/docsets.rs"]

@@ -96,3 +96,22 @@ fn click_docset() {
     println!("Click: {symbols} symbols");
     assert!(symbols >= 250, "{symbols}");
 }
+
+/// Pages per second of reading one HTML tree (median of three reads), to
+/// compare two builds side by side: `LECTERN_SPEED_TREE=target/test-deps/postgresql-doc-15/usr/share/doc/postgresql-doc-15/html
+/// cargo nextest run -p lectern-corpus --run-ignored only read_speed --no-capture`.
+#[test]
+#[ignore = "needs LECTERN_SPEED_TREE"]
+fn read_speed() {
+    let Some(dir) = std::env::var_os("LECTERN_SPEED_TREE").map(PathBuf::from) else { return };
+    let mut rates = Vec::new();
+    let mut pages = 0;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let got = read(&dir, "/speed");
+        pages = got.pages.len();
+        rates.push(pages as f64 / start.elapsed().as_secs_f64());
+    }
+    rates.sort_by(f64::total_cmp);
+    println!("{}: {pages} pages, median {:.0} pages/s of {rates:.0?}", dir.display(), rates[1]);
+}

@@ -151,3 +151,22 @@ fn a_sphinx_inventory_gives_pages_their_api_symbols() {
     assert_eq!(names, [("functools.lru_cache", "Function", Some("functools.lru_cache"))]);
     assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
 }
+
+/// texi2html (gettext's manual) sets each example in a one-row layout table
+/// and names its table of contents' entries with `<a name=… href=…>`.
+#[test]
+fn texi2html_example_tables_are_code_blocks_and_named_links_are_anchors() {
+    let html = r##"<html><body><h1>Sources</h1>
+<table><tr><td>&nbsp;</td><td><pre class="example">&lt;h1&gt;My Homepage&lt;/h1&gt;</pre></td></tr></table>
+<ul class="toc"><li><a name="TOC1" href="gettext_1.html#SEC1">1. Introduction</a></li></ul>
+<table><tr><td>a</td><td>b</td></tr></table></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "toc.html", "/g").unwrap();
+    check_invariants(&page);
+    assert!(page.markdown.contains("```\n<h1>My Homepage</h1>\n```"), "{}", page.markdown);
+    assert!(
+        page.markdown.contains("<a id=\"TOC1\"></a>[1. Introduction](/g/gettext_1#SEC1)"),
+        "{}",
+        page.markdown
+    );
+    assert!(page.markdown.contains("| a | b |"), "a real table stays one: {}", page.markdown);
+}

@@ -1,0 +1,424 @@
+//! Site chrome of generators the manuals come from (texinfo split and
+//! monolithic, asciidoc, mkdocs-material, Hugo, Javadoc, Doxygen, rustdoc),
+//! each reduced to a small page of its shape: the Markdown starts with the
+//! page's content and its title, and no navigation line or footer is left.
+//! Across an edition, a banner and footer on every page are dropped and a
+//! banner `<h1>` is never the title.
+
+use lectern_corpus::{Page, html_to_page};
+
+use crate::check_invariants;
+
+fn page(html: &str, file: &str) -> Page {
+    let page = html_to_page(html.as_bytes(), file, "/m").unwrap();
+    check_invariants(&page);
+    page
+}
+
+/// The page's title, the start of its Markdown, and words that must be gone.
+fn assert_clean(page: &Page, title: &str, start: &str, gone: &[&str]) {
+    assert_eq!(page.title, title, "{}", page.markdown);
+    // Ids stay where links land; what a reader sees starts with the content.
+    let shown = without_anchors(&page.markdown);
+    assert!(shown.starts_with(start), "expected to start with {start:?}:\n{}", page.markdown);
+    for g in gone {
+        assert!(!page.markdown.contains(g), "{g:?} left in\n{}", page.markdown);
+        assert!(!page.text.contains(g), "{g:?} left in the text\n{}", page.text);
+    }
+}
+
+/// Markdown without its `<a id>` anchors (and the blank lines left of them).
+fn without_anchors(md: &str) -> String {
+    let mut out = String::new();
+    let mut rest = md;
+    while let Some(at) = rest.find("<a id=\"") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..].split_once("</a>").map_or("", |(_, r)| r);
+    }
+    out.push_str(rest);
+    let mut out = out.trim_start().to_owned();
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out
+}
+
+/// Navigation lines and footers no page may keep.
+const NAV: [&str; 6] = ["Next:", "Previous:", "Up:", "[Contents]", "Last updated", "Copyright"];
+
+pub const TEXINFO_SPLIT: &str = r##"<!DOCTYPE html><html><head><title>Installation (Frob utilities)</title></head>
+<body lang="en">
+<div class="header"><p>
+Next: <a href="Overview.html" accesskey="n" rel="next">Overview</a>, Previous: <a href="Introduction.html" accesskey="p" rel="prev">Introduction</a>, Up: <a href="index.html" accesskey="u" rel="up">Frob utilities</a> &nbsp; [<a href="index.html#SEC_Contents" title="Table of contents" rel="contents">Contents</a>][<a href="Index.html" title="Index" rel="index">Index</a>]</p>
+</div><hr>
+<span id="Installation"></span><h2 class="chapter">2 Installation</h2>
+<p>Run <code>configure</code>, then <code>make</code>.</p>
+<hr><div class="header"><p>
+Next: <a href="Overview.html" accesskey="n" rel="next">Overview</a>, Previous: <a href="Introduction.html" rel="prev">Introduction</a> &nbsp; [<a href="index.html#SEC_Contents" rel="contents">Contents</a>]</p></div>
+</body></html>"##;
+
+#[test]
+fn texinfo_split_pages_lose_their_node_lines() {
+    let page = page(TEXINFO_SPLIT, "Installation.html");
+    assert_clean(&page, "2 Installation", "# 2 Installation\n\nRun `configure`, then `make`.\n", &NAV);
+    assert!(!page.markdown.contains("Overview"), "{}", page.markdown);
+}
+
+pub const TEXINFO_MONOLITHIC: &str = r##"<html><head><title>Frob Reference Manual</title></head><body>
+<h1 class="settitle" align="center">Frob Reference Manual</h1>
+<div class="top-level-extent" id="Top">
+<div class="nav-panel"><p>Next: <a href="#Intro" rel="next">Introduction</a>, Up: <a href="dir.html#Top" rel="up">(dir)</a> &nbsp; [<a href="#SEC_Contents" rel="contents">Contents</a>][<a href="#Index" rel="index">Index</a>]</p></div>
+<h1 class="top" id="Frob-Features">Frob Features</h1>
+<p>This text is a brief description of the features of Frob.</p>
+<hr>
+<div class="chapter-level-extent" id="Intro">
+<div class="header"><p>Next: <a href="#Defs" rel="next">Definitions</a>, Previous: <a href="#Top" rel="prev">Frob Features</a>, Up: <a href="#Top" rel="up">Frob Features</a> &nbsp; [<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>][<a href="#Index" title="Index" rel="index">Index</a>]</p></div>
+<h2 class="chapter" id="Introduction">1 Introduction</h2>
+<p>Frob turns tables around.</p>
+</div>
+<div class="chapter-level-extent" id="Defs">
+<div class="header"><p>Previous: <a href="#Intro" rel="prev">Introduction</a>, Up: <a href="#Top" rel="up">Frob Features</a></p></div>
+<h2 class="chapter" id="Definitions">2 Definitions</h2>
+<p>A frob is a table.</p>
+</div></div></body></html>"##;
+
+#[test]
+fn a_monolithic_texinfo_manual_loses_the_node_line_before_each_section() {
+    let page = page(TEXINFO_MONOLITHIC, "frobref.html");
+    assert_clean(
+        &page,
+        "Frob Reference Manual",
+        "# Frob Reference Manual\n\n## Frob Features {#Frob-Features}\n\nThis text is a brief",
+        &NAV,
+    );
+    for kept in ["### 1 Introduction {#Introduction}\n\nFrob turns tables around.", "### 2 Definitions"] {
+        assert!(page.markdown.contains(kept), "{kept:?} missing:\n{}", page.markdown);
+    }
+}
+
+pub const ASCIIDOC: &str = r##"<html><head><title>frob-add(1)</title></head><body class="manpage">
+<div id="header">
+<h1>frob-add(1) Manual Page</h1>
+<h2>NAME</h2>
+<div class="sectionbody"><p>frob-add - Add things to the frob</p></div>
+</div>
+<div id="content">
+<div class="sect1"><h2 id="_synopsis">SYNOPSIS</h2><div class="sectionbody"><div class="verseblock"><pre class="content"><em>frob add</em> [--all]</pre></div></div></div>
+</div>
+<div id="footnotes"><hr></div>
+<div id="footer"><div id="footer-text">Last updated 2024-01-02 10:11:12 UTC</div></div>
+</body></html>"##;
+
+#[test]
+fn asciidoc_keeps_its_header_title_and_name_and_loses_its_footer() {
+    let page = page(ASCIIDOC, "frob-add.html");
+    assert_clean(
+        &page,
+        "frob-add(1) Manual Page",
+        "# frob-add(1) Manual Page {#header}\n\n## NAME {#name}\n\nfrob-add - Add things to the frob\n",
+        &NAV,
+    );
+    assert!(page.markdown.contains("## SYNOPSIS {#_synopsis}"), "{}", page.markdown);
+}
+
+pub const MKDOCS_MATERIAL: &str = r##"<html><head><title>Install - Frob Docs</title></head><body>
+<a href="#install" class="md-skip">Skip to content</a>
+<header class="md-header"><nav class="md-header__inner" aria-label="Header"><a href="index.html" title="Frob Docs" class="md-header__button md-logo">Frob</a><div class="md-header__title"><span class="md-ellipsis">Frob Docs</span></div></nav></header>
+<div class="md-container"><main class="md-main"><div class="md-main__inner md-grid">
+<div class="md-sidebar md-sidebar--primary"><div class="md-sidebar__scrollwrap"><ul><li><a href="index.html">Home</a></li><li><a href="install.html">Install</a></li></ul></div></div>
+<div class="md-content"><article class="md-content__inner md-typeset">
+<a href="https://example.com/frob/edit/main/docs/install.md" title="Edit this page" class="md-content__button md-icon">Edit</a>
+<h1 id="install">Install</h1><p>Use pip to install frob.</p>
+<aside class="md-source-file"><span class="md-source-file__fact">Last update: January 2, 2024</span></aside>
+</article></div></div></main>
+<footer class="md-footer"><div class="md-copyright">Copyright © 2024 Frob</div></footer></div></body></html>"##;
+
+#[test]
+fn mkdocs_material_loses_its_sidebar_edit_link_and_dates() {
+    let page = page(MKDOCS_MATERIAL, "install.html");
+    assert_clean(
+        &page,
+        "Install",
+        "# Install {#install}\n\nUse pip to install frob.\n",
+        &["Edit", "Last update", "Skip", "Home", "Copyright"],
+    );
+}
+
+pub const HUGO: &str = r##"<html><head><title>Configure | Frob</title></head><body>
+<header class="site-header"><a class="site-title" href="/">Frob</a>
+<ul class="main-menu"><li><a href="/docs/">Docs</a></li><li><a href="/blog/">Blog</a></li></ul></header>
+<div class="container">
+<aside class="toc-sidebar"><ul><li><a href="#options">Options</a></li></ul></aside>
+<div class="content">
+<ol class="breadcrumb"><li><a href="/">Home</a></li><li><a href="/docs/">Docs</a></li><li class="active">Configure</li></ol>
+<h1>Configure</h1>
+<p>Frob reads frob.toml at start.</p>
+<h2 id="options">Options</h2><p>There are two.</p>
+<div class="page-nav"><a class="prev" href="/docs/install/">« Install</a> <a class="next" href="/docs/run/">Run »</a></div>
+</div></div>
+<footer class="site-footer"><p>© 2024 Frob Authors. Built with Hugo.</p></footer>
+</body></html>"##;
+
+#[test]
+fn hugo_loses_its_banner_menu_breadcrumbs_page_links_and_footer() {
+    let page = page(HUGO, "docs/configure/index.html");
+    assert_clean(
+        &page,
+        "Configure",
+        "# Configure\n\nFrob reads frob.toml at start.\n\n## Options {#options}\n\nThere are two.\n",
+        &["Home", "Docs", "Blog", "«", "»", "Built with", "©"],
+    );
+}
+
+pub const JAVADOC: &str = r##"<html lang="en"><head><title>Frobber (frob 1.0 API)</title></head><body class="class-declaration-page">
+<div class="flex-box">
+<header role="banner" class="flex-header"><nav role="navigation"><div class="top-nav" id="navbar-top"><ul class="nav-list" title="Navigation"><li><a href="../package-summary.html">Package</a></li><li class="nav-bar-cell1-rev">Class</li><li><a href="../index-all.html">Index</a></li><li><a href="../help-doc.html#class">Help</a></li></ul></div>
+<div class="sub-nav"><ul class="sub-nav-list"><li>Summary:&nbsp;</li><li><a href="#method-summary">Method</a></li></ul></div></nav></header>
+<div class="flex-content"><main role="main">
+<div class="header"><div class="sub-title"><span class="package-label-in-type">Package</span>&nbsp;<a href="package-summary.html">org.frob</a></div>
+<h1 title="Class Frobber" class="title">Class Frobber</h1></div>
+<section class="class-description" id="class-description"><div class="block">Turns tables around.</div></section>
+<section class="method-summary" id="method-summary"><h2>Method Summary</h2><p>frob()</p></section>
+</main>
+<footer role="contentinfo"><hr><p class="legal-copy"><small>Copyright © 2024 Frob Inc. All rights reserved.</small></p></footer>
+</div></div></body></html>"##;
+
+#[test]
+fn javadoc_starts_with_the_class_and_loses_its_bars() {
+    let page = page(JAVADOC, "org/frob/Frobber.html");
+    assert_clean(
+        &page,
+        "Class Frobber",
+        "# Class Frobber\n\nPackage [org.frob](/m/org/frob/package-summary)\n",
+        &["Help", "Summary:", "Copyright", "All rights reserved"],
+    );
+    assert!(page.markdown.contains("Turns tables around."), "{}", page.markdown);
+}
+
+/// A Doxygen class page of project "Frob": the title is a `div.title`, the
+/// project's banner and the tabs come first.
+pub fn doxygen(class: &str, member: &str) -> String {
+    format!(
+        r##"<html><head><title>Frob: Frob::{class} Class Reference</title></head><body>
+<div id="top"><div id="titlearea"><table><tr><td id="projectalign"><div id="projectname">Frob<span id="projectnumber">&#160;1.0</span></div><div id="projectbrief">Turns tables around</div></td></tr></table></div>
+<div id="main-nav"><ul><li><a href="index.html">Main Page</a></li><li><a href="annotated.html">Classes</a></li></ul></div>
+<div id="nav-path" class="navpath"><ul><li class="navelem"><a class="el" href="namespaceFrob.html">Frob</a></li><li class="navelem"><a class="el" href="class{class}.html">{class}</a></li></ul></div>
+</div>
+<div class="header"><div class="headertitle"><div class="title">Frob::{class} Class Reference</div></div></div>
+<div class="contents"><p>The {class} of a frob.</p>
+<h2 class="groupheader"><a id="pub-methods" name="pub-methods"></a>Public Member Functions</h2>
+<p>void {member}()</p></div>
+<hr class="footer"/><address class="footer"><small>Generated by&#160;<a href="https://www.doxygen.org/index.html">doxygen</a> 1.9.4</small></address>
+</body></html>"##
+    )
+}
+
+#[test]
+fn doxygen_pages_lose_their_tabs_path_and_generator_line() {
+    let page = page(&doxygen("Table", "turn"), "classTable.html");
+    assert_clean(
+        &page,
+        "Frob: Frob::Table Class Reference",
+        "",
+        &["Main Page", "Classes", "Generated by", "doxygen"],
+    );
+    assert!(page.markdown.contains("The Table of a frob."), "{}", page.markdown);
+}
+
+#[test]
+fn doxygen_pages_of_an_edition_lose_the_project_banner() {
+    let dir = tempfile::tempdir().unwrap();
+    for (class, member) in [("Table", "turn"), ("Chair", "sit"), ("Lamp", "light"), ("Desk", "write")] {
+        std::fs::write(dir.path().join(format!("class{class}.html")), doxygen(class, member)).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/frob");
+    let page = ingested.pages.iter().find(|p| p.path == "/frob/classTable").unwrap();
+    check_invariants(page);
+    assert_clean(
+        page,
+        "Frob::Table Class Reference",
+        "Frob::Table Class Reference\n\nThe Table of a frob.\n",
+        &["Frob 1.0", "Turns tables around", "Generated by"],
+    );
+}
+
+pub const RUSTDOC: &str = r##"<!DOCTYPE html><html lang="en"><head><title>Frobber in frob - Rust</title></head>
+<body class="rustdoc struct"><a class="skip-main-content" href="#main-content">Skip to main content</a>
+<nav class="mobile-topbar"><a class="logo-container" href="../frob/index.html">frob</a></nav>
+<nav class="sidebar"><div class="sidebar-crate"><h2><a href="../frob/index.html">frob</a><span class="version">0.1.0</span></h2></div>
+<section id="rustdoc-toc"><h2 class="location"><a href="#">Frobber</a></h2><h3><a href="#implementations">Methods</a></h3><ul class="block method"><li><a href="#method.turn">turn</a></li></ul></section></nav>
+<div class="sidebar-resizer"></div>
+<main><div class="width-limiter"><rustdoc-search></rustdoc-search><section id="main-content" class="content">
+<div class="main-heading"><div class="rustdoc-breadcrumbs"><a href="index.html">frob</a></div>
+<h1>Struct <span class="struct">Frobber</span><button id="copy-path" title="Copy item path to clipboard">Copy item path</button></h1>
+<rustdoc-toolbar></rustdoc-toolbar><span class="sub-heading"><a class="src" href="../src/frob/lib.rs.html#3">Source</a></span></div>
+<pre class="rust item-decl"><code>pub struct Frobber;</code></pre>
+<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>Turns tables around.</p></div></details>
+<h2 id="implementations" class="section-header">Implementations<a href="#implementations" class="anchor">§</a></h2>
+</section></div></main></body></html>"##;
+
+#[test]
+fn rustdoc_starts_with_the_item() {
+    let page = page(RUSTDOC, "frob/struct.Frobber.html");
+    assert_clean(
+        &page,
+        "Struct Frobber",
+        "# Struct Frobber {#main-content}\n\n",
+        &["Skip to main", "Copy item path", "0.1.0"],
+    );
+    assert!(page.markdown.contains("```\npub struct Frobber;\n```"), "{}", page.markdown);
+}
+
+/// A generic page: a navigation line known only by its shape, a copyright line at its end.
+pub const SHAPES: &str = r##"<html><head><title>Usage</title></head><body>
+<p><a href="install.html">« Previous</a> | <a href="index.html">Home</a> | <a href="faq.html">Next »</a></p>
+<h1>Usage</h1>
+<p>See the <a href="index.html">Index</a> for more.</p>
+<ul><li><a href="a.html">Alpha</a></li><li><a href="b.html">Beta</a></li></ul>
+<table><tr><td><a href="install.html">Prev</a></td><td><a href="index.html">Up</a></td><td><a href="faq.html">Next</a></td></tr></table>
+<p>Copyright © 2024 The Usage Authors.</p>
+</body></html>"##;
+
+#[test]
+fn navigation_lines_go_by_shape_and_a_trailing_copyright_line_goes() {
+    let page = page(SHAPES, "usage.html");
+    assert_clean(
+        &page,
+        "Usage",
+        "# Usage\n\nSee the [Index](/m) for more.\n\n- [Alpha](/m/a)\n- [Beta](/m/b)\n",
+        &["Previous", "Home", "Next", "Prev", "Copyright"],
+    );
+}
+
+#[test]
+fn a_copyright_page_keeps_its_text() {
+    let html = "<html><body><h1>Copyright</h1><p>Copyright © 2001 Frob.</p><p>See the license for details.</p></body></html>";
+    let page = page(html, "copyright.html");
+    assert!(page.markdown.contains("Copyright © 2001 Frob."), "{}", page.markdown);
+}
+
+/// A site whose every page carries the site's name as an `<h1>` banner, a
+/// menu line and a footer, around the page's own content.
+fn banner_page(title: &str, heading: Option<&str>, body: &str) -> String {
+    let heading = heading.map(|h| format!("<h2>{h}</h2>")).unwrap_or_default();
+    format!(
+        "<html><head><title>{title} - Frob Site</title></head><body>
+<div class=\"top\"><h1>Frob Site</h1><p>The table turner</p></div>
+{heading}<p>{body}</p>
+<div class=\"bottom\"><p>Frob Site is run by the Frob Group; write to frob@example.com.</p></div>
+</body></html>"
+    )
+}
+
+#[test]
+fn a_banner_h1_on_every_page_is_never_the_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = [
+        ("install.html", "Install", Some("Installing Frob"), "Run the installer."),
+        ("usage.html", "Usage", Some("Using Frob"), "Run frob."),
+        ("faq.html", "FAQ", None, "Ask away."),
+        ("news.html", "News", Some("News"), "Version 2 is out."),
+    ];
+    for (file, title, heading, body) in pages {
+        std::fs::write(dir.path().join(file), banner_page(title, heading, body)).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/frob");
+    let got: Vec<(&str, &str)> = ingested.pages.iter().map(|p| (p.path.as_str(), p.title.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("/frob/faq", "FAQ"),
+            ("/frob/install", "Installing Frob"),
+            ("/frob/news", "News"),
+            ("/frob/usage", "Using Frob")
+        ]
+    );
+    for page in &ingested.pages {
+        check_invariants(page);
+        for gone in ["Frob Site", "table turner", "frob@example.com"] {
+            assert!(!page.markdown.contains(gone), "{gone:?} in {}:\n{}", page.path, page.markdown);
+        }
+    }
+    let install = &ingested.pages[1];
+    assert!(
+        install.markdown.starts_with("# Installing Frob\n\nRun the installer.\n"),
+        "{}",
+        install.markdown
+    );
+    let faq = &ingested.pages[0];
+    assert!(faq.markdown.starts_with("Ask away.\n"), "{}", faq.markdown);
+}
+
+#[test]
+fn a_block_on_two_pages_of_three_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, note) in [("a.html", "Beta feature."), ("b.html", "Beta feature."), ("c.html", "Stable.")] {
+        let html = format!("<html><body><h1>{file}</h1><p>{note}</p><p>Body of {file}.</p></body></html>");
+        std::fs::write(dir.path().join(file), html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/x");
+    assert!(ingested.pages[0].markdown.contains("Beta feature."), "{}", ingested.pages[0].markdown);
+}
+
+#[test]
+fn pages_share_a_title_only_where_their_sources_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |title: &str, h1: &str| {
+        format!(
+            "<html><head><title>{title} — Frob 2 documentation</title></head><body><h1>{h1}</h1><p>{title} text.</p></body></html>"
+        )
+    };
+    let files = [
+        ("tutorial/intro.html", page("1. Introduction to the tutorial", "1. Introduction")),
+        ("reference/intro.html", page("1. Introduction to the reference", "1. Introduction")),
+        ("faq-a.html", page("FAQ", "FAQ")),
+        ("faq-b.html", page("FAQ", "FAQ")),
+        ("other.html", page("Other", "Something else")),
+    ];
+    for (file, html) in &files {
+        let path = dir.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/frob");
+    let got: Vec<(&str, &str)> = ingested.pages.iter().map(|p| (p.path.as_str(), p.title.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("/frob/faq-a", "FAQ"),
+            ("/frob/faq-b", "FAQ"),
+            ("/frob/other", "Something else"),
+            ("/frob/reference/intro", "1. Introduction to the reference"),
+            ("/frob/tutorial/intro", "1. Introduction to the tutorial"),
+        ]
+    );
+    let intro = &ingested.pages[4];
+    assert_eq!(intro.sections[0].title, intro.title);
+    check_invariants(intro);
+}
+
+/// The title and the first lines of the Markdown of one page per generator,
+/// as a reader sees them: reviewed snapshots.
+#[test]
+fn the_start_of_each_generators_page() {
+    let doxygen_page = doxygen("Table", "turn");
+    let pages = [
+        ("texinfo_split", TEXINFO_SPLIT, "Installation.html"),
+        ("texinfo_monolithic", TEXINFO_MONOLITHIC, "frobref.html"),
+        ("asciidoc", ASCIIDOC, "frob-add.html"),
+        ("mkdocs_material", MKDOCS_MATERIAL, "install.html"),
+        ("hugo", HUGO, "docs/configure/index.html"),
+        ("javadoc", JAVADOC, "org/frob/Frobber.html"),
+        ("doxygen", doxygen_page.as_str(), "classTable.html"),
+        ("rustdoc", RUSTDOC, "frob/struct.Frobber.html"),
+        ("shapes", SHAPES, "usage.html"),
+    ];
+    for (name, html, file) in pages {
+        let page = page(html, file);
+        let start: Vec<&str> = page.markdown.lines().take(12).collect();
+        insta::assert_snapshot!(
+            format!("start_{name}"),
+            format!("title: {}\n---\n{}", page.title, start.join("\n"))
+        );
+    }
+}
