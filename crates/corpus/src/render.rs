@@ -1,9 +1,9 @@
 //! Markdown to HTML for people, safe to insert in a page: raw HTML in the
 //! source passes through an allowlist (no scripts, styles, event handlers
 //! or `javascript:` URLs; `id`s kept for `#fragment` links), links keep only
-//! http(s), mailto, `#` and site-relative targets, Markdown images become
-//! their alt text and raw `<img>` keeps only a same-site source (pages load
-//! nothing from elsewhere). Links to other pages of the edition become their
+//! http(s), mailto, `#` and site-relative targets, Markdown images of the
+//! site are shown from their site path (others become their alt text) and
+//! raw `<img>` keeps only a same-site source (pages load nothing from elsewhere). Links to other pages of the edition become their
 //! site paths and headings get the section anchors search links to. Used by
 //! the local API's reading view and by the docs site.
 
@@ -59,6 +59,8 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             _ => {}
         }
     }
+    // Whether each open image is shown (an image of the site) or only its alt text.
+    let mut images: Vec<bool> = Vec::new();
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         // Passed through, then the whole page goes through the allowlist.
         Event::InlineHtml(raw) => Event::Html(raw),
@@ -71,8 +73,20 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             let id = ids.next().map(CowStr::from).or(id);
             Event::Start(Tag::Heading { level, id, classes, attrs })
         }
-        Event::Start(Tag::Image { .. }) => Event::Start(Tag::Emphasis),
-        Event::End(TagEnd::Image) => Event::End(TagEnd::Emphasis),
+        Event::Start(Tag::Image { link_type, dest_url, title, id }) => match site_image(&dest_url, links) {
+            Some(url) => {
+                images.push(true);
+                Event::Start(Tag::Image { link_type, dest_url: CowStr::from(url), title, id })
+            }
+            None => {
+                images.push(false);
+                Event::Start(Tag::Emphasis)
+            }
+        },
+        Event::End(TagEnd::Image) => match images.pop() {
+            Some(true) => Event::End(TagEnd::Image),
+            _ => Event::End(TagEnd::Emphasis),
+        },
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -150,6 +164,25 @@ fn site_link<'a>(url: CowStr<'a>, links: PageLinks<'_>) -> CowStr<'a> {
         path.push_str(f);
     }
     CowStr::from(path)
+}
+
+/// The site path of an image the site serves: a path of the site as
+/// written (HTML pages' images are rewritten so), or a relative path against
+/// the page's file. None for images from elsewhere (shown as their alt text).
+fn site_image(url: &str, links: PageLinks<'_>) -> Option<String> {
+    let url = url.trim();
+    if url.starts_with("//") || crate::links::has_scheme(url) || url.is_empty() {
+        return None;
+    }
+    let path = url.split(['#', '?']).next().unwrap_or_default();
+    if path.starts_with('/') {
+        return Some(url.to_owned());
+    }
+    if links.source_file.is_empty() {
+        return None;
+    }
+    let rel = crate::paths::resolve(links.source_file, path)?;
+    Some(crate::paths::join(links.prefix, &rel))
 }
 
 fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
