@@ -233,6 +233,16 @@ pub struct AssetSummary {
     pub skipped: usize,
 }
 
+impl AssetSummary {
+    /// One line for `add`'s summary.
+    pub fn summary(&self) -> String {
+        format!(
+            "assets: {} kept ({} distinct, {} bytes), {} missing from the source, {} skipped",
+            self.kept, self.contents, self.bytes, self.missing, self.skipped
+        )
+    }
+}
+
 /// Caps on the assets of one edition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AssetLimits {
