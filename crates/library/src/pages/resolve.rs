@@ -57,6 +57,12 @@ impl View {
         None
     }
 
+    /// The file inside its source a page of an edition came from (relative
+    /// images and links resolve against it).
+    pub fn page_source_file(&self, edition: &str, path: &str) -> Option<String> {
+        self.snapshot.page(edition, path).map(|p| p.source_file)
+    }
+
     /// Every asset of the enabled editions, by site path: what an export writes.
     pub fn published_assets(&self) -> Vec<crate::Asset> {
         let mut out: Vec<crate::Asset> = self
