@@ -63,19 +63,29 @@ impl View {
         self.snapshot.page(edition, path).map(|p| p.source_file)
     }
 
-    /// Every asset of the enabled editions, by site path: what an export writes.
+    /// Every asset the site answers, by site path: each enabled edition's
+    /// own, then those a translation falls back to at its own paths (its
+    /// stand-in pages show them there). What an export writes.
     pub fn published_assets(&self) -> Vec<crate::Asset> {
-        let mut out: Vec<crate::Asset> = self
-            .manifest
-            .enabled()
-            .flat_map(|e| self.snapshot.assets(&e.id))
-            .map(|record| {
+        let default_locale = self.site_locale();
+        let mut out: Vec<crate::Asset> = Vec::new();
+        for edition in self.manifest.enabled() {
+            for record in self.snapshot.assets(&edition.id) {
                 let path = record.path.clone();
-                self.asset_of(record, &path)
-            })
-            .collect();
+                out.push(self.asset_of(record, &path));
+            }
+        }
+        for edition in self.manifest.enabled() {
+            let Some(twin) = twin(&self.manifest, edition, default_locale.as_deref()) else { continue };
+            for record in self.snapshot.assets(&twin.id) {
+                let path = join(&edition.prefix, relative(&record.path, &twin.prefix));
+                out.push(self.asset_of(record, &path));
+            }
+        }
+        // An edition's own asset comes first, so it wins over a fallback.
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out.dedup_by(|a, b| a.path == b.path);
+        out.retain(|a| self.asset(&a.path).is_some_and(|served| served.hash == a.hash));
         out
     }
 
