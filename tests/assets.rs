@@ -25,7 +25,8 @@ mod server;
 use server::Server;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89";
-const SVG: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>"#;
+const SVG: &str =
+    r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>"#;
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let path = root.join(rel);
@@ -85,7 +86,11 @@ fn assets_are_kept_and_served_by_the_site_and_the_local_api() {
     let mut big = PNG.to_vec();
     big.resize(11 * 1024 * 1024, 0);
     write(&src, "guide/big.png", &big);
-    write(&src, "guide/evil.svg", br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#);
+    write(
+        &src,
+        "guide/evil.svg",
+        br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#,
+    );
     let lib = dir.path().join("lib");
     let args = ["add", src.to_str().unwrap(), "--project", "app", "--version", "1"];
     let out = bin::lectern().arg("--user-data").arg(&lib).args(args).output().unwrap();
@@ -93,11 +98,15 @@ fn assets_are_kept_and_served_by_the_site_and_the_local_api() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stdout.contains("assets: 3 kept (3 distinct, ") && stdout.contains("1 missing from the source, 2 skipped"),
+        stdout.contains("assets: 3 kept (3 distinct, ")
+            && stdout.contains("1 missing from the source, 2 skipped"),
         "{stdout}"
     );
     assert!(stderr.contains("skipped guide/big.png: file is over 10485760 bytes"), "{stderr}");
-    assert!(stderr.contains("skipped guide/evil.svg: an SVG image with active content (<script)"), "{stderr}");
+    assert!(
+        stderr.contains("skipped guide/evil.svg: an SVG image with active content (<script)"),
+        "{stderr}"
+    );
 
     let site = Server::site(&lib);
     let authority = site.authority();
@@ -114,10 +123,14 @@ fn assets_are_kept_and_served_by_the_site_and_the_local_api() {
     assert_eq!(status, 200, "{head}");
     assert!(body.is_empty());
     assert!(head.contains("content-type: image/svg+xml"), "{head}");
-    assert!(head.contains("content-security-policy: default-src 'none'; style-src 'unsafe-inline'; sandbox"), "{head}");
+    assert!(
+        head.contains("content-security-policy: default-src 'none'; style-src 'unsafe-inline'; sandbox"),
+        "{head}"
+    );
     let (status, _, body) = fetch(&authority, "GET", "/app/files/manual.pdf", &[]);
     assert_eq!((status, &body[..5]), (200, &b"%PDF-"[..]));
-    for missing in ["/app/guide/missing.png", "/app/guide/big.png", "/app/guide/evil.svg", "/app/nothing.png"] {
+    for missing in ["/app/guide/missing.png", "/app/guide/big.png", "/app/guide/evil.svg", "/app/nothing.png"]
+    {
         assert_eq!(fetch(&authority, "GET", missing, &[]).0, 404, "{missing}");
     }
     let (_, _, page) = fetch(&authority, "GET", "/app/guide/install", &[]);

@@ -70,7 +70,10 @@ fn pages() -> Vec<(&'static str, &'static str)> {
             "en/guide/install.md",
             "---\ntitle: Install\ndescription: Get the tool\n---\n\n# Install\n\nRun `make`.\n",
         ),
-        ("en/guide/größen.md", "# Größen\n\nSizes and limits, 東京 included.\n\n![dot](img/dot.gif) ![logo](../logo.svg)\n"),
+        (
+            "en/guide/größen.md",
+            "# Größen\n\nSizes and limits, 東京 included.\n\n![dot](img/dot.gif) ![logo](../logo.svg)\n",
+        ),
         ("en/guide/old.md", "# Old\n\nTo be removed.\n"),
         ("de/index.md", "---\ntitle: Werkzeug\n---\n\n# Werkzeug\n\nLos geht's.\n"),
         ("en/guide/img/dot.gif", "GIF89a\x01\x00\x01\x00\x00\x00\x00;"),

@@ -278,6 +278,9 @@ impl AssetSpool {
     }
 }
 
+/// A file's bytes read under a cap; Err(why not); None when the tree has no such file.
+pub(crate) type Found = Option<Result<Vec<u8>, String>>;
+
 /// Reads the referenced assets `wanted` (files inside the source) that the
 /// tree holds (`find` gives a file's bytes under a cap, or why not) into
 /// `spool`, within `limits`; returns their entries (sorted by path), what
@@ -288,7 +291,7 @@ pub(crate) fn collect(
     prefix: &str,
     limits: AssetLimits,
     spool: &mut AssetSpool,
-    find: &mut dyn FnMut(&str, u64) -> Option<Result<Vec<u8>, String>>,
+    find: &mut dyn FnMut(&str, u64) -> Found,
     hash: &mut dyn FnMut(&str, &[u8]),
 ) -> std::io::Result<(Vec<AssetEntry>, Vec<crate::Problem>, AssetSummary)> {
     let mut entries = Vec::new();

@@ -374,9 +374,14 @@ impl Snapshot {
     /// holds it, in the order given).
     pub fn asset(&self, editions: &[&str], path: &str) -> Option<AssetRecord> {
         let f = &self.inner.fields;
-        let query = BooleanQuery::intersection(vec![term_query(f.kind, KIND_ASSET), term_query(f.path, path)]);
-        let found: Vec<AssetRecord> =
-            self.docs(&query).into_iter().filter_map(|a| self.load(a)).map(|d| self.asset_record(&d)).collect();
+        let query =
+            BooleanQuery::intersection(vec![term_query(f.kind, KIND_ASSET), term_query(f.path, path)]);
+        let found: Vec<AssetRecord> = self
+            .docs(&query)
+            .into_iter()
+            .filter_map(|a| self.load(a))
+            .map(|d| self.asset_record(&d))
+            .collect();
         editions.iter().find_map(|e| found.iter().find(|a| a.edition == *e).cloned())
     }
 
@@ -385,8 +390,12 @@ impl Snapshot {
         let f = &self.inner.fields;
         let query =
             BooleanQuery::intersection(vec![term_query(f.kind, KIND_ASSET), term_query(f.edition, edition)]);
-        let mut out: Vec<AssetRecord> =
-            self.docs(&query).into_iter().filter_map(|a| self.load(a)).map(|d| self.asset_record(&d)).collect();
+        let mut out: Vec<AssetRecord> = self
+            .docs(&query)
+            .into_iter()
+            .filter_map(|a| self.load(a))
+            .map(|d| self.asset_record(&d))
+            .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }
@@ -395,7 +404,11 @@ impl Snapshot {
     pub fn asset_hashes(&self) -> HashSet<String> {
         let f = &self.inner.fields;
         let query = term_query(f.kind, KIND_ASSET);
-        self.docs(query.as_ref()).into_iter().filter_map(|a| self.load(a)).map(|d| self.asset_record(&d).hash).collect()
+        self.docs(query.as_ref())
+            .into_iter()
+            .filter_map(|a| self.load(a))
+            .map(|d| self.asset_record(&d).hash)
+            .collect()
     }
 
     pub(crate) fn matching_docs(&self, query: &dyn Query) -> Vec<DocAddress> {

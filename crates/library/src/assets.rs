@@ -77,7 +77,8 @@ pub(crate) fn sweep(root: &Path, keep: &HashSet<String>) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let stale = (is_content_name(name) && !keep.contains(name)) || (name.starts_with('.') && name.ends_with(".tmp"));
+        let stale = (is_content_name(name) && !keep.contains(name))
+            || (name.starts_with('.') && name.ends_with(".tmp"));
         if stale {
             let _ = std::fs::remove_file(entry.path());
         }

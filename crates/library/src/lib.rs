@@ -57,8 +57,8 @@ mod suggest;
 pub mod toc;
 pub mod view;
 
-pub use edition::{EditionId, EditionRecord, EditionSpec, Status};
 pub use assets::Asset;
+pub use edition::{EditionId, EditionRecord, EditionSpec, Status};
 pub use error::{ErrorCode, LibraryError};
 pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View, Watcher};
 pub use list::{ListRequest, ListResponse};

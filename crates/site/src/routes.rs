@@ -234,10 +234,8 @@ async fn page(
 pub(crate) fn read_asset(view: &View, path: &str) -> Result<Option<(Asset, Vec<u8>)>, SiteError> {
     let Some(asset) = view.asset(path) else { return Ok(None) };
     let mut bytes = Vec::with_capacity(usize::try_from(asset.size).unwrap_or(0));
-    std::io::Read::read_to_end(&mut asset.open()?, &mut bytes).map_err(|e| LibraryError::Io {
-        path: asset.file.display().to_string(),
-        source: e,
-    })?;
+    std::io::Read::read_to_end(&mut asset.open()?, &mut bytes)
+        .map_err(|e| LibraryError::Io { path: asset.file.display().to_string(), source: e })?;
     Ok(Some((asset, bytes)))
 }
 
@@ -248,10 +246,7 @@ pub(crate) fn asset_response(asset: &Asset, bytes: Vec<u8>) -> Response {
     let headers = response.headers_mut();
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, axum::http::HeaderValue::from_static("nosniff"));
     if asset.content_type == "image/svg+xml" {
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            axum::http::HeaderValue::from_static(SVG_POLICY),
-        );
+        headers.insert(header::CONTENT_SECURITY_POLICY, axum::http::HeaderValue::from_static(SVG_POLICY));
     }
     response
 }
