@@ -181,7 +181,8 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 27);
+        assert_eq!(f.schema.fields().count(), 30);
+        assert_eq!(f.schema.get_field("asset_hash").ok(), Some(f.asset_hash));
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));
