@@ -150,7 +150,7 @@ fn assets_are_stored_once_replaced_on_update_and_swept_on_remove() {
     assert_eq!(one.content_type, "image/gif");
     assert_eq!(view.asset("/app/two.gif").unwrap().hash, one.hash);
     assert!(view.asset("/app/three.gif").is_none());
-    assert_eq!(stored_assets(dir.path()), [one.hash.clone()]);
+    assert_eq!(stored_assets(dir.path()), std::slice::from_ref(&one.hash));
     let mut bytes = String::new();
     std::io::Read::read_to_string(&mut one.open().unwrap(), &mut bytes).unwrap();
     assert_eq!(bytes, "GIF89a same");
@@ -162,7 +162,7 @@ fn assets_are_stored_once_replaced_on_update_and_swept_on_remove() {
     assert_eq!(report.outcome, crate::AddOutcome::Updated);
     let now = library.view().unwrap().asset("/app/one.gif").unwrap();
     assert_ne!(now.hash, one.hash);
-    assert_eq!(stored_assets(dir.path()), [now.hash.clone()]);
+    assert_eq!(stored_assets(dir.path()), std::slice::from_ref(&now.hash));
     assert_eq!(library.view().unwrap().published_assets().len(), 2);
 
     library.remove("app@1/en", &mut |_| {}, None).unwrap();
