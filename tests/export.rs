@@ -8,7 +8,8 @@
 //!   path) and on `examples/demo`, every file equals, byte for byte, the
 //!   uncompressed HTTP answer of `serve --site --read-only` on loopback
 //!   for the same generation; the HTML pages are exactly the sitemap's
-//!   URLs and the `.md` files exactly `llms.txt`'s links.
+//!   URLs and the `.md` files exactly `llms.txt`'s links; the images pages
+//!   reference are exported at the paths the site serves them.
 //! - `a_second_export_rewrites_only_what_changed`: after one page changes,
 //!   one is removed and one is added, unchanged files keep their times,
 //!   the removed page's files (and its emptied folder) are gone, and a
@@ -69,9 +70,14 @@ fn pages() -> Vec<(&'static str, &'static str)> {
             "en/guide/install.md",
             "---\ntitle: Install\ndescription: Get the tool\n---\n\n# Install\n\nRun `make`.\n",
         ),
-        ("en/guide/größen.md", "# Größen\n\nSizes and limits, 東京 included.\n"),
+        (
+            "en/guide/größen.md",
+            "# Größen\n\nSizes and limits, 東京 included.\n\n![dot](img/dot.gif) ![logo](../logo.svg)\n",
+        ),
         ("en/guide/old.md", "# Old\n\nTo be removed.\n"),
         ("de/index.md", "---\ntitle: Werkzeug\n---\n\n# Werkzeug\n\nLos geht's.\n"),
+        ("en/guide/img/dot.gif", "GIF89a\x01\x00\x01\x00\x00\x00\x00;"),
+        ("en/logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"/>"),
     ]
 }
 
@@ -233,6 +239,8 @@ fn every_exported_file_is_what_the_server_answers() {
         "index.html",
         "tool/guide/größen/index.html",
         "tool/guide/größen.md",
+        "tool/guide/img/dot.gif",
+        "tool/logo.svg",
     ] {
         assert!(exported.contains(expected), "{expected} missing from {exported:?}");
     }
@@ -242,7 +250,13 @@ fn every_exported_file_is_what_the_server_answers() {
         manifest["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_owned()).collect();
     listed.insert(".lectern-export.json".into());
     assert_eq!(listed, exported, "the manifest lists every file written, and only those");
-    // A stand-in for the missing German translation is a page of its own.
+    // The page shows its images from the files exported beside it.
+    let page = std::fs::read_to_string(out.join("tool/guide/größen/index.html")).unwrap();
+    assert!(page.contains(r#"<img src="/tool/guide/img/dot.gif" alt="dot""#), "{page}");
+    assert_eq!(std::fs::read(out.join("tool/logo.svg")).unwrap(), pages().last().unwrap().1.as_bytes());
+    // A stand-in for the missing German translation is a page of its own,
+    // and shows the English images at its own paths.
+    assert!(exported.contains("de/tool/guide/img/dot.gif"), "{exported:?}");
     assert!(exported.contains("de/tool/guide/install/index.html"), "{exported:?}");
     let compared = compare_with_server(&lib, &out, BASE);
     assert!(compared >= 12, "{compared}");

@@ -75,6 +75,9 @@ fn print_report(r: &AddReport) -> Result<()> {
         r.generation
     )?;
     outln!("  {}", r.links.summary())?;
+    if r.assets != Default::default() {
+        outln!("  {}", r.assets.summary())?;
+    }
     if let Some(locale) = &r.locale_guessed {
         outln!("  locale {locale}: neither --locale nor the source gave one (pass --locale to set it)")?;
     }

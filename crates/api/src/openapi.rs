@@ -201,6 +201,12 @@ pub fn document() -> Value {
             "An enabled edition's table of contents: its pages as a tree of folders in reading order, and the page to open first",
             vec![required(q("edition", string(), "edition id (project@version/locale[/domain[/collection]])")), q("generation", string(), "expected generation")],
             None, ok("TocResponse", "the tree"), &["409"])},
+        "/v1/asset": {"get": op(
+            "An image or file a page references (what the site serves at its path), for the web page's reader",
+            vec![required(q("path", string(), "the asset's full site path, e.g. /python/_images/foo.png"))],
+            None,
+            json!({"description": "the bytes, with their Content-Type (never sniffed: X-Content-Type-Options: nosniff; an SVG image under Content-Security-Policy: sandbox)", "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}}}),
+            &[])},
         "/v1/login-token": {"post": op("Mint a one-time login URL for the web page (5 minutes, single use)", vec![], None, ok("LoginToken", "the URL"), &[])},
         "/v1/integrations": {"get": op("MCP client configs, one per client (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, Codex CLI, generic), with absolute paths and no key", vec![], None, ok("Integrations", "configs"), &[])},
         "/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}}

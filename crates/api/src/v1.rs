@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::Router;
 use axum::extract::State;
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use lectern_library::read::ReadFormat;
@@ -36,6 +37,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/section", get(section))
         .route("/page", get(page))
         .route("/toc", get(toc))
+        .route("/asset", get(asset))
         .route("/login-token", post(login_token))
         .route("/integrations", get(integrations))
 }
@@ -243,6 +245,26 @@ impl ApiFormat {
 }
 
 /// `GET /v1/section` query.
+/// Points the rendered page's site images (`<img src="/…">`) at `GET
+/// /v1/asset`, which the web page's session may read.
+fn images_from_api(html: &str) -> String {
+    const OPEN: &str = "<img src=\"/";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        out.push_str("<img src=\"/v1/asset?path=");
+        let after = &rest[i + OPEN.len() - 1..];
+        let end = after.find('"').unwrap_or(after.len());
+        // The attribute is HTML-escaped; a query value is percent-encoded.
+        let path = after[..end].replace("&amp;", "&");
+        out.push_str(&serde_urlencoded::to_string([("p", path.as_str())]).unwrap_or_default()[2..]);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct SectionQuery {
     pub section_key: String,
@@ -267,14 +289,25 @@ pub struct PageQuery {
 }
 
 /// Re-encodes a window as HTML when asked: the Markdown window, rendered.
-fn finish(mut value: serde_json::Value, format: Option<ApiFormat>) -> Response {
+fn finish(value: serde_json::Value, format: Option<ApiFormat>) -> Response {
+    finish_with(value, format, lectern_corpus::render::PageLinks::default())
+}
+
+/// [`finish`] for a window of a page (`links` say where it lives): its
+/// images of the library are shown from `/v1/asset`.
+fn finish_with(
+    mut value: serde_json::Value,
+    format: Option<ApiFormat>,
+    links: lectern_corpus::render::PageLinks<'_>,
+) -> Response {
     if format == Some(ApiFormat::Html)
         && let Some(obj) = value.as_object_mut()
     {
         let html = lectern_corpus::render::markdown_to_html(
             obj.get("content").and_then(|c| c.as_str()).unwrap_or(""),
-            lectern_corpus::render::PageLinks::default(),
+            links,
         );
+        let html = images_from_api(&html);
         obj.insert("content".into(), html.into());
         obj.insert("format".into(), "html".into());
     }
@@ -308,8 +341,59 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resu
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let _on_drop = CancelOnDrop(cancel.clone());
-    let r = blocking(&state, move |l| l.read_page_unless(&request, Some(&cancel))).await?;
-    Ok(finish(serde_json::to_value(r).map_err(|e| ApiError::Internal(e.to_string()))?, format))
+    let r = blocking(&state, move |l| {
+        let page = l.read_page_unless(&request, Some(&cancel))?;
+        // The page's file, so its relative images resolve as the site resolves them.
+        let source_file = l.view()?.page_source_file(&page.edition.edition, &page.path);
+        Ok((page, source_file))
+    })
+    .await?;
+    let (page, source_file) = r;
+    let links = lectern_corpus::render::PageLinks {
+        prefix: &page.edition.prefix,
+        source_file: source_file.as_deref().unwrap_or(""),
+        ..Default::default()
+    };
+    let value = serde_json::to_value(&page).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(finish_with(value, format, links))
+}
+
+/// `GET /v1/asset` query.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct AssetQuery {
+    /// The asset's full site path (`/python/_images/foo.png`), as a page's HTML names it.
+    pub path: String,
+}
+
+/// `GET /v1/asset`: an image or file a page references, with its type
+/// (never sniffed; an SVG may run nothing), for the web page's reader.
+async fn asset(State(state): State<AppState>, Query(q): Query<AssetQuery>) -> Result<Response, ApiError> {
+    let path = q.path;
+    let found = blocking(&state, move |l| {
+        let Some(asset) = l.view()?.asset(&path) else {
+            return Err(LibraryError::NotFound(format!("no asset at {path}")));
+        };
+        let mut bytes = Vec::with_capacity(usize::try_from(asset.size).unwrap_or(0));
+        std::io::Read::read_to_end(&mut asset.open()?, &mut bytes)
+            .map_err(|e| LibraryError::Io { path: asset.file.display().to_string(), source: e })?;
+        Ok((asset, bytes))
+    })
+    .await?;
+    let (asset, bytes) = found;
+    let mut response = ([(header::CONTENT_TYPE, asset.content_type.as_str())], bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
+    if let Ok(tag) = HeaderValue::from_str(&format!("\"{}\"", asset.hash)) {
+        headers.insert(header::ETAG, tag);
+    }
+    if asset.content_type == "image/svg+xml" {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; sandbox"),
+        );
+    }
+    Ok(response)
 }
 
 /// `GET /v1/toc`: an edition's pages as a tree, for the web page's reader.

@@ -1330,11 +1330,7 @@ impl<'p> Converter<'_, 'p> {
             "em" | "i" | "cite" | "dfn" | "var" => self.wrapped(node, out, "*", depth),
             "strong" | "b" => self.wrapped(node, out, "**", depth),
             "a" => self.link(node, el, out, depth),
-            "img" => {
-                if let Some(alt) = el.attr("alt") {
-                    out.push_text(alt);
-                }
-            }
+            "img" => self.image(el, out),
             "br" => {
                 out.md.push('\n');
                 out.text.push('\n');
@@ -1398,6 +1394,27 @@ impl<'p> Converter<'_, 'p> {
         out.text.push_str(inner.text.trim());
         if inner.md.ends_with(' ') {
             out.source_space(if inner.soft { "\n" } else { " " });
+        }
+    }
+
+    /// An image of the tree becomes `![alt](site path)` (the site serves the
+    /// file there); any other keeps only its alt text.
+    fn image(&mut self, el: &Element, out: &mut Inline) {
+        let alt = el.attr("alt").unwrap_or("");
+        let src = el.attr("src").or_else(|| el.attr("srcset").and_then(|s| s.split_whitespace().next()));
+        let url = src.and_then(|s| self.rewrite_link(s)).filter(|u| {
+            u.starts_with('/')
+                && crate::assets::content_type(u.split(['?', '#']).next().unwrap_or("")).is_some()
+        });
+        match url {
+            Some(url) => {
+                out.content(alt.chars().next().or(Some('!')));
+                let alt = collapse_whitespace(alt).replace(['[', ']', '\\'], "");
+                let url = if url.contains([' ', '(', ')', '<', '>']) { format!("<{url}>") } else { url };
+                out.md.push_str(&format!("![{alt}]({url})"));
+                out.text.push_str(&alt);
+            }
+            None => out.push_text(alt),
         }
     }
 

@@ -7,6 +7,7 @@
 //! - `source`: `read_source` — detect the format of a directory or archive and read it;
 //!   `spool_source` reads it one page at a time into a [`Spooled`] source.
 //! - `spool`: converted pages parked in an unnamed temporary file until they are indexed.
+//! - `assets`: the images and files pages reference: found, read under caps, checked, spooled.
 //! - `archive`: safe extraction of `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`, `.zip`.
 //! - `walk`: listing a source folder's files (hidden files and escaping links skipped) and
 //!   reading them without following a link swapped in meanwhile.
@@ -32,6 +33,7 @@
 //! - `script`: which characters are CJK (and which of those Hangul), for every crate.
 
 pub mod archive;
+pub mod assets;
 pub mod check;
 mod chrome;
 pub mod docset;

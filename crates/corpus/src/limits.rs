@@ -27,6 +27,8 @@ pub struct Limits {
     pub max_entries: u64,
     /// Bounds on reading a docset's index.
     pub index: docset::IndexBounds,
+    /// Caps on the assets (images, downloads) pages reference.
+    pub assets: crate::assets::AssetLimits,
 }
 
 /// Most bytes an archive may expand to.
@@ -40,6 +42,7 @@ impl Default for Limits {
             max_total_bytes: MAX_TOTAL_BYTES,
             max_entries: MAX_ENTRIES,
             index: docset::IndexBounds::default(),
+            assets: crate::assets::AssetLimits::default(),
         }
     }
 }

@@ -1,9 +1,9 @@
 //! Markdown to HTML for people, safe to insert in a page: raw HTML in the
 //! source passes through an allowlist (no scripts, styles, event handlers
 //! or `javascript:` URLs; `id`s kept for `#fragment` links), links keep only
-//! http(s), mailto, `#` and site-relative targets, Markdown images become
-//! their alt text and raw `<img>` keeps only a same-site source (pages load
-//! nothing from elsewhere). Links to other pages of the edition become their
+//! http(s), mailto, `#` and site-relative targets, Markdown images of the
+//! site are shown from their site path (others become their alt text) and
+//! raw `<img>` keeps only a same-site source (pages load nothing from elsewhere). Links to other pages of the edition become their
 //! site paths and headings get the section anchors search links to. Used by
 //! the local API's reading view and by the docs site.
 
@@ -59,9 +59,15 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             _ => {}
         }
     }
+    // Whether each open image is shown (an image of the site) or only its alt text.
+    let mut images: Vec<bool> = Vec::new();
     let events = Parser::new_ext(markdown, options).map(|event| match event {
-        // Passed through, then the whole page goes through the allowlist.
-        Event::InlineHtml(raw) => Event::Html(raw),
+        // Passed through, then the whole page goes through the allowlist;
+        // relative `<img src>` first made site paths, as Markdown images are.
+        Event::InlineHtml(raw) | Event::Html(raw) => match raw_images(&raw, links) {
+            Some(rewritten) => Event::Html(CowStr::from(rewritten)),
+            None => Event::Html(raw),
+        },
         Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
             let dest_url = site_link(dest_url, links);
             Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
@@ -71,8 +77,20 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             let id = ids.next().map(CowStr::from).or(id);
             Event::Start(Tag::Heading { level, id, classes, attrs })
         }
-        Event::Start(Tag::Image { .. }) => Event::Start(Tag::Emphasis),
-        Event::End(TagEnd::Image) => Event::End(TagEnd::Emphasis),
+        Event::Start(Tag::Image { link_type, dest_url, title, id }) => match site_image(&dest_url, links) {
+            Some(url) => {
+                images.push(true);
+                Event::Start(Tag::Image { link_type, dest_url: CowStr::from(url), title, id })
+            }
+            None => {
+                images.push(false);
+                Event::Start(Tag::Emphasis)
+            }
+        },
+        Event::End(TagEnd::Image) => match images.pop() {
+            Some(true) => Event::End(TagEnd::Image),
+            _ => Event::End(TagEnd::Emphasis),
+        },
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -152,6 +170,69 @@ fn site_link<'a>(url: CowStr<'a>, links: PageLinks<'_>) -> CowStr<'a> {
     CowStr::from(path)
 }
 
+/// The site path of an image the site serves: a path of the site as
+/// written (HTML pages' images are rewritten so), or a relative path against
+/// the page's file. None for images from elsewhere (shown as their alt text).
+fn site_image(url: &str, links: PageLinks<'_>) -> Option<String> {
+    let url = url.trim();
+    if url.starts_with("//") || crate::links::has_scheme(url) || url.is_empty() {
+        return None;
+    }
+    let path = url.split(['#', '?']).next().unwrap_or_default();
+    if path.starts_with('/') {
+        return Some(url.to_owned());
+    }
+    if links.source_file.is_empty() {
+        return None;
+    }
+    let rel = crate::paths::resolve(links.source_file, path)?;
+    Some(crate::paths::join(links.prefix, &rel))
+}
+
+/// Raw HTML with each `<img>`'s relative `src` made its site path (None
+/// when nothing changes), so an image shows wherever the page is served.
+fn raw_images(raw: &str, links: PageLinks<'_>) -> Option<String> {
+    let lower = raw.to_ascii_lowercase();
+    if !lower.contains("<img") {
+        return None;
+    }
+    let mut out = String::with_capacity(raw.len() + 32);
+    let mut done = 0;
+    let mut from = 0;
+    while let Some(i) = lower[from..].find("<img") {
+        let tag_start = from + i;
+        let tag_end = lower[tag_start..].find('>').map_or(lower.len(), |e| tag_start + e);
+        from = tag_end;
+        let Some(s) = lower[tag_start..tag_end].find(" src=").map(|s| tag_start + s + 5) else { continue };
+        let quote = raw[s..].chars().next();
+        let (value_start, value_end) = match quote {
+            Some(q @ ('"' | '\'')) => {
+                let start = s + 1;
+                (start, raw[start..tag_end].find(q).map_or(tag_end, |e| start + e))
+            }
+            _ => (
+                s,
+                raw[s..tag_end]
+                    .find(|c: char| c.is_ascii_whitespace() || c == '/')
+                    .map_or(tag_end, |e| s + e),
+            ),
+        };
+        let value = &raw[value_start..value_end];
+        if value.starts_with('/') {
+            continue;
+        }
+        let Some(site) = site_image(&value.replace("&amp;", "&"), links) else { continue };
+        out.push_str(&raw[done..value_start]);
+        out.push_str(&site.replace('&', "&amp;").replace('"', "&quot;"));
+        done = value_end;
+    }
+    if done == 0 {
+        return None;
+    }
+    out.push_str(&raw[done..]);
+    Some(out)
+}
+
 fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
     let lower = url.trim().to_ascii_lowercase();
     let scheme_end = lower.find(':');
@@ -175,6 +256,22 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_images_become_site_paths_markdown_and_raw() {
+        let links = PageLinks { prefix: "/app", source_file: "README.md", ..Default::default() };
+        let html = markdown_to_html(
+            "# App\n\n![logo](docs/logo.png)\n\n<p align=\"center\"><img src=\"docs/shot.png\" alt=\"shot\" width=\"80\"></p>\n\n<img src='/app/abs.png'> ![far](https://e.org/x.png)\n",
+            links,
+        );
+        assert!(html.contains(r#"<img src="/app/docs/logo.png" alt="logo""#), "{html}");
+        assert!(html.contains(r#"<img src="/app/docs/shot.png" alt="shot""#), "{html}");
+        assert!(html.contains(r#"src="/app/abs.png""#), "{html}");
+        assert!(!html.contains("e.org"), "{html}");
+        // Without the page's file, a relative image is left for the allowlist as written.
+        let plain = markdown_to_html("<img src=\"x.png\">", PageLinks::default());
+        assert!(plain.contains(r#"src="x.png""#), "{plain}");
+    }
 
     #[test]
     fn raw_html_is_escaped_and_unsafe_links_dropped() {

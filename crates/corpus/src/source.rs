@@ -2,7 +2,7 @@
 //! HTML manual or Dash docset) and read it into pages, all at once or one
 //! at a time ([`Spooled`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::archive;
+use crate::assets::{self, AssetEntry, AssetSpool, AssetSummary};
 use crate::docset;
 use crate::html;
 use crate::inventory;
@@ -89,6 +90,11 @@ pub struct Spooled {
     spool: Spool,
     /// As [`Ingested::files`].
     files: Vec<String>,
+    /// The assets pages reference that were kept, sorted by path.
+    assets: Vec<AssetEntry>,
+    /// What became of the referenced assets.
+    pub asset_summary: AssetSummary,
+    asset_spool: AssetSpool,
 }
 
 /// One page in a [`Spooled`] source's table.
@@ -151,6 +157,19 @@ impl Spooled {
             checker.add(&page?);
         }
         Ok(checker.report(prefix, &self.files))
+    }
+
+    /// The assets kept, sorted by site path (several paths may share a content).
+    pub fn assets(&self) -> &[AssetEntry] {
+        &self.assets
+    }
+
+    /// The bytes of one asset, read back from disk.
+    pub fn asset_bytes(&self, entry: &AssetEntry) -> Result<Vec<u8>, SourceError> {
+        self.asset_spool.read(entry).map_err(|e| SourceError::Unreadable {
+            path: self.source.clone(),
+            reason: format!("cannot read back an asset from the temporary folder: {e}"),
+        })
     }
 
     /// Every page, one at a time, in path order.
@@ -307,6 +326,7 @@ pub fn spool_source_with_limits(
                 reader.inventory_symbols(&files);
             }
             reader.pages_from(&files, format, progress)?;
+            reader.assets_from(&files)?;
             format
         }
     };
@@ -464,6 +484,12 @@ struct Reader<'a> {
     /// Whether an extra symbol is left out when the page already has one of
     /// its name (an inventory), or only when the same row came twice (a docset).
     extra_by_name: bool,
+    /// Files inside the source the pages reference that may be assets.
+    asset_refs: BTreeSet<String>,
+    asset_limits: assets::AssetLimits,
+    asset_spool: AssetSpool,
+    assets: Vec<AssetEntry>,
+    asset_summary: AssetSummary,
 }
 
 impl<'a> Reader<'a> {
@@ -476,6 +502,10 @@ impl<'a> Reader<'a> {
         let spool = Spool::new().map_err(|e| SourceError::Unreadable {
             path: source.to_path_buf(),
             reason: format!("cannot make a temporary file for the converted pages: {e}"),
+        })?;
+        let asset_spool = AssetSpool::new().map_err(|e| SourceError::Unreadable {
+            path: source.to_path_buf(),
+            reason: format!("cannot make a temporary file for the assets: {e}"),
         })?;
         let mut hasher = Sha256::new();
         hasher.update(frame(options.prefix.as_bytes()));
@@ -490,6 +520,11 @@ impl<'a> Reader<'a> {
             extra: HashMap::new(),
             rows: None,
             extra_by_name: false,
+            asset_refs: BTreeSet::new(),
+            asset_limits: limits.assets,
+            asset_spool,
+            assets: Vec::new(),
+            asset_summary: AssetSummary::default(),
         })
     }
 
@@ -503,7 +538,17 @@ impl<'a> Reader<'a> {
         navigation: Navigation,
         files: Vec<String>,
     ) -> Result<Spooled, SourceError> {
-        let Reader { source, mut problems, hasher, mut spool, mut entries, .. } = self;
+        let Reader {
+            source,
+            mut problems,
+            hasher,
+            mut spool,
+            mut entries,
+            asset_spool,
+            assets,
+            asset_summary,
+            ..
+        } = self;
         entries.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.source_file.cmp(&b.source_file)));
         let mut kept: Vec<PageEntry> = Vec::with_capacity(entries.len());
         for entry in entries {
@@ -548,6 +593,9 @@ impl<'a> Reader<'a> {
             suffixes,
             spool,
             files,
+            assets,
+            asset_summary,
+            asset_spool,
         })
     }
 
@@ -716,6 +764,43 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Reads the assets the pages referenced from `files` (the walk's, so
+    /// nothing outside the tree or behind a link) into the asset spool;
+    /// one that cannot be kept is reported.
+    fn assets_from(&mut self, files: &[SourceFile]) -> Result<(), SourceError> {
+        let wanted = std::mem::take(&mut self.asset_refs);
+        let by_rel: HashMap<&str, &SourceFile> = files.iter().map(|f| (f.rel.as_str(), f)).collect();
+        let mut accepted: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut accept = |rel: &str, bytes: &[u8]| {
+            accepted.push((rel.to_owned(), Sha256::digest(bytes).to_vec()));
+        };
+        let collected = assets::collect(
+            &wanted,
+            &self.options.prefix,
+            self.asset_limits,
+            &mut self.asset_spool,
+            &mut |rel, max| by_rel.get(rel).map(|f| walk::read_source_file(f, max)),
+            &mut accept,
+        );
+        let (entries, problems, summary) = collected.map_err(|e| SourceError::Unreadable {
+            path: self.source.to_path_buf(),
+            reason: format!("cannot write an asset to the temporary folder: {e}"),
+        })?;
+        for (rel, digest) in accepted {
+            self.accept(&rel, &digest);
+        }
+        self.assets.extend(entries);
+        self.assets.sort_by(|a, b| a.path.cmp(&b.path));
+        self.problems.extend(problems);
+        let s = &mut self.asset_summary;
+        s.kept += summary.kept;
+        s.contents += summary.contents;
+        s.bytes += summary.bytes;
+        s.missing += summary.missing;
+        s.skipped += summary.skipped;
+        Ok(())
+    }
+
     /// Reads a Sphinx tree's `objects.inv` before its pages, so that its
     /// symbols join the pages it points at as they are converted; an
     /// unreadable inventory is reported, the pages stay.
@@ -766,6 +851,12 @@ impl<'a> Reader<'a> {
         };
         self.accept(&file.rel, &bytes);
         drop(bytes);
+        let rewritten = format != SourceFormat::Markdown;
+        for url in assets::references(&page.markdown) {
+            if let Some(asset) = assets::local_file(&url, rel, &self.options.prefix, rewritten) {
+                self.asset_refs.insert(asset);
+            }
+        }
         page.source_file.clone_from(&file.rel);
         if let Some(extra) = self.extra.remove(rel) {
             if self.extra_by_name {
@@ -863,6 +954,7 @@ impl<'a> Reader<'a> {
             let file = by_rel.get(rel)?;
             Some((SourceFile { rel: source_file.to_owned(), ..(*file).clone() }, rel.to_owned()))
         })?;
+        self.assets_from(&files)?;
         let names = files.iter().map(|f| format!("{}/{}", docset::DOCUMENTS_PATH, f.rel)).collect();
         Ok((info, names))
     }

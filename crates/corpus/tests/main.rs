@@ -7,6 +7,8 @@
 //!   Sphinx-like page → clean Markdown, sections, links, symbols; snapshots.
 //! - `archives`: tar, tar.gz, tar.xz and zip sources built at test time, and
 //!   hostile ones (traversal, absolute paths, links, devices, oversize, bombs).
+//! - `assets`: images and files pages reference, in sibling and parent folders, missing,
+//!   oversize, over the edition's budget, behind a link leaving the tree, an SVG with script.
 //! - `docsets`: Dash docsets built at test time (`searchIndex` and Core Data).
 //! - `hostile`: sources built to hang, blow up or escape ingestion (endless
 //!   docset indexes, nested HTML, link swaps, archive bombs, stale temp folders).
@@ -21,6 +23,8 @@
 
 #[path = "main/archives.rs"]
 mod archives;
+#[path = "main/assets.rs"]
+mod assets;
 #[path = "main/chrome.rs"]
 mod chrome;
 #[path = "main/corpora.rs"]

@@ -55,7 +55,7 @@ pub use error::IndexError;
 pub use index::{Index, Snapshot};
 pub use keys::section_key;
 pub use query::{FilterKey, ParsedQuery, QueryError, parse_query};
-pub use records::{PageMeta, PageParts, PageRecord, PageRow, SectionRecord};
+pub use records::{AssetRecord, PageMeta, PageParts, PageRecord, PageRow, SectionRecord};
 pub use request::{Cancel, Hit, SearchOutcome, SearchRequest};
 pub use schema::FORMAT_VERSION;
 /// Where a document is in the index (a page of [`Snapshot::page_rows`]).

@@ -1,5 +1,5 @@
 //! Stored records and reading them from a snapshot: sections, pages, page
-//! listings (from fast fields only) and per-edition counts.
+//! listings (from fast fields only), assets and per-edition counts.
 
 use std::collections::HashSet;
 
@@ -11,7 +11,7 @@ use tantivy::{DocAddress, Term};
 
 use crate::index::Snapshot;
 use crate::keys::section_key;
-use crate::schema::{Fields, KIND_PAGE, KIND_SECTION};
+use crate::schema::{Fields, KIND_ASSET, KIND_PAGE, KIND_SECTION};
 
 /// A section as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,6 +50,17 @@ pub struct PageRecord {
     /// Each section's heading level and title, beside `anchors`.
     #[serde(default)]
     pub headings: Vec<(u8, String)>,
+}
+
+/// An asset as stored: where it is served, what it is, and the hash its
+/// bytes are kept under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssetRecord {
+    pub edition: String,
+    pub path: String,
+    pub hash: String,
+    pub content_type: String,
+    pub size: u64,
 }
 
 /// A page's listing entry (no bodies).
@@ -346,6 +357,58 @@ impl Snapshot {
             }
         }
         out
+    }
+
+    fn asset_record(&self, doc: &TantivyDocument) -> AssetRecord {
+        let f = &self.inner.fields;
+        AssetRecord {
+            edition: first_str(doc, f.edition).unwrap_or_default(),
+            path: first_str(doc, f.path).unwrap_or_default(),
+            hash: first_str(doc, f.asset_hash).unwrap_or_default(),
+            content_type: first_str(doc, f.asset_type).unwrap_or_default(),
+            size: doc.get_first(f.asset_size).and_then(|v| v.as_u64()).unwrap_or(0),
+        }
+    }
+
+    /// The asset at a full site path in one of `editions` (the first that
+    /// holds it, in the order given).
+    pub fn asset(&self, editions: &[&str], path: &str) -> Option<AssetRecord> {
+        let f = &self.inner.fields;
+        let query =
+            BooleanQuery::intersection(vec![term_query(f.kind, KIND_ASSET), term_query(f.path, path)]);
+        let found: Vec<AssetRecord> = self
+            .docs(&query)
+            .into_iter()
+            .filter_map(|a| self.load(a))
+            .map(|d| self.asset_record(&d))
+            .collect();
+        editions.iter().find_map(|e| found.iter().find(|a| a.edition == *e).cloned())
+    }
+
+    /// Every asset of an edition, sorted by path.
+    pub fn assets(&self, edition: &str) -> Vec<AssetRecord> {
+        let f = &self.inner.fields;
+        let query =
+            BooleanQuery::intersection(vec![term_query(f.kind, KIND_ASSET), term_query(f.edition, edition)]);
+        let mut out: Vec<AssetRecord> = self
+            .docs(&query)
+            .into_iter()
+            .filter_map(|a| self.load(a))
+            .map(|d| self.asset_record(&d))
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+
+    /// The content hashes every asset of this snapshot is kept under.
+    pub fn asset_hashes(&self) -> HashSet<String> {
+        let f = &self.inner.fields;
+        let query = term_query(f.kind, KIND_ASSET);
+        self.docs(query.as_ref())
+            .into_iter()
+            .filter_map(|a| self.load(a))
+            .map(|d| self.asset_record(&d).hash)
+            .collect()
     }
 
     pub(crate) fn matching_docs(&self, query: &dyn Query) -> Vec<DocAddress> {

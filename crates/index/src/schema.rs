@@ -1,7 +1,9 @@
 //! The index schema, in one place, and the on-disk format version.
 //!
-//! Two kinds of document share one index: one per section (searched) and one
-//! per page (listed, read, and prefiltered for substring search).
+//! Three kinds of document share one index: one per section (searched), one
+//! per page (listed, read, and prefiltered for substring search) and one per
+//! asset (an image or file pages reference: its site path, type and content
+//! hash; the bytes are kept beside the index, one file per content).
 
 use tantivy::schema::{
     FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
@@ -11,7 +13,7 @@ use crate::tokenizer::{GRAMS, LECTERN};
 
 /// Bump when the schema, the tokenizers or what is stored changes; an index
 /// of another format is refused at open (`IndexError::Format`).
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// The small file beside tantivy's files that records [`FORMAT_VERSION`].
 pub const FORMAT_FILE: &str = "lectern-index.json";
@@ -19,6 +21,7 @@ pub const FORMAT_FILE: &str = "lectern-index.json";
 /// `kind` values.
 pub const KIND_SECTION: &str = "section";
 pub const KIND_PAGE: &str = "page";
+pub const KIND_ASSET: &str = "asset";
 
 /// Every field, resolved once.
 #[derive(Debug, Clone)]
@@ -80,6 +83,12 @@ pub struct Fields {
     /// Distinct 1-3 char grams and ASCII 4-char grams of
     /// `fold(title) + "\n" + fold(text)` (page docs).
     pub grams: Field,
+    /// Asset docs: the hex SHA-256 of the bytes (stored).
+    pub asset_hash: Field,
+    /// Asset docs: the `Content-Type` it is served with (stored).
+    pub asset_type: Field,
+    /// Asset docs: its size in bytes (stored).
+    pub asset_size: Field,
 }
 
 impl Fields {
@@ -126,6 +135,9 @@ impl Fields {
                 TextFieldIndexing::default().set_tokenizer(GRAMS).set_index_option(IndexRecordOption::Basic),
             ),
         );
+        let asset_hash = b.add_text_field("asset_hash", STORED);
+        let asset_type = b.add_text_field("asset_type", STORED);
+        let asset_size = b.add_u64_field("asset_size", STORED);
         Fields {
             schema: b.build(),
             kind,
@@ -155,6 +167,9 @@ impl Fields {
             nav,
             headings,
             grams,
+            asset_hash,
+            asset_type,
+            asset_size,
         }
     }
 }
@@ -166,7 +181,8 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 27);
+        assert_eq!(f.schema.fields().count(), 30);
+        assert_eq!(f.schema.get_field("asset_hash").ok(), Some(f.asset_hash));
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));
         assert_eq!(f.schema.get_field("body").ok(), Some(f.body));

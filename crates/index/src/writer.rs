@@ -12,7 +12,7 @@ use tantivy::schema::TantivyDocument;
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
 use crate::keys::{section_key, section_key_num, symbol_key};
-use crate::schema::{KIND_PAGE, KIND_SECTION};
+use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
 
 /// Writer memory budget, shared by its threads: small enough that an ingest
@@ -172,6 +172,28 @@ impl Writer {
             self.writer.add_document(doc)?;
         }
         self.writer.add_document(self.page_document(edition, page))?;
+        Ok(())
+    }
+
+    /// Adds an asset of an edition: where it is served, its type, and the
+    /// hash its bytes are kept under (the caller stores them).
+    pub fn add_asset(
+        &mut self,
+        edition: &str,
+        path: &str,
+        hash: &str,
+        content_type: &str,
+        size: u64,
+    ) -> Result<(), IndexError> {
+        let f = &self.shared.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.kind, KIND_ASSET);
+        doc.add_text(f.edition, edition);
+        doc.add_text(f.path, path);
+        doc.add_text(f.asset_hash, hash);
+        doc.add_text(f.asset_type, content_type);
+        doc.add_u64(f.asset_size, size);
+        self.writer.add_document(doc)?;
         Ok(())
     }
 

@@ -31,9 +31,11 @@
 //!   - `site`: a served page, its navigation, the search page, the published listing.
 //! - `toc`: an edition's table of contents (a tree of folders in reading order) for the
 //!   local web page's reader.
+//! - `assets`: the bytes of editions' assets beside the index, one file per content; [`assets::Asset`].
 //! - `check`: `lectern check`, the link check of installed editions from their recorded sources.
 //! - `repair`: rebuilding a damaged or old-format index from the recorded sources.
 
+pub mod assets;
 pub mod check;
 pub mod edition;
 pub mod error;
@@ -55,6 +57,7 @@ mod suggest;
 pub mod toc;
 pub mod view;
 
+pub use assets::Asset;
 pub use edition::{EditionId, EditionRecord, EditionSpec, Status};
 pub use error::{ErrorCode, LibraryError};
 pub use library::{AddOutcome, AddReport, Library, OpenMode, Progress, View, Watcher};

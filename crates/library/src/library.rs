@@ -83,7 +83,7 @@ impl Library {
                 Index::open_read_only(&index_dir)?
             }
         };
-        let view = Arc::new(View::new(index.snapshot())?);
+        let view = Arc::new(View::new(index.snapshot(), crate::assets::dir(root))?);
         Ok(Library {
             root: root.to_path_buf(),
             mode,
@@ -122,7 +122,7 @@ impl Library {
         if let Some(view) = self.view_of(&snapshot) {
             return Ok(view);
         }
-        let fresh = Arc::new(View::new(snapshot)?);
+        let fresh = Arc::new(View::new(snapshot, crate::assets::dir(&self.root))?);
         *self.view.write().expect("view lock") = fresh.clone();
         Ok(fresh)
     }

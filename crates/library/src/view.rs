@@ -31,6 +31,8 @@ pub struct View {
     navs: Mutex<HashMap<(String, StandIns), Arc<SiteNav>>>,
     /// The page bodies substring searches read, kept within a budget.
     bodies: Bodies,
+    /// Where the library keeps asset bytes.
+    pub(crate) assets_dir: std::path::PathBuf,
 }
 
 impl std::fmt::Debug for View {
@@ -40,7 +42,7 @@ impl std::fmt::Debug for View {
 }
 
 impl View {
-    pub(crate) fn new(snapshot: Snapshot) -> Result<View, LibraryError> {
+    pub(crate) fn new(snapshot: Snapshot, assets_dir: std::path::PathBuf) -> Result<View, LibraryError> {
         let payload = snapshot.payload().to_owned();
         let manifest = Manifest::from_payload(&payload)?;
         let generation = manifest.generation();
@@ -52,6 +54,7 @@ impl View {
             pages: PageCache::default(),
             navs: Mutex::default(),
             bodies: Bodies::default(),
+            assets_dir,
         })
     }
 

@@ -1,6 +1,7 @@
 //! What a static export of the site holds: every URL the site answers that
 //! a static host can serve as a file (each published page as HTML and as
-//! `.md`, the fixed routes of [`static_routes`], the home and the 404 page),
+//! `.md`, the fixed routes of [`static_routes`], the home, the 404 page and
+//! the assets pages reference),
 //! the file each one goes to, and its bytes, rendered by the site's own
 //! router in-process so an export is what `serve --site` answers, byte for
 //! byte, by construction. Writing the files is the caller's business.
@@ -52,6 +53,8 @@ pub enum FileKind {
     Fixed,
     /// The page for a missing URL, answered with 404.
     NotFound,
+    /// An image or file a page references: `/app/img/x.png` → `app/img/x.png`.
+    Asset,
     /// An edition's home when no published page lives at its prefix: the
     /// site may answer it (a generated landing page) or not; a static host
     /// gets whatever it answers with 200, and nothing otherwise.
@@ -60,7 +63,7 @@ pub enum FileKind {
 
 /// Every file of an export of `view`, fixed routes first, then per edition
 /// in the order [`View::published`] lists them its home (when no page
-/// lives at its prefix) and its pages. A page whose file would
+/// lives at its prefix) and its pages, then every asset by path. A page whose file would
 /// clash with another file (a page `/llms.txt`, or `/a.md` beside `/a`) is
 /// left out and named in the second list, with the reason: the site never
 /// answers such a URL with that page either.
@@ -90,6 +93,10 @@ pub fn export_files(view: &View) -> (Vec<ExportFile>, Vec<String>) {
                 kind: FileKind::Markdown,
             });
         }
+    }
+    for asset in view.published_assets() {
+        let file = asset.path.trim_start_matches('/').to_owned();
+        files.push(ExportFile { url: asset.path, file, kind: FileKind::Asset });
     }
     without_clashes(files)
 }

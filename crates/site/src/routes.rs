@@ -1,6 +1,6 @@
 //! The site's pages: each page as HTML at its path, `{path}.md` (exactly
 //! `read_page`'s output), the search page, `/llms.txt`, `/sitemap.xml` and
-//! `/healthz`. Every handler extracts its input, makes one library call off
+//! `/healthz`; and the images and files pages reference, at their paths. Every handler extracts its input, makes one library call off
 //! the async threads, and encodes the answer. A client that leaves stops
 //! its call: dropping the handler sets the call's cancel flag.
 
@@ -16,7 +16,7 @@ use axum::routing::{any, get};
 use lectern_corpus::SiteConfig;
 use lectern_library::pages::DEFAULT_SITE_NAME;
 use lectern_library::{
-    Descriptions, LibraryError, NavLink, PAGES_PER_CHECK, PublishedEdition, SiteSearch, View, Visit,
+    Asset, Descriptions, LibraryError, NavLink, PAGES_PER_CHECK, PublishedEdition, SiteSearch, View, Visit,
 };
 use serde::Deserialize;
 
@@ -180,6 +180,13 @@ async fn page(
     let Some(path) = decode_path(uri.path()) else {
         return Err(SiteError::NotFound(format!("no page at {}", uri.path())));
     };
+    if lectern_corpus::assets::content_type(&path).is_some() {
+        let asset_path = path.clone();
+        let found = state.blocking(move |s| read_asset(&*s.library().view()?, &asset_path)).await?;
+        if let Some((asset, bytes)) = found {
+            return Ok(asset_response(&asset, bytes));
+        }
+    }
     let (cancel, _on_drop) = cancel_on_drop();
     if let Some(page_path) = path.strip_suffix(".md") {
         let page_path = if page_path.is_empty() { "/".to_owned() } else { page_path.to_owned() };
@@ -222,6 +229,30 @@ async fn page(
         Err(Err(missing)) => Ok((StatusCode::NOT_FOUND, html, missing).into_response()),
     }
 }
+
+/// The asset at `path` and its bytes, if an edition keeps one there.
+pub(crate) fn read_asset(view: &View, path: &str) -> Result<Option<(Asset, Vec<u8>)>, SiteError> {
+    let Some(asset) = view.asset(path) else { return Ok(None) };
+    let mut bytes = Vec::with_capacity(usize::try_from(asset.size).unwrap_or(0));
+    std::io::Read::read_to_end(&mut asset.open()?, &mut bytes)
+        .map_err(|e| LibraryError::Io { path: asset.file.display().to_string(), source: e })?;
+    Ok(Some((asset, bytes)))
+}
+
+/// An asset's answer: its type, never sniffed; an SVG image may run
+/// nothing and load nothing even when opened on its own.
+pub(crate) fn asset_response(asset: &Asset, bytes: Vec<u8>) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, asset.content_type.as_str())], bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, axum::http::HeaderValue::from_static("nosniff"));
+    if asset.content_type == "image/svg+xml" {
+        headers.insert(header::CONTENT_SECURITY_POLICY, axum::http::HeaderValue::from_static(SVG_POLICY));
+    }
+    response
+}
+
+/// What an SVG image served by the site may do: draw, with its own styles.
+pub const SVG_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 #[derive(Debug, Default, Deserialize)]
 struct SearchQuery {

@@ -51,6 +51,8 @@ pub struct AddReport {
     /// The locale the edition got when neither `--locale` nor the source
     /// said one; None when it was given or read from the source.
     pub locale_guessed: Option<String>,
+    /// The images and files the pages reference: kept, missing, skipped.
+    pub assets: lectern_corpus::assets::AssetSummary,
 }
 
 /// Who an edition is and where it is served, decided before its pages are
@@ -273,9 +275,25 @@ impl Library {
                 progress(Progress::Indexing { done: done + 1, total });
             }
         }
+        // Asset bytes are in place before the commit that names them; one
+        // asset is in memory at a time.
+        let mut stored = std::collections::HashSet::new();
+        for asset in spooled.assets() {
+            if Instant::now() >= deadline.at {
+                return Err(deadline.error(format!("{}: stopped while storing assets", source.display())));
+            }
+            if SitePath::parse(&asset.path).is_err() {
+                continue;
+            }
+            if stored.insert(asset.hash.clone()) {
+                crate::assets::store(&self.root, &asset.hash, &spooled.asset_bytes(asset)?)?;
+            }
+            writer.add_asset(&record.id, &asset.path, &asset.hash, asset.content_type, asset.size)?;
+        }
         manifest.upsert(record.clone());
         progress(Progress::Committing);
         writer.commit(&manifest.to_payload())?;
+        self.sweep_assets();
         Ok(())
     }
 
@@ -297,6 +315,7 @@ impl Library {
             elapsed_ms: started.elapsed().as_millis() as u64,
             links: Default::default(),
             locale_guessed: None,
+            assets: spooled.asset_summary,
         })
     }
 }

@@ -128,3 +128,44 @@ fn config_set_refuses_defaults_nothing_installed_has() {
     assert_eq!(lib.set_setting("default.version.app", "1", &mut wait).unwrap(), "1");
     assert_eq!(lib.set_setting("default.project", "app", &mut wait).unwrap(), "app");
 }
+
+/// The content files in the library's asset folder.
+fn stored_assets(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("lib/assets"))
+        .map(|entries| entries.map(|e| e.unwrap().file_name().into_string().unwrap()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn assets_are_stored_once_replaced_on_update_and_swept_on_remove() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "# A\n\n![one](one.gif) ![two](two.gif)\n";
+    let (library, report) =
+        library(dir.path(), &[("a.md", page), ("one.gif", "GIF89a same"), ("two.gif", "GIF89a same")]);
+    assert_eq!((report.assets.kept, report.assets.contents), (2, 1));
+    let view = library.view().unwrap();
+    let one = view.asset("/app/one.gif").expect("served");
+    assert_eq!(one.content_type, "image/gif");
+    assert_eq!(view.asset("/app/two.gif").unwrap().hash, one.hash);
+    assert!(view.asset("/app/three.gif").is_none());
+    assert_eq!(stored_assets(dir.path()), std::slice::from_ref(&one.hash));
+    let mut bytes = String::new();
+    std::io::Read::read_to_string(&mut one.open().unwrap(), &mut bytes).unwrap();
+    assert_eq!(bytes, "GIF89a same");
+
+    // A changed image is a changed edition; the old content goes.
+    std::fs::write(dir.path().join("source/one.gif"), "GIF89a new").unwrap();
+    std::fs::write(dir.path().join("source/two.gif"), "GIF89a new").unwrap();
+    let report = library.add(&dir.path().join("source"), &spec(), &mut |_| {}, &mut |_| {}).unwrap();
+    assert_eq!(report.outcome, crate::AddOutcome::Updated);
+    let now = library.view().unwrap().asset("/app/one.gif").unwrap();
+    assert_ne!(now.hash, one.hash);
+    assert_eq!(stored_assets(dir.path()), std::slice::from_ref(&now.hash));
+    assert_eq!(library.view().unwrap().published_assets().len(), 2);
+
+    library.remove("app@1/en", &mut |_| {}, None).unwrap();
+    assert!(library.view().unwrap().asset("/app/one.gif").is_none());
+    assert!(stored_assets(dir.path()).is_empty());
+}

@@ -59,7 +59,15 @@ impl Library {
         let mut writer = self.index.writer()?;
         writer.delete_edition(&record.id);
         writer.commit(&manifest.to_payload())?;
+        self.sweep_assets();
         Ok(self.view()?.generation.clone())
+    }
+
+    /// Removes asset bytes the current generation no longer names (after a
+    /// commit, under the writer lock).
+    pub(super) fn sweep_assets(&self) {
+        let keep = self.index.snapshot().asset_hashes();
+        crate::assets::sweep(&self.root, &keep);
     }
 
     /// Sets a library setting (validated); returns the stored value.

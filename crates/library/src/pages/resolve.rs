@@ -33,6 +33,72 @@ pub(crate) struct Resolved<'v> {
 }
 
 impl View {
+    /// The asset at `path`, if an enabled edition keeps it (or, for a
+    /// translation, the default-locale edition it falls back to, at the
+    /// same relative path, as pages do).
+    pub fn asset(&self, path: &str) -> Option<crate::Asset> {
+        let path = SitePath::parse(path).ok()?;
+        let mut owners: Vec<&EditionRecord> =
+            self.manifest.enabled().filter(|e| path.is_in(&e.prefix)).collect();
+        owners.sort_by_key(|e| Reverse(e.prefix.len()));
+        let default_locale = self.site_locale();
+        for owner in owners {
+            let mut found = self.snapshot.asset(&[owner.id.as_str()], path.as_str());
+            if found.is_none()
+                && let Some(twin) = twin(&self.manifest, owner, default_locale.as_deref())
+            {
+                let twin_path = join(&twin.prefix, relative(path.as_str(), &owner.prefix));
+                found = self.snapshot.asset(&[twin.id.as_str()], &twin_path);
+            }
+            if let Some(record) = found {
+                return Some(self.asset_of(record, path.as_str()));
+            }
+        }
+        None
+    }
+
+    /// The file inside its source a page of an edition came from (relative
+    /// images and links resolve against it).
+    pub fn page_source_file(&self, edition: &str, path: &str) -> Option<String> {
+        self.snapshot.page(edition, path).map(|p| p.source_file)
+    }
+
+    /// Every asset the site answers, by site path: each enabled edition's
+    /// own, then those a translation falls back to at its own paths (its
+    /// stand-in pages show them there). What an export writes.
+    pub fn published_assets(&self) -> Vec<crate::Asset> {
+        let default_locale = self.site_locale();
+        let mut out: Vec<crate::Asset> = Vec::new();
+        for edition in self.manifest.enabled() {
+            for record in self.snapshot.assets(&edition.id) {
+                let path = record.path.clone();
+                out.push(self.asset_of(record, &path));
+            }
+        }
+        for edition in self.manifest.enabled() {
+            let Some(twin) = twin(&self.manifest, edition, default_locale.as_deref()) else { continue };
+            for record in self.snapshot.assets(&twin.id) {
+                let path = join(&edition.prefix, relative(&record.path, &twin.prefix));
+                out.push(self.asset_of(record, &path));
+            }
+        }
+        // An edition's own asset comes first, so it wins over a fallback.
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out.dedup_by(|a, b| a.path == b.path);
+        out.retain(|a| self.asset(&a.path).is_some_and(|served| served.hash == a.hash));
+        out
+    }
+
+    fn asset_of(&self, record: lectern_index::AssetRecord, path: &str) -> crate::Asset {
+        crate::Asset {
+            path: path.to_owned(),
+            file: self.assets_dir.join(&record.hash),
+            content_type: record.content_type,
+            size: record.size,
+            hash: record.hash,
+        }
+    }
+
     /// The page at `path`, if an enabled edition publishes it.
     pub(crate) fn resolve(&self, path: &SitePath, translations: Translations) -> Option<Resolved<'_>> {
         let default_locale = match translations {
