@@ -9,7 +9,8 @@
 use std::collections::HashSet;
 use std::hash::Hasher;
 
-use ego_tree::{NodeId, NodeRef, iter::Edge};
+use ego_tree::iter::{Edge, Traverse};
+use ego_tree::{NodeId, NodeRef};
 use scraper::{Node, node::Element};
 
 /// Elements inside which a `<header>` or `<footer>` belongs to the content.
@@ -174,28 +175,12 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
             Edge::Open(n) => match n.value() {
                 Node::Element(el) => {
                     if n.id() != root.id() && skip(el) {
-                        for e in edges.by_ref() {
-                            if let Edge::Close(c) = e
-                                && c.id() == n.id()
-                            {
-                                break;
-                            }
-                        }
+                        skip_subtree(&mut edges, n.id());
                         continue;
                     }
                     if el.name() == "pre" && n.id() != root.id() {
                         // Code is content: its text is not read word by word.
-                        let mut code = false;
-                        for e in edges.by_ref() {
-                            match e {
-                                Edge::Open(d) => {
-                                    code |= d.value().as_text().is_some_and(|t| !t.trim().is_empty())
-                                }
-                                Edge::Close(c) if c.id() == n.id() => break,
-                                Edge::Close(_) => {}
-                            }
-                        }
-                        if code {
+                        if skip_code(&mut edges, n.id()) {
                             text.push_str(" code ");
                             if let Some((_, parent)) = stack.last_mut() {
                                 parent.other_words = true;
@@ -280,7 +265,37 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
             }
         }
     }
-    // Lines of chrome only count at the very end of the content.
+    drop_trailing_lines(&text, &trailing, &mut chrome);
+    chrome
+}
+
+/// Moves `edges` past the end of the element `id` (its subtree unread).
+fn skip_subtree(edges: &mut Traverse<'_, Node>, id: NodeId) {
+    for e in edges.by_ref() {
+        if let Edge::Close(c) = e
+            && c.id() == id
+        {
+            break;
+        }
+    }
+}
+
+/// Moves `edges` past the end of the code block `id`: whether it holds text.
+fn skip_code(edges: &mut Traverse<'_, Node>, id: NodeId) -> bool {
+    let mut code = false;
+    for e in edges.by_ref() {
+        match e {
+            Edge::Open(d) => code |= d.value().as_text().is_some_and(|t| !t.trim().is_empty()),
+            Edge::Close(c) if c.id() == id => break,
+            Edge::Close(_) => {}
+        }
+    }
+    code
+}
+
+/// Drops the footer-like lines (`trailing`: node, text start, text end)
+/// that end the content: lines of chrome only count at its very end.
+fn drop_trailing_lines(text: &str, trailing: &[(NodeId, usize, usize)], chrome: &mut PageChrome) {
     let mut cursor = text.len();
     for &(id, from, end) in trailing.iter().rev() {
         if end > cursor {
@@ -293,7 +308,6 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
             break;
         }
     }
-    chrome
 }
 
 /// Folds a closed child's counts into its parent's.
