@@ -116,6 +116,10 @@ struct Tally {
     /// A role that makes it chrome whatever it holds (`navigation`, `search`).
     always: bool,
     is_link: bool,
+    /// Whether an image is inside.
+    image: bool,
+    /// A link to the site's home page (`index.html`, `/`, `../`).
+    home: bool,
 }
 
 /// What an element's attributes say, read in one pass.
@@ -129,6 +133,8 @@ struct Attrs {
     always: bool,
     /// A `title` or `aria-label` of an "edit this page" link.
     edit_title: bool,
+    /// An `href` to the site's home page.
+    home: bool,
 }
 
 impl Attrs {
@@ -136,7 +142,10 @@ impl Attrs {
         let mut out = Attrs::default();
         for (name, value) in el.attrs() {
             match name {
-                "href" => out.href = true,
+                "href" => {
+                    out.href = true;
+                    out.home = is_home_href(value);
+                }
                 "rel" => out.rel_nav = value.split_whitespace().any(|w| NAV_RELS.contains(&w)),
                 "role" => {
                     out.chrome_role = CHROME_ROLES.contains(&value);
@@ -216,6 +225,8 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                             always: attrs.always,
                             is_link,
                             heading: is_heading(el),
+                            image: el.name() == "img",
+                            home: is_link && attrs.home,
                             ..Tally::default()
                         },
                     ));
@@ -310,8 +321,23 @@ fn drop_trailing_lines(text: &str, trailing: &[(NodeId, usize, usize)], chrome: 
     }
 }
 
+/// Whether a link's target is the site's home page: `/`, `./`, `../`,
+/// `index.html` or `../../index.html`, with no fragment or query.
+fn is_home_href(href: &str) -> bool {
+    let mut rest = href.trim();
+    if rest.is_empty() || rest.contains(['#', '?', ':']) {
+        return false;
+    }
+    while let Some(r) = rest.strip_prefix("../") {
+        rest = r;
+    }
+    rest = rest.strip_prefix("./").unwrap_or(rest);
+    matches!(rest, "" | "/" | "." | ".." | "index.html" | "index.htm" | "/index.html")
+}
+
 /// Folds a closed child's counts into its parent's.
 fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
+    parent.image |= child.image;
     parent.heading |= child.heading;
     parent.words |= child.words;
     if is_link {
@@ -421,7 +447,8 @@ fn is_block(el: &Element) -> bool {
 
 /// Whether a closed element is chrome, given what its subtree holds.
 fn is_chrome(el: &Element, tally: &Tally) -> bool {
-    if tally.always {
+    // The site's logo: a link home that shows only an image.
+    if tally.always || (tally.home && tally.image && !tally.words) {
         return true;
     }
     // Nothing that holds a heading (the page's title, a section) is dropped

@@ -588,7 +588,11 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
         if text.is_empty() {
             continue;
         }
-        let own = level == 1 || (banner && level == 2) || names_page(doc_title, &text);
+        // A numbered `<h1>` ("1. Syntax") that `<title>` does not name is the
+        // first section of a page whose title is `<title>`'s.
+        let own = (level == 1 && (!is_numbered(&text) || names_page(doc_title, &text)))
+            || (banner && level == 2)
+            || names_page(doc_title, &text);
         if std::mem::take(&mut first) && own {
             plan.page_heading = Some(node);
         } else if !caption {
@@ -607,6 +611,14 @@ fn names_page(doc_title: Option<&str>, heading: &str) -> bool {
     let unnumbered = heading.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').trim_start();
     let unnumbered = if unnumbered.is_empty() { heading.as_str() } else { unnumbered };
     doc_title.is_none_or(|t| collapse_whitespace(t).to_lowercase().contains(unnumbered))
+}
+
+/// Whether a heading starts with a section number: `1.`, `2.3`, `10 `.
+fn is_numbered(heading: &str) -> bool {
+    let rest = heading.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    rest.len() < heading.len()
+        && heading.starts_with(|c: char| c.is_ascii_digit())
+        && rest.starts_with(char::is_whitespace)
 }
 
 /// A heading's text without its `#`/`¶` permalink.

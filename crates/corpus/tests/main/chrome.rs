@@ -422,3 +422,43 @@ fn the_start_of_each_generators_page() {
         );
     }
 }
+
+/// A hand-made site (SQLite's shape): a logo linking home, a tagline and a
+/// menu, then numbered `<h1>` sections under a `<title>` that names the page.
+const NUMBERED_SECTIONS: &str = r##"<!DOCTYPE html><html><head><title>SQL Language Expressions</title></head>
+<body><div class=nosearch>
+<a href="index.html"><img class="logo" src="images/banner.gif" alt="Frob" border="0"></a>
+<div class="menu mainmenu"><ul><li><a href="index.html">Home</a><li><a href="about.html">About</a></ul></div>
+</div>
+<h1 id="syntax">1. Syntax</h1>
+<p>An expression is made of operands and operators.</p>
+<h1 id="operators">2. Operators</h1>
+<p>Operators bind in this order.</p>
+</body></html>"##;
+
+#[test]
+fn a_numbered_h1_that_the_title_does_not_name_is_a_section_and_the_logo_goes() {
+    let page = page(NUMBERED_SECTIONS, "lang_expr.html");
+    assert_eq!(page.title, "SQL Language Expressions", "{}", page.markdown);
+    assert!(!page.markdown.contains("banner.gif"), "{}", page.markdown);
+    assert!(page.markdown.contains("## 1. Syntax"), "{}", page.markdown);
+    assert!(page.markdown.contains("## 2. Operators"), "{}", page.markdown);
+    assert!(
+        page.sections.iter().any(|s| s.title == "1. Syntax" && s.anchor.as_deref() == Some("syntax")),
+        "{:?}",
+        page.sections
+    );
+    assert!(without_anchors(&page.markdown).starts_with("## 1. Syntax"), "{}", page.markdown);
+}
+
+#[test]
+fn a_numbered_h1_the_title_names_stays_the_title_and_an_image_link_elsewhere_stays() {
+    let html = r##"<html><head><title>Basic Vectorization (Frob Manual)</title></head><body>
+<h1 class="section">19.1 Basic Vectorization</h1>
+<p>Write code that avoids loops.</p>
+<p><a href="figures/plot.html"><img src="figures/plot.png" alt="a plot"></a></p>
+</body></html>"##;
+    let page = page(html, "Basic-Vectorization.html");
+    assert_eq!(page.title, "19.1 Basic Vectorization", "{}", page.markdown);
+    assert!(page.markdown.contains("figures/plot.png"), "{}", page.markdown);
+}
