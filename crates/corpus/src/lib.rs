@@ -32,6 +32,7 @@
 //! - `text`: shared text helpers (NFC, slugs, tidying).
 //! - `script`: which characters are CJK (and which of those Hangul), for every crate.
 
+mod api_index;
 pub mod archive;
 pub mod assets;
 pub mod check;

@@ -486,6 +486,8 @@ struct Reader<'a> {
     extra_by_name: bool,
     /// Files inside the source the pages reference that may be assets.
     asset_refs: BTreeSet<String>,
+    /// Names that API index pages give the pages they link (target path, symbol).
+    index_names: Vec<(String, Symbol)>,
     asset_limits: assets::AssetLimits,
     asset_spool: AssetSpool,
     assets: Vec<AssetEntry>,
@@ -521,6 +523,7 @@ impl<'a> Reader<'a> {
             rows: None,
             extra_by_name: false,
             asset_refs: BTreeSet::new(),
+            index_names: Vec::new(),
             asset_limits: limits.assets,
             asset_spool,
             assets: Vec::new(),
@@ -706,6 +709,33 @@ impl<'a> Reader<'a> {
             self.drop_repeated_chrome(first, &|source_file| {
                 by_rel.get(source_file).map(|f| ((*f).clone(), f.rel.clone()))
             })?;
+            self.attach_index_names(first)?;
+        }
+        Ok(())
+    }
+
+    /// Gives the pages (from entry `first` on) the names API index pages
+    /// link them by, as symbols (a name the page has already is not added).
+    fn attach_index_names(&mut self, first: usize) -> Result<(), SourceError> {
+        let mut by_path: HashMap<String, Vec<Symbol>> = HashMap::new();
+        for (path, symbol) in std::mem::take(&mut self.index_names) {
+            by_path.entry(path).or_default().push(symbol);
+        }
+        if by_path.is_empty() {
+            return Ok(());
+        }
+        self.spool.flush().map_err(|e| self.unwritable(format!("cannot write the converted pages: {e}")))?;
+        for i in first..self.entries.len() {
+            let Some(names) = by_path.remove(&self.entries[i].path) else { continue };
+            let mut page = self.spool.read(self.entries[i].at).map_err(|e| {
+                self.unwritable(format!("cannot read back a converted page from the temporary folder: {e}"))
+            })?;
+            let mut have: HashSet<String> = page.symbols.iter().map(|s| s.name.clone()).collect();
+            page.symbols.extend(names.into_iter().filter(|s| have.insert(s.name.clone())));
+            self.entries[i].at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
+                path: self.source.to_path_buf(),
+                reason: format!("cannot write the converted pages to the temporary folder: {e}"),
+            })?;
         }
         Ok(())
     }
@@ -852,6 +882,14 @@ impl<'a> Reader<'a> {
         self.accept(&file.rel, &bytes);
         drop(bytes);
         let rewritten = format != SourceFormat::Markdown;
+        if rewritten
+            && self.index_names.len() < crate::api_index::MAX_ENTRIES
+            && let Some(names) =
+                crate::api_index::entries(&page.markdown, paths::normalize_prefix(&self.options.prefix))
+        {
+            let room = crate::api_index::MAX_ENTRIES - self.index_names.len();
+            self.index_names.extend(names.into_iter().filter(|(path, _)| *path != page.path).take(room));
+        }
         for url in assets::references(&page.markdown) {
             if let Some(asset) = assets::local_file(&url, rel, &self.options.prefix, rewritten) {
                 self.asset_refs.insert(asset);
