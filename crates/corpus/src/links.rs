@@ -52,7 +52,16 @@ pub fn resolve(url: &str, from_file: &str, prefix: &str, is_page: &dyn Fn(&str) 
     };
     let path = path_query.split('?').next().unwrap_or_default();
     let path = percent_decode(path);
-    for candidate in candidates(&path, from_file, prefix) {
+    let candidates = candidates(&path, from_file, prefix);
+    // A file named for its language (`ch02.en.html`) may be the page `ch02`.
+    // HTML manuals' links are written as site paths already (`/ref/ch02.en`).
+    let untranslated = candidates.iter().filter_map(|c| {
+        let lower = c.to_ascii_lowercase();
+        let file =
+            if lower.ends_with(".html") || lower.ends_with(".htm") { c.clone() } else { format!("{c}.html") };
+        paths::language_suffix(&file).map(|l| paths::without_language(&file, l))
+    });
+    for candidate in candidates.iter().cloned().chain(untranslated) {
         let site = site_path(prefix, &candidate);
         if is_page(&site) {
             return Target::Page(match fragment {
@@ -243,6 +252,11 @@ mod tests {
         assert_eq!(resolve("#top", from, "/npm", &set), Target::SamePage("top".into()));
         assert_eq!(resolve("https://x.example/a.md", from, "/npm", &set), Target::External);
         assert_eq!(resolve("/usr/share/doc/x/index.html", from, "/npm", &set), Target::Unresolved);
+        // A file named for its language is the page without it.
+        assert_eq!(
+            resolve("../using-npm/scripts.en.html#x", from, "/npm", &set),
+            Target::Page("/npm/using-npm/scripts#x".into())
+        );
         assert_eq!(resolve("../../../outside.md", from, "/npm", &set), Target::Unresolved);
         assert_eq!(resolve("missing.md", from, "/npm", &set), Target::Unresolved);
     }

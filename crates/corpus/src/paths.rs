@@ -51,6 +51,39 @@ pub fn file_stem(rel_file: &str) -> &str {
     }
 }
 
+/// The language part of a content-negotiation file name (`ch02.en.html`,
+/// `index.zh-cn.html`, `intro.pt_BR.html` → `.en`, `.zh-cn`, `.pt_BR`):
+/// two lower-case letters, with an optional region, before `.html`/`.htm`.
+pub fn language_suffix(rel_file: &str) -> Option<&str> {
+    let file = rel_file.rsplit('/').next().unwrap_or(rel_file);
+    let lower = file.to_ascii_lowercase();
+    let ext = [".html", ".htm"].into_iter().find(|e| lower.ends_with(e))?;
+    let stem = &file[..file.len() - ext.len()];
+    let (name, lang) = stem.rsplit_once('.')?;
+    let (code, region) = match lang.split_once(['-', '_']) {
+        Some((c, r)) => (c, Some(r)),
+        None => (lang, None),
+    };
+    let is_code = code.len() == 2 && code.bytes().all(|b| b.is_ascii_lowercase());
+    let is_region =
+        region.is_none_or(|r| (2..=4).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric()));
+    let at = rel_file.len() - ext.len() - lang.len() - 1;
+    (!name.is_empty() && is_code && is_region).then(|| &rel_file[at..rel_file.len() - ext.len()])
+}
+
+/// `rel_file` without its [`language_suffix`] `suffix` (`ch02.en.html` → `ch02.html`).
+pub fn without_language(rel_file: &str, suffix: &str) -> String {
+    match language_suffix(rel_file) {
+        Some(s) if s == suffix => {
+            let at = rel_file.len() - rel_file.rsplit('/').next().unwrap_or(rel_file).len();
+            let file = &rel_file[at..];
+            let ext_at = file.rfind('.').unwrap_or(file.len());
+            format!("{}{}", &rel_file[..at + ext_at - suffix.len()], &file[ext_at..])
+        }
+        _ => rel_file.to_owned(),
+    }
+}
+
 /// Resolves `target` (a relative URL path, no fragment) against the folder of
 /// `from_file`. `/`-rooted targets start at the source root. None when the
 /// result would leave the source root.
@@ -115,5 +148,18 @@ mod tests {
         assert_eq!(resolve("a/c.html", "./x/y.html").as_deref(), Some("a/x/y.html"));
         assert_eq!(resolve("c.html", "../d.html"), None);
         assert_eq!(resolve("a/c.html", "/d.html").as_deref(), Some("d.html"));
+    }
+
+    #[test]
+    fn language_parts_of_file_names() {
+        assert_eq!(language_suffix("ch02.en.html"), Some(".en"));
+        assert_eq!(language_suffix("doc/index.zh-cn.html"), Some(".zh-cn"));
+        assert_eq!(language_suffix("intro.pt_BR.htm"), Some(".pt_BR"));
+        for none in ["index.html", "os.path.html", "fn.ID.html", ".en.html", "a.b.md", "xml.dom.html"] {
+            assert_eq!(language_suffix(none), None, "{none}");
+        }
+        assert_eq!(without_language("doc/ch02.en.html", ".en"), "doc/ch02.html");
+        assert_eq!(without_language("index.zh-cn.html", ".zh-cn"), "index.html");
+        assert_eq!(without_language("ch02.fr.html", ".en"), "ch02.fr.html");
     }
 }

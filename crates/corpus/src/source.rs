@@ -350,6 +350,22 @@ fn detect_format(files: &[SourceFile]) -> Result<SourceFormat, String> {
 /// The name that is not an `index`/`README` is kept, since that is the one
 /// the tree's own links use; then the file's own name over a link's; among
 /// equals, the first by path. Order is kept.
+/// The language part (`.en`) that at least half the files' names (two at
+/// least) carry, as content-negotiating web servers name translations.
+fn common_language<'a>(files: &[&'a SourceFile]) -> Option<&'a str> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for f in files {
+        if let Some(l) = paths::language_suffix(&f.rel) {
+            *counts.entry(l).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n >= 2 && n * 2 >= files.len())
+        .max_by_key(|(_, n)| *n)
+        .map(|(l, _)| l)
+}
+
 fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
     // Lower is better: (an index page, reached through a link).
     let rank = |f: &SourceFile| {
@@ -699,15 +715,21 @@ impl<'a> Reader<'a> {
         );
         let total = wanted.len();
         let first = self.entries.len();
+        // `ch02.en.html` is the page `ch02` where most files name one language so.
+        let language = (format != SourceFormat::Markdown).then(|| common_language(&wanted)).flatten();
+        let rel_of = |f: &SourceFile| match language {
+            Some(l) => paths::without_language(&f.rel, l),
+            None => f.rel.clone(),
+        };
         for (i, file) in wanted.iter().enumerate() {
             self.check_deadline(i, total)?;
-            self.page_from(file, &file.rel, format)?;
+            self.page_from(file, &rel_of(file), format)?;
             progress(i + 1, total);
         }
         if format != SourceFormat::Markdown {
             let by_rel: HashMap<&str, &SourceFile> = wanted.iter().map(|f| (f.rel.as_str(), *f)).collect();
             self.drop_repeated_chrome(first, &|source_file| {
-                by_rel.get(source_file).map(|f| ((*f).clone(), f.rel.clone()))
+                by_rel.get(source_file).map(|f| ((*f).clone(), rel_of(f)))
             })?;
             self.attach_index_names(first)?;
         }

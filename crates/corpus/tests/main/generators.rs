@@ -170,3 +170,36 @@ fn texi2html_example_tables_are_code_blocks_and_named_links_are_anchors() {
     );
     assert!(page.markdown.contains("| a | b |"), "a real table stays one: {}", page.markdown);
 }
+
+#[test]
+fn files_named_for_their_language_are_pages_without_it() {
+    // Debian's reference manuals name every file for its language (`ch02.en.html`).
+    let dir = tempfile::tempdir().unwrap();
+    let page = |title: &str, body: &str| {
+        format!("<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>")
+    };
+    let files = [
+        (
+            "index.en.html",
+            page("Reference", r#"<p><a href="ch01.en.html">One</a> <a href="ch02.en.html#apt">Two</a></p>"#),
+        ),
+        ("ch01.en.html", page("Chapter 1. Tutorials", r#"<p>See <a href="ch02.en.html">packages</a>.</p>"#)),
+        (
+            "ch02.en.html",
+            page(
+                "Chapter 2. Packages",
+                r#"<h2 id="apt">apt</h2><p>Back to <a href="index.en.html">the start</a>.</p>"#,
+            ),
+        ),
+        ("ch02.fr.html", page("Chapitre 2. Paquets", "<p>Un seul fichier en français.</p>")),
+    ];
+    for (name, html) in &files {
+        std::fs::write(dir.path().join(name), html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/ref");
+    let mut paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["/ref", "/ref/ch01", "/ref/ch02", "/ref/ch02.fr"]);
+    let report = ingested.check_links("/ref");
+    assert_eq!((report.internal, report.broken), (4, 0), "{report:?}");
+}
