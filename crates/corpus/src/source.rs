@@ -623,6 +623,25 @@ impl<'a> Reader<'a> {
         SourceError::Unreadable { path: self.source.to_path_buf(), reason }
     }
 
+    /// Parks a converted page in the spool; its offset.
+    fn write_spooled(&mut self, page: &Page) -> Result<u64, SourceError> {
+        self.spool.write(page).map_err(|e| {
+            self.unwritable(format!("cannot write the converted pages to the temporary folder: {e}"))
+        })
+    }
+
+    /// Makes every spooled page readable.
+    fn flush_spool(&mut self) -> Result<(), SourceError> {
+        self.spool.flush().map_err(|e| self.unwritable(format!("cannot write the converted pages: {e}")))
+    }
+
+    /// The page spooled at `at` (after [`Reader::flush_spool`]).
+    fn read_spooled(&self, at: u64) -> Result<Page, SourceError> {
+        self.spool.read(at).map_err(|e| {
+            self.unwritable(format!("cannot read back a converted page from the temporary folder: {e}"))
+        })
+    }
+
     /// Stops the read once the caller's deadline has passed.
     fn check_deadline(&self, done: usize, total: usize) -> Result<(), SourceError> {
         match self.options.deadline {
@@ -746,18 +765,13 @@ impl<'a> Reader<'a> {
         if by_path.is_empty() {
             return Ok(());
         }
-        self.spool.flush().map_err(|e| self.unwritable(format!("cannot write the converted pages: {e}")))?;
+        self.flush_spool()?;
         for i in first..self.entries.len() {
             let Some(names) = by_path.remove(&self.entries[i].path) else { continue };
-            let mut page = self.spool.read(self.entries[i].at).map_err(|e| {
-                self.unwritable(format!("cannot read back a converted page from the temporary folder: {e}"))
-            })?;
+            let mut page = self.read_spooled(self.entries[i].at)?;
             let mut have: HashSet<String> = page.symbols.iter().map(|s| s.name.clone()).collect();
             page.symbols.extend(names.into_iter().filter(|s| have.insert(s.name.clone())));
-            self.entries[i].at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
-                path: self.source.to_path_buf(),
-                reason: format!("cannot write the converted pages to the temporary folder: {e}"),
-            })?;
+            self.entries[i].at = self.write_spooled(&page)?;
         }
         Ok(())
     }
@@ -785,7 +799,7 @@ impl<'a> Reader<'a> {
             }
             return Ok(());
         }
-        self.spool.flush().map_err(|e| self.unwritable(format!("cannot write the converted pages: {e}")))?;
+        self.flush_spool()?;
         for i in first..self.entries.len() {
             let edges = std::mem::take(&mut self.entries[i].edges);
             if !edges.iter().any(|h| repeated.contains(h)) {
@@ -797,17 +811,12 @@ impl<'a> Reader<'a> {
             let Ok(converted) = html::convert(&bytes, &rel, &self.options.prefix, &repeated) else {
                 continue;
             };
-            let old = self.spool.read(self.entries[i].at).map_err(|e| {
-                self.unwritable(format!("cannot read back a converted page from the temporary folder: {e}"))
-            })?;
+            let old = self.read_spooled(self.entries[i].at)?;
             let mut page = converted.page;
             // Symbols from the docset index or the inventory came with the first conversion.
             page.source_file = old.source_file;
             page.symbols = old.symbols;
-            let at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
-                path: self.source.to_path_buf(),
-                reason: format!("cannot write the converted pages to the temporary folder: {e}"),
-            })?;
+            let at = self.write_spooled(&page)?;
             let entry = &mut self.entries[i];
             entry.at = at;
             entry.title = page.title;
@@ -930,10 +939,7 @@ impl<'a> Reader<'a> {
             let symbols = rows.take(rel).map_err(|reason| self.unwritable(reason))?;
             page.symbols.extend(symbols);
         }
-        let at = self.spool.write(&page).map_err(|e| SourceError::Unreadable {
-            path: self.source.to_path_buf(),
-            reason: format!("cannot write the converted pages to the temporary folder: {e}"),
-        })?;
+        let at = self.write_spooled(&page)?;
         let Page { path, source_file, title, draft, order, .. } = page;
         self.entries.push(PageEntry {
             path,
