@@ -1,9 +1,9 @@
 //! `lectern add`: install or update an edition, or every edition of a site config.
 
-use std::time::Duration;
+use std::io::Write;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use lectern_corpus::SiteConfig;
 use lectern_library::library::parse_format;
 use lectern_library::{AddOutcome, AddReport, EditionSpec, Progress};
@@ -90,38 +90,76 @@ fn print_report(r: &AddReport) -> Result<()> {
     Ok(())
 }
 
-/// A progress bar on a terminal; nothing otherwise (the summary line says it all).
-struct Bar(Option<ProgressBar>);
+/// A progress line on a terminal, redrawn at most ten times a second;
+/// nothing otherwise (the summary line says it all).
+struct Bar(Option<std::cell::RefCell<BarState>>);
+
+struct BarState {
+    started: Instant,
+    drawn: Option<Instant>,
+}
 
 impl Bar {
     fn new(enabled: bool) -> Bar {
-        Bar(enabled.then(|| {
-            let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg:>22} [{bar:30}] {pos}/{len} {per_sec}")
-                    .expect("static template")
-                    .progress_chars("=> "),
-            );
-            bar.enable_steady_tick(Duration::from_millis(120));
-            bar
-        }))
+        Bar(enabled.then(|| std::cell::RefCell::new(BarState { started: Instant::now(), drawn: None })))
     }
 
     fn update(&self, what: &str, p: Progress) {
-        let Some(bar) = &self.0 else { return };
+        let Some(state) = &self.0 else { return };
+        let mut state = state.borrow_mut();
         let (phase, done, total) = match p {
             Progress::Reading { done, total } => ("reading", done, total),
             Progress::Indexing { done, total } => ("indexing", done, total),
             Progress::Committing => ("committing", 0, 0),
         };
-        bar.set_message(if what.is_empty() { phase.to_owned() } else { format!("{what}: {phase}") });
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
+        let now = Instant::now();
+        let last = done == total;
+        if state.drawn.is_some_and(|t| now - t < Duration::from_millis(100)) && !last {
+            return;
+        }
+        state.drawn = Some(now);
+        let message = if what.is_empty() { phase.to_owned() } else { format!("{what}: {phase}") };
+        let line = progress_line(&message, done, total, now - state.started);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K{line}");
+        let _ = err.flush();
     }
 
     fn finish(&self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
+        if self.0.as_ref().is_some_and(|s| s.borrow().drawn.is_some()) {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
         }
+    }
+}
+
+/// `   python: reading [=========>         ] 310/1000 52/s`: the phase, a
+/// 30-column bar, the count and the rate since the add began.
+fn progress_line(message: &str, done: usize, total: usize, elapsed: Duration) -> String {
+    const WIDTH: usize = 30;
+    let filled = if total == 0 { 0 } else { (done.min(total) * WIDTH) / total };
+    let mut bar = "=".repeat(filled);
+    if filled < WIDTH {
+        bar.push(if filled == 0 { ' ' } else { '>' });
+        bar.push_str(&" ".repeat(WIDTH - filled - 1));
+    }
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { (done as f64 / secs).round() as u64 } else { 0 };
+    format!("{message:>22} [{bar}] {done}/{total} {rate}/s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_line_shows_phase_bar_count_and_rate() {
+        let line = progress_line("python: reading", 10, 40, Duration::from_secs(2));
+        assert_eq!(line, "       python: reading [=======>                      ] 10/40 5/s");
+        let full = progress_line("indexing", 40, 40, Duration::from_secs(4));
+        assert!(full.contains(&format!("[{}]", "=".repeat(30))), "{full}");
+        let empty = progress_line("committing", 0, 0, Duration::ZERO);
+        assert!(empty.ends_with(&format!("[{}] 0/0 0/s", " ".repeat(30))), "{empty}");
     }
 }

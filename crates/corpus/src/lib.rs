@@ -24,7 +24,8 @@
 //! - `links`: where a link in a page leads (generator rules, against an edition's pages),
 //!   and the raw-HTML anchors a page offers.
 //! - `paths`: page paths under an edition prefix, relative link resolution.
-//! - `render`: Markdown → safe HTML for the faces that show pages to people.
+//! - `render`: Markdown → safe HTML for the faces that show pages to people;
+//!   `sanitize`: the allowlist raw HTML in Markdown passes.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
 //! - `varlist`: settings and options a manual's variable lists define → symbols of their sections.
 //! - `site`: `lectern.toml` site configs.
@@ -51,6 +52,7 @@ pub mod page;
 pub mod paths;
 pub mod render;
 mod rowstore;
+mod sanitize;
 pub mod script;
 pub mod site;
 pub mod source;

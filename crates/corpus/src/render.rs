@@ -108,39 +108,7 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
         html.push_str("</h1>\n");
     }
     pulldown_cmark::html::push_html(&mut html, events);
-    if has_raw { sanitize(&html) } else { html }
-}
-
-/// The allowlist raw HTML in Markdown passes: ammonia's formatting tags
-/// (`<details>`, `<kbd>`, `<sub>`, tables...) with `id`, `name` and `align`
-/// kept; URLs only http(s), mailto and same-site; `<img>` only from the site.
-fn sanitize(html: &str) -> String {
-    static BUILDER: std::sync::OnceLock<ammonia::Builder<'static>> = std::sync::OnceLock::new();
-    BUILDER
-        .get_or_init(|| {
-            let mut b = ammonia::Builder::default();
-            b.url_schemes(["http", "https", "mailto"].into_iter().collect())
-                .link_rel(None)
-                .add_generic_attributes(["id", "align"])
-                .add_tag_attributes("a", ["name"])
-                .add_tag_attributes("code", ["class"])
-                .add_tags(["input"])
-                .add_tag_attributes("input", ["type", "checked", "disabled"])
-                .attribute_filter(|element, attribute, value| match (element, attribute) {
-                    ("img", "src") if has_scheme_or_host(value) => None,
-                    ("code", "class") if !value.starts_with("language-") => None,
-                    ("input", "type") if value != "checkbox" => None,
-                    _ => Some(value.into()),
-                });
-            b
-        })
-        .clean(html)
-        .to_string()
-}
-
-fn has_scheme_or_host(url: &str) -> bool {
-    let url = url.trim();
-    url.starts_with("//") || crate::links::has_scheme(url)
+    if has_raw { crate::sanitize::sanitize(&html) } else { html }
 }
 
 /// `../guide/install.md#x` (relative to the page's file) → `/app/guide/install#x`;
@@ -264,8 +232,8 @@ mod tests {
             "# App\n\n![logo](docs/logo.png)\n\n<p align=\"center\"><img src=\"docs/shot.png\" alt=\"shot\" width=\"80\"></p>\n\n<img src='/app/abs.png'> ![far](https://e.org/x.png)\n",
             links,
         );
-        assert!(html.contains(r#"<img src="/app/docs/logo.png" alt="logo""#), "{html}");
-        assert!(html.contains(r#"<img src="/app/docs/shot.png" alt="shot""#), "{html}");
+        assert!(html.contains(r#"<img alt="logo" src="/app/docs/logo.png""#), "{html}");
+        assert!(html.contains(r#"<img alt="shot" src="/app/docs/shot.png""#), "{html}");
         assert!(html.contains(r#"src="/app/abs.png""#), "{html}");
         assert!(!html.contains("e.org"), "{html}");
         // Without the page's file, a relative image is left for the allowlist as written.
