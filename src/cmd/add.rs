@@ -135,10 +135,14 @@ impl Bar {
 }
 
 /// `   python: reading [=========>         ] 310/1000 52/s`: the phase, a
-/// 30-column bar, the count and the rate since the add began.
+/// 30-column bar, the count and the rate since the add began; only the
+/// phase when it has no count (committing).
 fn progress_line(message: &str, done: usize, total: usize, elapsed: Duration) -> String {
     const WIDTH: usize = 30;
-    let filled = if total == 0 { 0 } else { (done.min(total) * WIDTH) / total };
+    if total == 0 {
+        return format!("{message:>22}");
+    }
+    let filled = (done.min(total) * WIDTH) / total;
     let mut bar = "=".repeat(filled);
     if filled < WIDTH {
         bar.push(if filled == 0 { ' ' } else { '>' });
@@ -159,7 +163,8 @@ mod tests {
         assert_eq!(line, "       python: reading [=======>                      ] 10/40 5/s");
         let full = progress_line("indexing", 40, 40, Duration::from_secs(4));
         assert!(full.contains(&format!("[{}]", "=".repeat(30))), "{full}");
-        let empty = progress_line("committing", 0, 0, Duration::ZERO);
-        assert!(empty.ends_with(&format!("[{}] 0/0 0/s", " ".repeat(30))), "{empty}");
+        let start = progress_line("reading", 0, 7, Duration::ZERO);
+        assert!(start.ends_with(&format!("[{}] 0/7 0/s", " ".repeat(30))), "{start}");
+        assert_eq!(progress_line("committing", 0, 0, Duration::from_secs(1)).trim(), "committing");
     }
 }
