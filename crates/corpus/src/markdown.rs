@@ -122,6 +122,8 @@ fn parse_body(body: &str) -> Parsed {
                 depth = depth.saturating_sub(1);
                 push_line_end(&mut parsed.texts);
             }
+            // The text of an inline `<script>…</script>` is no text.
+            Event::Text(_) | Event::Code(_) if html.raw_until.is_some() => {}
             Event::Text(t) | Event::Code(t) => {
                 if let Some((_, _, _, title)) = heading.as_mut() {
                     title.push_str(&t);
@@ -349,6 +351,8 @@ mod tests {
         assert!(p.text.contains("More"), "{}", p.text);
         assert!(!p.text.contains('<'), "{}", p.text);
         assert!(p.text.contains("a | b\n1 | 2"), "{}", p.text);
+        let inline = page("Run <b>this</b> <script>steal()</script><style>p{}</style>now.\n");
+        assert_eq!(inline.text, "Run this now.");
     }
 
     #[test]
