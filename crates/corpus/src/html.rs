@@ -1056,6 +1056,13 @@ impl<'p> Converter<'_, 'p> {
                 }
                 None => self.table(node),
             }
+        } else if (name == "ul" || name == "ol") && lays_out_sections(node) {
+            // javadoc's `<ul class="blockList"><li>` around each section.
+            self.flush();
+            for child in node.children() {
+                self.block_children(child, depth + 1);
+                self.flush();
+            }
         } else if name == "ul" || name == "ol" || name == "menu" {
             self.flush();
             let mut n = 0usize;
@@ -1541,6 +1548,15 @@ fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
         })
     });
     holds_block.then_some(cells)
+}
+
+/// Whether a list only lays out sections: one of its items holds a heading.
+/// Such a list is read as the blocks it holds (Markdown has no headings in
+/// list items).
+fn lays_out_sections(list: NodeRef<'_, Node>) -> bool {
+    list.children().filter(|li| li.value().as_element().is_some_and(|e| e.name() == "li")).any(|li| {
+        li.descendants().any(|d| d.value().as_element().is_some_and(|e| heading_level(e).is_some()))
+    })
 }
 
 /// Whether an anchor can be written as a Markdown heading attribute `{#id}`.

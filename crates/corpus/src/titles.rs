@@ -1,5 +1,6 @@
 //! Page titles across an edition: the site name a generator appends to every
-//! `<title>` (" — Python 3.11.2 documentation", " - Git", " | Site") removed.
+//! `<title>` (" — Python 3.11.2 documentation", " - Git", " | Site",
+//! javadoc's " (argparse4j 0.4.4 API)") removed.
 
 use std::collections::HashMap;
 
@@ -9,14 +10,31 @@ use crate::page::Page;
 const SEPARATORS: [&str; 4] = [" — ", " – ", " | ", " - "];
 
 /// The trailing segment of `title` after its last separator, when it has one
-/// and something is left before it: `(kept, suffix)`.
+/// and something is left before it: `(kept, suffix)`. A title that ends in
+/// a parenthesis of several words (`ArrayList (Java Platform SE 8 )`) has
+/// that as its suffix, parentheses and all.
 pub(crate) fn split_suffix(title: &str) -> Option<(&str, &str)> {
+    if let Some(split) = parenthesized_suffix(title) {
+        return Some(split);
+    }
     SEPARATORS
         .iter()
         .filter_map(|sep| title.rfind(sep).map(|at| (at, sep.len())))
         .max_by_key(|(at, _)| *at)
         .map(|(at, len)| (title[..at].trim_end(), title[at + len..].trim()))
         .filter(|(kept, suffix)| !kept.is_empty() && !suffix.is_empty())
+}
+
+fn parenthesized_suffix(title: &str) -> Option<(&str, &str)> {
+    let title = title.trim_end();
+    if !title.ends_with(')') {
+        return None;
+    }
+    let open = title.rfind(" (")?;
+    let suffix = &title[open + 1..];
+    let kept = title[..open].trim_end();
+    let inner = &suffix[1..suffix.len() - 1];
+    (!kept.is_empty() && inner.trim().contains(' ') && !inner.contains(['(', ')'])).then_some((kept, suffix))
 }
 
 /// Removes a trailing title segment that repeats on two pages or more of the
@@ -115,6 +133,11 @@ mod tests {
             titled("Install - Linux"),
             titled("git-add(1) | Git"),
             titled("Plain"),
+            titled("ArgumentParsers (argparse4j 0.4.4 API)"),
+            titled("Uses of Class net.sourceforge.argparse4j.ArgumentParsers (argparse4j 0.4.4 API)"),
+            titled("Constants (deprecated)"),
+            titled("Limits (deprecated)"),
+            titled("Lone one (a single page)"),
         ];
         strip_site_suffixes(&mut pages);
         let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
@@ -125,7 +148,12 @@ mod tests {
                 "functools — Higher-order functions",
                 "Install - Linux",
                 "git-add(1) | Git",
-                "Plain"
+                "Plain",
+                "ArgumentParsers",
+                "Uses of Class net.sourceforge.argparse4j.ArgumentParsers",
+                "Constants (deprecated)",
+                "Limits (deprecated)",
+                "Lone one (a single page)",
             ]
         );
         assert_eq!(pages[0].sections[0].title, "Programming FAQ");

@@ -171,6 +171,28 @@ fn texi2html_example_tables_are_code_blocks_and_named_links_are_anchors() {
     assert!(page.markdown.contains("| a | b |"), "a real table stays one: {}", page.markdown);
 }
 
+/// javadoc sets each part of a class page in `<ul class="blockList"><li>`:
+/// a layout, not a list, so its headings and tables stay Markdown headings
+/// and tables. A list of items stays a list.
+#[test]
+fn javadoc_block_lists_are_sections_not_list_items() {
+    let html = r##"<html><head><title>Parsers (demo 1.0 API)</title></head><body><main>
+<div class="header"><h2 title="Class Parsers" class="title">Class Parsers</h2></div>
+<ul class="blockList"><li class="blockList">
+<ul class="blockList"><li class="blockList"><a id="method.summary"></a>
+<h3>Method Summary</h3>
+<table><tr><th>Modifier</th><th>Method</th></tr><tr><td><code>static int</code></td><td><code>width()</code></td></tr></table>
+</li></ul></li></ul>
+<ul><li>plain item</li><li>another</li></ul></main></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "net/demo/Parsers.html", "/d").unwrap();
+    check_invariants(&page);
+    let md = &page.markdown;
+    assert!(md.contains("\n### Method Summary {#method-summary}\n"), "{md}");
+    assert!(md.contains("\n| Modifier | Method |\n| --- | --- |\n| `static int` | `width()` |"), "{md}");
+    assert!(md.contains("- plain item\n- another"), "{md}");
+    assert!(!md.contains("- <a id"), "{md}");
+}
+
 #[test]
 fn files_named_for_their_language_are_pages_without_it() {
     // Debian's reference manuals name every file for its language (`ch02.en.html`).
