@@ -181,9 +181,15 @@ fn report(
 
 /// A link to a page that exists: whether its fragment does. Anchors are
 /// every id the source gives (headings, `id` on any element, `<a name>`), so
-/// a missing one is missing in the source.
+/// a missing one is missing in the source. A browser finds `#%3Cinit%3E()`
+/// at `id="<init>()"`: the fragment is matched percent-decoded too.
 fn fragment_verdict(anchors: &HashMap<&str, &HashSet<String>>, page: &str, fragment: &str) -> Option<bool> {
-    let found = anchors.get(page).is_some_and(|set| fragment.is_empty() || set.contains(fragment));
+    let decoded = || String::from_utf8(paths::percent_decode_bytes(fragment)).ok();
+    let found = anchors.get(page).is_some_and(|set| {
+        fragment.is_empty()
+            || set.contains(fragment)
+            || (fragment.contains('%') && decoded().is_some_and(|d| set.contains(&d)))
+    });
     found.then_some(true)
 }
 
@@ -274,5 +280,16 @@ mod tests {
         let broken: Vec<&str> = report.listed.iter().map(|l| l.target.as_str()).collect();
         assert_eq!(broken, ["#setup-2"]);
         assert_eq!(pages[0].sections.last().and_then(|s| s.anchor.as_deref()), Some("setup-1"));
+    }
+
+    #[test]
+    fn a_percent_encoded_fragment_finds_its_id_as_a_browser_does() {
+        let a = "# A\n\n<a id=\"&lt;init&gt;()\"></a><a id=\"parse(String[])\"></a>\n\n\
+                 [c](#%3Cinit%3E()) [p](#parse(String%5B%5D)) [x](#%3Cgone%3E)\n";
+        let pages = vec![markdown_to_page(a.as_bytes(), "a.md", "/x").unwrap()];
+        let report = check_pages(&pages, "/x", &["a.md".to_owned()]);
+        assert_eq!((report.internal, report.resolved), (3, 2), "{report:?}");
+        let broken: Vec<&str> = report.listed.iter().map(|l| l.target.as_str()).collect();
+        assert_eq!(broken, ["#%3Cgone%3E"]);
     }
 }
