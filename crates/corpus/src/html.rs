@@ -1519,8 +1519,9 @@ impl<'p> Converter<'_, 'p> {
 }
 
 /// The cells of a table that only lays out a block (texi2html's
-/// `<table><tr><td>&nbsp;</td><td><pre class="example">`): one row, a
-/// code block or list in it. Its cells are read as blocks, not as a table.
+/// `<table><tr><td>&nbsp;</td><td><pre class="example">`, gtk-doc's title
+/// `<table><tr><td><h2>…</h2><p>…`): one row, a code block, list or heading
+/// in it. Its cells are read as blocks, not as a table.
 fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
     let mut rows = Vec::new();
     for child in table.children() {
@@ -1544,7 +1545,9 @@ fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
         .collect();
     let holds_block = cells.iter().any(|c| {
         c.children().any(|b| {
-            b.value().as_element().is_some_and(|e| matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table"))
+            b.value().as_element().is_some_and(|e| {
+                matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table") || heading_level(e).is_some()
+            })
         })
     });
     holds_block.then_some(cells)

@@ -169,6 +169,14 @@ fn texi2html_example_tables_are_code_blocks_and_named_links_are_anchors() {
         page.markdown
     );
     assert!(page.markdown.contains("| a | b |"), "a real table stays one: {}", page.markdown);
+    // gtk-doc sets a page's title and purpose in a one-row table too.
+    let html = r##"<html><body><div class="refnamediv"><table width="100%"><tr><td valign="top">
+<h2><span class="refentrytitle"><a name="Hyper.top"></a>Hyper</span></h2><p>Hyper — links in text</p></td>
+<td class="gallery_image" valign="top" align="right"></td></tr></table></div><p>Body.</p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "Hyper.html", "/g").unwrap();
+    check_invariants(&page);
+    assert!(page.markdown.contains("Hyper — links in text\n\nBody."), "{}", page.markdown);
+    assert!(!page.markdown.contains('|'), "{}", page.markdown);
 }
 
 /// javadoc sets each part of a class page in `<ul class="blockList"><li>`:
