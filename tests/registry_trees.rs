@@ -207,6 +207,50 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             ],
         },
         Tree {
+            name: "Debian libargparse4j-java-doc (javadoc)",
+            source: existing(d.join("libargparse4j-java-doc/usr/share/doc/libargparse4j-java/api")),
+            project: "argparse4j",
+            broken_in_source: 0,
+            queries: [
+                ("newArgumentParser", "/argparse4j/net/sourceforge/argparse4j/ArgumentParsers"),
+                ("ArgumentParserException", "/argparse4j/net/sourceforge/argparse4j/inf/ArgumentParserException"),
+                ("addSubparsers", "/argparse4j/net/sourceforge/argparse4j/inf/ArgumentParser"),
+                ("Namespace", "/argparse4j/net/sourceforge/argparse4j/inf/Namespace"),
+                (
+                    "StoreTrueArgumentAction",
+                    "/argparse4j/net/sourceforge/argparse4j/impl/action/StoreTrueArgumentAction",
+                ),
+            ],
+        },
+        Tree {
+            name: "Debian libatk1.0-doc (gtk-doc)",
+            source: existing(d.join("libatk1.0-doc/usr/share/gtk-doc/html/atk")),
+            project: "atk",
+            broken_in_source: 0,
+            queries: [
+                ("atk_hypertext_get_link", "/atk/AtkHypertext"),
+                ("atk_object_get_name", "/atk/AtkObject"),
+                ("AtkStateSet", "/atk/AtkStateSet"),
+                ("atk_text_get_caret_offset", "/atk/AtkText"),
+                ("AtkRole", "/atk/AtkObject"),
+            ],
+        },
+        Tree {
+            name: "npm undici@7.30.2 docs/ (Markdown, repository-root links)",
+            source: existing(d.join("undici-7/package/docs")),
+            project: "undici",
+            // Links to headings by names they no longer have (`Client.md#destroyed`
+            // for "`Client.destroyed`", `#to-string` for "toString").
+            broken_in_source: 20,
+            queries: [
+                ("ProxyAgent", "/undici/api/ProxyAgent"),
+                ("MockAgent", "/undici/api/MockAgent"),
+                ("RetryHandler", "/undici/api/RetryHandler"),
+                ("PoolStats", "/undici/api/PoolStats"),
+                ("EnvHttpProxyAgent", "/undici/api/EnvHttpProxyAgent"),
+            ],
+        },
+        Tree {
             name: "Click 8.1 Dash docset",
             source: click_docset(),
             project: "click",
