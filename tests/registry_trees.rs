@@ -213,7 +213,10 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             broken_in_source: 0,
             queries: [
                 ("newArgumentParser", "/argparse4j/net/sourceforge/argparse4j/ArgumentParsers"),
-                ("ArgumentParserException", "/argparse4j/net/sourceforge/argparse4j/inf/ArgumentParserException"),
+                (
+                    "ArgumentParserException",
+                    "/argparse4j/net/sourceforge/argparse4j/inf/ArgumentParserException",
+                ),
                 ("addSubparsers", "/argparse4j/net/sourceforge/argparse4j/inf/ArgumentParser"),
                 ("Namespace", "/argparse4j/net/sourceforge/argparse4j/inf/Namespace"),
                 (

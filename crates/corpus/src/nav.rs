@@ -2,7 +2,8 @@
 //! it: folders are groups, a folder's `_category_.json` names and places its
 //! group (Docusaurus: `label`, `position`, `collapsed`), and an mdBook
 //! `SUMMARY.md` at the source root gives the reading order, the nesting and
-//! the part titles. Readers sort siblings by position, then by label.
+//! the part titles, and so does an MkDocs `mkdocs.yml` `nav:`. Readers sort
+//! siblings by position, then by label.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -14,6 +15,11 @@ use crate::paths;
 pub const CATEGORY_FILE: &str = "_category_.json";
 /// mdBook's table of contents, at the source root.
 pub const SUMMARY_FILE: &str = "SUMMARY.md";
+/// MkDocs' configuration (its `nav:` and `docs_dir`), at the source root or
+/// beside the docs folder.
+pub const MKDOCS_FILES: [&str; 2] = ["mkdocs.yml", "mkdocs.yaml"];
+/// Deepest `nav:` nesting read; deeper entries are ignored.
+const MAX_MKDOCS_DEPTH: usize = 16;
 
 /// What a folder's `_category_.json` says about its group.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -114,6 +120,87 @@ pub fn parse_summary(text: &str) -> Vec<SummaryEntry> {
         entries.push(SummaryEntry { depth, label, target, part: false, affix: item.is_none() });
     }
     entries
+}
+
+/// An MkDocs configuration: where its pages are (`docs_dir`, default
+/// `docs`) and its `nav:` as summary entries (targets relative to the docs
+/// folder). A page named alone (`- install.md`) has an empty label: it is
+/// shown by its title. Sections nest; links off the site are ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MkDocs {
+    pub docs_dir: String,
+    pub nav: Vec<SummaryEntry>,
+}
+
+/// Reads an `mkdocs.yml`; Err(reason) when it is not YAML or not a mapping.
+/// Tags (`!ENV`, `!!python/name:…`) are read as their values.
+pub fn parse_mkdocs(text: &str) -> Result<MkDocs, String> {
+    let value: serde_yaml::Value =
+        serde_yaml::from_str(text).map_err(|e| format!("not valid YAML: {e}; its nav is not used"))?;
+    let serde_yaml::Value::Mapping(map) = value else {
+        return Err("expected a mapping of settings; its nav is not used".to_owned());
+    };
+    let docs_dir = map
+        .get("docs_dir")
+        .and_then(serde_yaml::Value::as_str)
+        .map(|d| d.trim().trim_start_matches("./").trim_end_matches('/').to_owned())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "docs".to_owned());
+    let mut nav = Vec::new();
+    if let Some(serde_yaml::Value::Sequence(items)) = map.get("nav") {
+        mkdocs_items(items, 0, &mut nav);
+    }
+    Ok(MkDocs { docs_dir, nav })
+}
+
+fn mkdocs_items(items: &[serde_yaml::Value], depth: usize, out: &mut Vec<SummaryEntry>) {
+    if depth >= MAX_MKDOCS_DEPTH {
+        return;
+    }
+    let entry = |label: &str, target: Option<String>| SummaryEntry {
+        depth,
+        label: label.trim().to_owned(),
+        target,
+        part: false,
+        affix: false,
+    };
+    for item in items {
+        match item {
+            serde_yaml::Value::String(path) => {
+                if let Some(target) = mkdocs_target(path) {
+                    out.push(entry("", Some(target)));
+                }
+            }
+            serde_yaml::Value::Mapping(one) => {
+                for (label, value) in one {
+                    let Some(label) = label.as_str() else { continue };
+                    match value {
+                        serde_yaml::Value::String(path) => {
+                            if let Some(target) = mkdocs_target(path) {
+                                out.push(entry(label, Some(target)));
+                            }
+                        }
+                        serde_yaml::Value::Sequence(children) if !label.trim().is_empty() => {
+                            out.push(entry(label, None));
+                            mkdocs_items(children, depth + 1, out);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A `nav:` path as a file of the docs folder; None for a URL.
+fn mkdocs_target(path: &str) -> Option<String> {
+    let path = path.trim();
+    if path.is_empty() || path.contains("://") || path.starts_with("mailto:") {
+        return None;
+    }
+    let file = path.split('#').next().unwrap_or_default().trim_start_matches("./").trim_start_matches('/');
+    (!file.is_empty()).then(|| file.replace("%20", " "))
 }
 
 /// The rest of a list item line (`- x`, `* x`, `1. x`), or None.
@@ -241,6 +328,7 @@ fn place_summary(
     places: &mut [NavPlace],
 ) -> usize {
     let mut placed = 0;
+    let mut seen = std::collections::HashSet::new();
     let mut part: Option<NavGroup> = None;
     // The chapters enclosing the current entry: (depth, group).
     let mut open: Vec<(usize, NavGroup)> = Vec::new();
@@ -275,11 +363,12 @@ fn place_summary(
             groups.push(own.clone());
         }
         let page = entry.target.as_deref().and_then(|t| by_rel.get(&paths::page_rel(t)));
-        if let Some(&p) = page {
+        // A page listed twice (an MkDocs nav may) sits where it is first listed.
+        if let Some(&p) = page.filter(|p| seen.insert(**p)) {
             places[p] = NavPlace {
                 groups,
                 position: Some(position),
-                label: Some(entry.label.clone()),
+                label: (!entry.label.is_empty()).then(|| entry.label.clone()),
                 lead: has_children,
             };
             placed += 1;

@@ -679,9 +679,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads the folder's `_category_.json` files and a root `SUMMARY.md`
-    /// (hashed with the pages: changing one changes the edition); a bad
-    /// one is reported and skipped.
+    /// Reads the folder's `_category_.json` files and a root `SUMMARY.md`,
+    /// else an MkDocs `nav:` (hashed with the pages: changing one changes
+    /// the edition); a bad one is reported and skipped.
     fn navigation(&mut self, files: &[SourceFile], format: SourceFormat) -> Navigation {
         let mut navigation = Navigation::default();
         for file in files {
@@ -713,7 +713,58 @@ impl<'a> Reader<'a> {
         } else {
             navigation.summary.clear();
         }
+        if navigation.summary.is_empty() && format == SourceFormat::Markdown {
+            let mut nav = self.mkdocs_nav(files);
+            if nav.iter().any(|e| e.target.as_deref().is_some_and(listed)) {
+                navigation.summary = std::mem::take(&mut nav);
+            }
+        }
         navigation
+    }
+
+    /// The `nav:` of an MkDocs site, its targets as files of the source:
+    /// from an `mkdocs.yml` at the source's root (pages under its
+    /// `docs_dir`), else beside the source folder when that is its
+    /// `docs_dir` (the docs folder of a repository was added). Empty when
+    /// there is none; a bad one is reported.
+    fn mkdocs_nav(&mut self, files: &[SourceFile]) -> Vec<nav::SummaryEntry> {
+        let inside = files.iter().find(|f| nav::MKDOCS_FILES.contains(&f.rel.as_str()));
+        let (rel, bytes, under) = if let Some(file) = inside {
+            let bytes = walk::read_source_file(file, self.options.max_file_bytes);
+            (file.rel.clone(), bytes, true)
+        } else {
+            let parent = self.source.parent().filter(|p| !p.as_os_str().is_empty());
+            let Some((path, name)) = parent.and_then(|p| {
+                nav::MKDOCS_FILES.iter().map(|n| (p.join(n), *n)).find(|(path, _)| path.is_file())
+            }) else {
+                return Vec::new();
+            };
+            let bytes = walk::read_checked(&path, self.options.max_file_bytes, None);
+            (format!("../{name}"), bytes, false)
+        };
+        let parsed = bytes.and_then(|bytes| {
+            self.accept(&rel, &bytes);
+            let text = String::from_utf8(bytes).map_err(|_| "not valid UTF-8; skipped".to_owned())?;
+            nav::parse_mkdocs(&text)
+        });
+        let mkdocs = match parsed {
+            Ok(mkdocs) => mkdocs,
+            Err(reason) => {
+                self.problems.push(Problem { path: rel, reason });
+                return Vec::new();
+            }
+        };
+        let folder = self.source.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if !under && mkdocs.docs_dir != folder {
+            return Vec::new();
+        }
+        let mut entries = mkdocs.nav;
+        for entry in &mut entries {
+            if let Some(target) = entry.target.as_mut().filter(|_| under) {
+                *target = format!("{}/{target}", mkdocs.docs_dir);
+            }
+        }
+        entries
     }
 
     /// Converts every file of `format`; other files are skipped silently.

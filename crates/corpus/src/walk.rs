@@ -206,7 +206,7 @@ pub fn read_source_file(file: &SourceFile, max: u64) -> Result<Vec<u8>, String> 
     read_checked(&file.abs, max, file.identity)
 }
 
-fn read_checked(path: &Path, max: u64, expected: Option<FileId>) -> Result<Vec<u8>, String> {
+pub(crate) fn read_checked(path: &Path, max: u64, expected: Option<FileId>) -> Result<Vec<u8>, String> {
     let file = open_regular(path, max, expected)?;
     let hint = file.metadata().map(|m| m.len()).unwrap_or(0).min(max) as usize;
     let mut buf = Vec::with_capacity(hint + 1);

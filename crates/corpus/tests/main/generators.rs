@@ -233,3 +233,62 @@ fn files_named_for_their_language_are_pages_without_it() {
     let report = ingested.check_links("/ref");
     assert_eq!((report.internal, report.broken), (4, 0), "{report:?}");
 }
+
+/// An MkDocs site: `mkdocs.yml` beside `docs/` orders and groups the
+/// pages, whether the repository or its docs folder is added; a page named
+/// alone keeps its own title.
+#[test]
+fn an_mkdocs_nav_orders_and_groups_the_pages() {
+    let repo = tempfile::tempdir().unwrap();
+    let docs = repo.path().join("docs");
+    std::fs::create_dir_all(docs.join("guide")).unwrap();
+    for (file, body) in [
+        ("index.md", "# Welcome\n"),
+        ("guide/install.md", "# Installing\n"),
+        ("guide/usage.md", "# Using it\n"),
+        ("changelog.md", "# Changes\n"),
+        ("zzz-unlisted.md", "# Unlisted\n"),
+    ] {
+        std::fs::write(docs.join(file), body).unwrap();
+    }
+    std::fs::write(
+        repo.path().join("mkdocs.yml"),
+        "site_name: Demo\nnav:\n  - Home: index.md\n  - Again: index.md\n  - User guide:\n      - guide/usage.md\n      - Setup: guide/install.md\n  - GitHub: https://example.org/demo\n  - changelog.md\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
+    )
+    .unwrap();
+    for (root, prefix) in [(docs.as_path(), "/d"), (repo.path(), "/r")] {
+        let ingested = crate::read(root, prefix);
+        assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+        let mut pages: Vec<_> = ingested.pages.iter().filter(|p| p.nav.position.is_some()).collect();
+        pages.sort_by_key(|p| p.nav.position);
+        let placed: Vec<(String, Vec<String>, Option<&str>)> = pages
+            .iter()
+            .map(|p| {
+                let file = p.source_file.trim_start_matches("docs/").to_owned();
+                (file, p.nav.groups.iter().map(|g| g.label.clone()).collect(), p.nav.label.as_deref())
+            })
+            .collect();
+        let guide = vec!["User guide".to_owned()];
+        assert_eq!(
+            placed,
+            [
+                ("index.md".to_owned(), vec![], Some("Home")),
+                ("guide/usage.md".to_owned(), guide.clone(), None),
+                ("guide/install.md".to_owned(), guide, Some("Setup")),
+                ("changelog.md".to_owned(), vec![], None),
+            ],
+            "{root:?}"
+        );
+        let unlisted = ingested.pages.iter().find(|p| p.source_file.ends_with("zzz-unlisted.md")).unwrap();
+        assert_eq!(unlisted.nav.position, None);
+    }
+    // A broken mkdocs.yml is reported; the pages are still read.
+    std::fs::write(repo.path().join("mkdocs.yml"), "nav: [\n").unwrap();
+    let ingested = crate::read(&docs, "/d");
+    assert_eq!(ingested.pages.len(), 5);
+    assert!(
+        ingested.problems.iter().any(|p| p.path == "../mkdocs.yml" && p.reason.contains("YAML")),
+        "{:?}",
+        ingested.problems
+    );
+}
