@@ -177,6 +177,7 @@ fn texi2html_example_tables_are_code_blocks_and_named_links_are_anchors() {
     check_invariants(&page);
     assert!(page.markdown.contains("Hyper — links in text\n\nBody."), "{}", page.markdown);
     assert!(!page.markdown.contains('|'), "{}", page.markdown);
+    insta::assert_snapshot!("gtk_doc_title_block", page.markdown);
 }
 
 /// javadoc sets each part of a class page in `<ul class="blockList"><li>`:
@@ -199,6 +200,7 @@ fn javadoc_block_lists_are_sections_not_list_items() {
     assert!(md.contains("\n| Modifier | Method |\n| --- | --- |\n| `static int` | `width()` |"), "{md}");
     assert!(md.contains("- plain item\n- another"), "{md}");
     assert!(!md.contains("- <a id"), "{md}");
+    insta::assert_snapshot!("javadoc_class_page", md);
 }
 
 #[test]
