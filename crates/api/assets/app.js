@@ -231,13 +231,17 @@ async function runSearch() {
   }
 }
 
-// No hits here but some elsewhere: say where, with a button that searches there.
+// No hits here: say why, or where there are some, with a button that searches there.
 function renderHint(r) {
   const box = $("#search-hint");
   box.replaceChildren();
   const elsewhere = (r && r.total === 0 && r.elsewhere) || [];
-  box.hidden = elsewhere.length === 0;
+  box.hidden = elsewhere.length === 0 && !(r && r.total === 0 && r.hint);
   if (box.hidden) return;
+  if (elsewhere.length === 0) {
+    box.append(el("p", { class: "hint-text", text: r.hint }));
+    return;
+  }
   const first = elsewhere[0];
   const scope = r.scope || {};
   const where = (e) => e.locale || e.version || e.project;

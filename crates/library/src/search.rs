@@ -91,7 +91,8 @@ pub struct SearchResponse {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elsewhere: Vec<Elsewhere>,
     /// With `elsewhere`: the sentence people and agents read, e.g.
-    /// `0 in en; 30 in zh-Hans: add locale:zh-Hans`.
+    /// `0 in en; 30 in zh-Hans: add locale:zh-Hans`. Without it, on a zero
+    /// from a query with no letters or digits (`::`): why, and what to search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -405,8 +406,27 @@ impl Checked {
             hits,
         };
         response.hint = response.elsewhere_hint();
+        if response.total == 0 && response.hint.is_none() {
+            response.hint = wordless_hint(&self.query);
+        }
         response
     }
+}
+
+/// When nothing in a query can match because no word of it has a letter or
+/// a digit (`::`, `->`): the sentence that says so, and what to search for.
+fn wordless_hint(query: &ParsedQuery) -> Option<String> {
+    let has_word = |w: &String| w.chars().any(char::is_alphanumeric);
+    let given: Vec<&String> = query.words.iter().chain(&query.phrases).collect();
+    if given.is_empty() || given.iter().copied().any(has_word) {
+        return None;
+    }
+    let shown: Vec<&str> = given.iter().map(|w| w.as_str()).collect();
+    Some(format!(
+        "{} has no letters or digits, and search matches words: search for it with a name \
+         (Vec::new, a->b, --force)",
+        shown.join(" ")
+    ))
 }
 
 #[cfg(test)]
@@ -461,5 +481,35 @@ mod tests {
         let last = search(10_000);
         assert_eq!(last.hits.len(), 50);
         assert_eq!((last.has_more, last.next_offset, last.candidate_truncated), (false, None, true));
+    }
+
+    /// A query of punctuation alone (`::`) cannot match a word: the zero
+    /// comes with a sentence that says why, never silently; a query with a
+    /// word in it that matches nothing has no such hint.
+    #[test]
+    fn a_query_without_letters_or_digits_says_why_it_found_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        std::fs::create_dir_all(site.join("en")).unwrap();
+        std::fs::write(site.join("en/index.md"), "# Paths\n\nCall `Vec::new` and `a->b`.\n").unwrap();
+        let config = "[site]\nname = \"P\"\ndefault_locale = \"en\"\n\n[[editions]]\nproject = \"app\"\nversion = \"1\"\nlocale = \"en\"\nlabel = \"App\"\nprefix = \"/app\"\nsource = \"en\"\n";
+        std::fs::write(site.join("lectern.toml"), config).unwrap();
+        let config = SiteConfig::load(&site.join("lectern.toml")).unwrap();
+        let lib = Library::open(&dir.path().join("lib"), OpenMode::ReadWrite).unwrap();
+        lib.add_site(&config, &mut |_, _| {}, &mut |_| {}).unwrap();
+        let search = |text: &str| {
+            let params = SearchParams { text: text.into(), ..SearchParams::default() };
+            lib.search(&params, Some(Duration::from_secs(60)), None).unwrap()
+        };
+        // (A quoted phrase of punctuation alone is refused as having no search words.)
+        for text in ["::", ":: ->", "-- ::"] {
+            let r = search(text);
+            assert_eq!(r.total, 0, "{text}");
+            let hint = r.hint.unwrap_or_default();
+            assert!(hint.contains("has no letters or digits"), "{text}: {hint}");
+        }
+        assert_eq!(search("Vec::new").total, 1);
+        let r = search("nothingmatchesthis");
+        assert_eq!((r.total, r.hint), (0, None));
     }
 }
