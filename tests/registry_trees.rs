@@ -358,6 +358,7 @@ fn page_problems(
         anchors: &anchors,
         title: Some(&page.title),
         pages: Some(PageSet(is_page)),
+        others: None,
     };
     let html = markdown_to_html(&page.markdown, links);
     let prose = outside_code(&html);

@@ -1431,7 +1431,7 @@ impl<'p> Converter<'_, 'p> {
     }
 
     /// `sql-createindex.html#X` → `{prefix}/sql-createindex#X`; external and
-    /// root-absolute links kept; scripts and links leaving the tree dropped (None).
+    /// root-absolute links and links climbing out of the tree kept; scripts dropped (None).
     fn rewrite_link(&self, href: &str) -> Option<String> {
         let href = href.trim();
         if href.is_empty() || href.len() > 2048 {
@@ -1463,7 +1463,9 @@ impl<'p> Converter<'_, 'p> {
         let target = if path.is_empty() {
             self.page_path.to_owned()
         } else {
-            let resolved = paths::resolve(self.rel_file, path)?;
+            // A link climbing out of the tree is kept as written: the
+            // reader reads it against the folder the tree was installed from.
+            let Some(resolved) = paths::resolve(self.rel_file, path) else { return Some(href.to_owned()) };
             if is_html(&resolved) || resolved.is_empty() {
                 paths::page_path(self.prefix, &resolved)
             } else {

@@ -1,7 +1,7 @@
 //! Markdown to HTML for people, safe to insert in a page: raw HTML in the
 //! source passes through an allowlist (no scripts, styles, event handlers
 //! or `javascript:` URLs; `id`s kept for `#fragment` links), links keep only
-//! http(s), mailto, `#` and site-relative targets, Markdown images of the
+//! http(s), mailto, `file:` (a link leaving the tree), `#` and site-relative targets, Markdown images of the
 //! site are shown from their site path (others become their alt text) and
 //! raw `<img>` keeps only a same-site source (pages load nothing from elsewhere). Links to other pages of the edition become their
 //! site paths and headings get the section anchors search links to. Used by
@@ -28,6 +28,12 @@ pub struct PageLinks<'a> {
     /// and `README`, repository-style paths) and kept as written when no page
     /// answers. Without it only relative `.md` links are rewritten.
     pub pages: Option<PageSet<'a>>,
+    /// The other installed editions, when known: a link leaving the tree
+    /// (`/usr/share/doc/...`, `file:` URLs, relative paths climbing above
+    /// it) leads to the page of an edition installed from the folder it
+    /// names, else it is kept as an external `file:` link. Without it such a
+    /// link is kept as written.
+    pub others: Option<crate::links::OtherEditions<'a>>,
 }
 
 /// Which site paths are pages of the edition being read.
@@ -119,7 +125,7 @@ fn sanitize(html: &str) -> String {
     BUILDER
         .get_or_init(|| {
             let mut b = ammonia::Builder::default();
-            b.url_schemes(["http", "https", "mailto"].into_iter().collect())
+            b.url_schemes(["http", "https", "mailto", "file"].into_iter().collect())
                 .link_rel(None)
                 .add_generic_attributes(["id", "align"])
                 .add_tag_attributes("a", ["name"])
@@ -148,26 +154,52 @@ fn has_scheme_or_host(url: &str) -> bool {
 /// is returned unchanged.
 fn site_link<'a>(url: CowStr<'a>, links: PageLinks<'_>) -> CowStr<'a> {
     if let Some(PageSet(is_page)) = links.pages {
-        return match crate::links::resolve(&url, links.source_file, links.prefix, is_page) {
-            crate::links::Target::Page(path) => CowStr::from(path),
-            _ => url,
-        };
+        match crate::links::resolve(&url, links.source_file, links.prefix, is_page) {
+            crate::links::Target::Page(path) => return CowStr::from(path),
+            crate::links::Target::SamePage(_) => return url,
+            // A `file:` URL may name another installed edition's page.
+            crate::links::Target::External if !is_file_url(&url) => return url,
+            crate::links::Target::External | crate::links::Target::Unresolved => {}
+        }
+    } else if let Some(path) = markdown_file_link(&url, links) {
+        return CowStr::from(path);
     }
+    let Some(others) = links.others else { return url };
+    // A site path of the edition (a project may be named `home` or `media`).
+    let prefix = crate::paths::normalize_prefix(links.prefix);
+    if !prefix.is_empty()
+        && url.strip_prefix(prefix).is_some_and(|r| r.is_empty() || r.starts_with(['/', '#']))
+    {
+        return url;
+    }
+    match crate::links::outside(&url, links.source_file, others.source) {
+        Some(link) => CowStr::from((others.page)(&link).unwrap_or_else(|| link.file_url())),
+        None => url,
+    }
+}
+
+fn is_file_url(url: &str) -> bool {
+    url.trim().get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+}
+
+/// A relative link to a Markdown file as its site path (without the
+/// edition's pages known, only these are rewritten).
+fn markdown_file_link(url: &str, links: PageLinks<'_>) -> Option<String> {
     let (target, fragment) = match url.split_once('#') {
         Some((t, f)) => (t, Some(f)),
-        None => (url.as_ref(), None),
+        None => (url, None),
     };
     let is_markdown = target.ends_with(".md") || target.ends_with(".markdown");
     if !is_markdown || target.starts_with('/') || target.contains(':') || links.source_file.is_empty() {
-        return url;
+        return None;
     }
-    let Some(rel_file) = crate::paths::resolve(links.source_file, target) else { return url };
+    let rel_file = crate::paths::resolve(links.source_file, target)?;
     let mut path = crate::paths::page_path(links.prefix, &rel_file);
     if let Some(f) = fragment {
         path.push('#');
         path.push_str(f);
     }
-    CowStr::from(path)
+    Some(path)
 }
 
 /// The site path of an image the site serves: a path of the site as
@@ -246,6 +278,7 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
         || lower.starts_with("http://")
         || lower.starts_with("https://")
         || lower.starts_with("mailto:")
+        || lower.starts_with("file:")
     {
         url
     } else {
@@ -287,6 +320,29 @@ mod tests {
     }
 
     #[test]
+    fn links_leaving_the_tree_lead_to_installed_editions_or_stay_external() {
+        let installed = |link: &crate::links::Outside| {
+            (link.path == "/usr/share/doc/alpha/html/a.html").then(|| "/alpha/a".to_owned())
+        };
+        let others = crate::links::OtherEditions { source: "/srv/usr/share/doc/beta/html", page: &installed };
+        let is_page = |p: &str| p == "/beta/b";
+        let links = PageLinks {
+            prefix: "/beta",
+            source_file: "b.html",
+            pages: Some(PageSet(&is_page)),
+            others: Some(others),
+            ..Default::default()
+        };
+        let md = "[a](/usr/share/doc/alpha/html/a.html) [g](file:///usr/share/doc/gamma/x.html#y) \
+                  [up](../zeta/z.html) [b](/beta/b) [site](/guide)";
+        let html = markdown_to_html(md, links);
+        assert!(html.contains(r#"href="/alpha/a""#), "{html}");
+        assert!(html.contains(r#"href="file:///usr/share/doc/gamma/x.html#y""#), "{html}");
+        assert!(html.contains(r#"href="file:///srv/usr/share/doc/beta/zeta/z.html""#), "{html}");
+        assert!(html.contains(r#"href="/beta/b""#) && html.contains(r#"href="/guide""#), "{html}");
+    }
+
+    #[test]
     fn relative_markdown_links_become_site_paths_and_headings_get_anchors() {
         let anchors = [None, Some("install".to_owned()), None, Some("parallel-query".to_owned())];
         let links = PageLinks {
@@ -295,6 +351,7 @@ mod tests {
             anchors: &anchors,
             title: None,
             pages: None,
+            others: None,
         };
         let html = markdown_to_html(
             "# 指南\n\n[a](install.md) [b](../reference/limits.md#keys) [c](https://x.example/a.md) [d](/app/faq)\n\n\

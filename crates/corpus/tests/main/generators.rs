@@ -85,6 +85,7 @@ fn markdown_heading_ids_are_their_own_and_the_frontmatter_title_is_shown() {
         anchors: &anchors,
         title: Some(&page.title),
         pages: None,
+        others: None,
     };
     let html = markdown_to_html(&page.markdown, links);
     assert!(html.starts_with("<h1>package.json</h1>"), "{html}");

@@ -202,6 +202,7 @@ impl View {
             body: source.markdown,
             edition: owner.id.clone(),
             source_file: source.source_file,
+            source_folder: source_edition.source.clone(),
             anchors: source.anchors,
             headings: source.headings,
         };
