@@ -173,6 +173,23 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             ],
         },
         Tree {
+            name: "Debian lmdb-doc (Doxygen)",
+            source: existing(d.join("lmdb-doc/usr/share/doc/lmdb-doc/html")),
+            project: "lmdb",
+            // The index and mdb_env_copy's group link the tools' man pages
+            // (`man1/mdb_stat.1`...), which the package does not ship.
+            broken_in_source: 5,
+            queries: [
+                // Doxygen put the environment functions in the "Copy Flags" group
+                // (the source's own links say so).
+                ("mdb_env_open", "/lmdb/group__mdb__copy"),
+                ("MDB_RDONLY", "/lmdb/group__mdb__env"),
+                ("mdb_cursor_get", "/lmdb/group__internal"),
+                ("Getting Started", "/lmdb/starting"),
+                ("MDB_NOTFOUND", "/lmdb/group__errors"),
+            ],
+        },
+        Tree {
             name: "npm fastify@5 docs/ (Markdown with inline HTML)",
             source: existing(d.join("fastify-5/package/docs")),
             project: "fastify",

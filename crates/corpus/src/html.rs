@@ -311,7 +311,7 @@ const SKIP_CLASSES: [&str; 7] =
 /// of contents (Sphinx `toc-backref`): their text is kept, the link is not.
 const UNLINKED_CLASSES: [&str; 1] = ["toc-backref"];
 /// Texts of permalink markers generators put beside headings (`¶`, `#`, `§`, `🔗`).
-const PERMALINK_MARKS: [&str; 5] = ["¶", "#", "§", "🔗", "\u{f0c1}"];
+const PERMALINK_MARKS: [&str; 6] = ["¶", "#", "§", "🔗", "\u{f0c1}", "◆"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
 const CAPTION_CLASSES: [&str; 11] = [
     "note",
@@ -420,6 +420,7 @@ pub(crate) fn convert(
         last_prefix: String::new(),
         anchors_due: String::new(),
         in_heading: false,
+        title_done: false,
     };
     conv.block_children(root, 0);
     conv.flush();
@@ -566,7 +567,20 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
     let mut banner = false;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
-        let Some(level) = heading_level(el) else { continue };
+        let Some(level) = heading_level(el) else {
+            // Before any heading, a title block that `<title>` names
+            // (Doxygen's `<div class="title">`) is the page's heading.
+            if first
+                && is_title_block(el)
+                && !chrome.contains(node)
+                && !node.ancestors().filter_map(|a| a.value().as_element()).any(is_skipped)
+                && titles_block(doc_title, &heading_text(node))
+            {
+                plan.page_heading = Some(node);
+                first = false;
+            }
+            continue;
+        };
         let mut caption = false;
         let mut skipped = chrome.contains(node);
         for anc in node.ancestors() {
@@ -603,6 +617,56 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
     plan
 }
 
+/// The `<a id="…"></a>` tags of a converted block, and the rest of it.
+fn split_anchor_tags(md: &str) -> (String, String) {
+    let (mut ids, mut rest) = (String::new(), String::new());
+    let mut left = md;
+    while let Some(at) = left.find("<a id=\"") {
+        let Some(end) = left[at..].find("</a>").map(|e| at + e + 4) else { break };
+        rest.push_str(&left[..at]);
+        ids.push_str(&left[at..end]);
+        left = &left[end..];
+    }
+    rest.push_str(left);
+    (ids, rest)
+}
+
+/// Whether Markdown is nothing but links to fragments of the page at
+/// `page_path` (and separators between them).
+fn only_links_into(md: &str, page_path: &str) -> bool {
+    let (mut rest, mut links) = (md, 0usize);
+    let mut between = String::new();
+    while let Some(open) = rest.find('[') {
+        between.push_str(&rest[..open]);
+        let Some(mid) = rest[open..].find("](").map(|m| open + m) else { return false };
+        let Some(close) = rest[mid..].find(')').map(|c| mid + c) else { return false };
+        let url = rest[mid + 2..close].trim_matches(['<', '>']);
+        if !url.strip_prefix(page_path).is_some_and(|f| f.starts_with('#')) {
+            return false;
+        }
+        links += 1;
+        rest = &rest[close + 1..];
+    }
+    between.push_str(rest);
+    links > 0 && between.chars().all(|c| c.is_whitespace() || "|•·,;/-–—".contains(c))
+}
+
+/// A block marked as a page's title without being a heading: a `<div>`
+/// of class `title` (Doxygen), or an element with the ARIA role `heading`
+/// at level 1.
+fn is_title_block(el: &Element) -> bool {
+    (el.name() == "div" && has_class(el, "title"))
+        || (el.attr("role") == Some("heading") && el.attr("aria-level").is_none_or(|l| l.trim() == "1"))
+}
+
+/// Whether `<title>` names a title block's text: all of it, or all but a
+/// site name before or after a separator ("LMDB: Getting Started").
+fn titles_block(doc_title: Option<&str>, text: &str) -> bool {
+    let Some(doc_title) = doc_title else { return false };
+    let (title, text) = (collapse_whitespace(doc_title).to_lowercase(), text.to_lowercase());
+    !text.is_empty() && (title == text || title.ends_with(&text) || title.starts_with(&text))
+}
+
 /// Whether a page's `<title>` (if it has one) names a heading of it, its
 /// section number aside (texinfo's "2 Installation" is the page
 /// "Installation (GNU gettext utilities)").
@@ -624,8 +688,19 @@ fn is_numbered(heading: &str) -> bool {
 /// A heading's text without its `#`/`¶` permalink.
 fn heading_text(node: NodeRef<'_, Node>) -> String {
     let mut out = String::new();
-    collect_text(node, &mut out, true);
+    for child in title_children(node) {
+        collect_text(child, &mut out, true);
+    }
     collapse_whitespace(&out)
+}
+
+/// A heading's children; for a title block that is not a heading element,
+/// without the blocks nested in it (the breadcrumb of groups Doxygen puts
+/// under a page's title).
+fn title_children(node: NodeRef<'_, Node>) -> impl Iterator<Item = NodeRef<'_, Node>> {
+    let is_heading = node.value().as_element().is_some_and(|e| heading_level(e).is_some());
+    node.children()
+        .filter(move |c| is_heading || c.value().as_element().is_none_or(|e| !BLOCK_TAGS.contains(&e.name())))
 }
 
 /// All text below `node` (skipping chrome when `skip_chrome`), iteratively.
@@ -894,6 +969,9 @@ struct Converter<'a, 'p> {
     anchors_due: String,
     /// Inside a heading: its ids go to `anchors_due`, not into its title.
     in_heading: bool,
+    /// The page's own heading is written (what comes before it may be a
+    /// table of contents).
+    title_done: bool,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -930,6 +1008,16 @@ impl<'p> Converter<'_, 'p> {
     /// the ids kept so far at its start (before it, for a heading, code
     /// block or table, whose first line they would break).
     fn emit_block(&mut self, md: &str, text: &str) {
+        // Links to the page's own sections above its title (Doxygen's
+        // "Macros | Functions" summary) are a table of contents, not
+        // content: only their ids stay.
+        if self.plan.page_heading.is_some() && !self.title_done {
+            let (ids, rest) = split_anchor_tags(md);
+            if only_links_into(&rest, self.page_path) {
+                self.anchors_due.push_str(&ids);
+                return;
+            }
+        }
         self.release_pending_id();
         if !self.anchors_due.is_empty() {
             let due = std::mem::take(&mut self.anchors_due);
@@ -1042,6 +1130,8 @@ impl<'p> Converter<'_, 'p> {
         let name = el.name();
         if let Some(level) = heading_level(el) {
             self.heading(node, level);
+        } else if self.plan.page_heading.is_some_and(|h| h.id() == node.id()) {
+            self.heading(node, 1);
         } else if name == "pre" {
             self.flush();
             self.code_block(node);
@@ -1118,7 +1208,7 @@ impl<'p> Converter<'_, 'p> {
         self.flush();
         let mut inline = Inline::default();
         self.in_heading = true;
-        for child in node.children() {
+        for child in title_children(node) {
             self.inline_node(child, &mut inline, 0);
         }
         self.in_heading = false;
@@ -1153,6 +1243,7 @@ impl<'p> Converter<'_, 'p> {
                 before = Some((std::mem::take(&mut lead.markdown), std::mem::take(&mut lead.text)));
             }
             due.push_str(&std::mem::take(&mut self.anchors_due));
+            self.title_done = true;
             self.emit_block(&format!("# {md_title}{}", attr.unwrap_or_default()), &title);
             if let Some((md, text)) = before {
                 self.emit_block(md.trim_end(), text.trim_end());

@@ -204,3 +204,47 @@ fn files_named_for_their_language_are_pages_without_it() {
     let report = ingested.check_links("/ref");
     assert_eq!((report.internal, report.broken), (4, 0), "{report:?}");
 }
+
+/// A Doxygen 1.8 group page as Debian's lmdb-doc ships it: the title is a
+/// `div.title` holding the parent group's link (a breadcrumb), a "Macros"
+/// summary of the page's own sections comes before it, the members'
+/// headings carry a `◆` permalink, and the page's first `<h1>` comes later.
+const DOXYGEN_GROUP: &str = r##"<!DOCTYPE html><html><head><title>Frob: Environment Flags</title></head><body>
+<div id="top"><div id="titlearea"></div><div id="main-nav"></div></div>
+<div class="header">
+  <div class="summary"><a href="#define-members">Macros</a> | <a href="#func-members">Functions</a></div>
+  <div class="headertitle"><div class="title">Environment Flags<div class="ingroups"><a class="el" href="group__api.html">Frob API</a></div></div></div>
+</div>
+<div class="contents">
+<p>Flags for an environment.</p>
+<h1><a class="anchor" id="Cursors"></a>Cursors</h1>
+<p>Cursors walk a table.</p>
+<table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader"><a name="define-members"></a>Macros</h2></td></tr>
+<tr><td>#define</td><td><a class="el" href="#ga1">FROB_RDONLY</a> 0x1</td></tr></table>
+<a id="ga1"></a>
+<h2 class="memtitle"><span class="permalink"><a href="#ga1">&#9670;&nbsp;</a></span>FROB_RDONLY</h2>
+<div class="memitem"><div class="memdoc"><p>Read only.</p></div></div>
+<a name="func-members"></a>
+</div></body></html>"##;
+
+#[test]
+fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
+    let page = html_to_page(DOXYGEN_GROUP.as_bytes(), "group__env.html", "/frob").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Environment Flags");
+    let md = &page.markdown;
+    let first_lines: Vec<&str> = md.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
+    assert_eq!(first_lines[0], "# Environment Flags", "{md}");
+    assert!(first_lines[1].ends_with("Flags for an environment."), "{md}");
+    for gone in ["[Macros]", "[Functions]", "Frob API", "◆"] {
+        assert!(!md.contains(gone), "{gone} left in {md}");
+    }
+    let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert!(heads.contains(&"Cursors") && heads.contains(&"FROB_RDONLY"), "{heads:?}");
+    // Every anchor survives, the summary's targets included.
+    let anchors = lectern_corpus::links::html_anchors(md);
+    let ids: Vec<&str> = page.sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
+    for id in ["define-members", "func-members", "Cursors", "ga1"] {
+        assert!(anchors.iter().any(|a| a == id) || ids.contains(&id), "#{id} lost: {md}");
+    }
+}
