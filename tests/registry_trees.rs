@@ -190,6 +190,20 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             ],
         },
         Tree {
+            name: "Debian r-doc-html (texinfo 6.8, one file per manual)",
+            source: existing(d.join("r-doc-html/usr/share/R/doc/manual")),
+            project: "r",
+            broken_in_source: 0,
+            queries: [
+                // R-intro names lapply once; the language definition explains it.
+                ("lapply", "/r/R-lang"),
+                (".Call", "/r/R-exts"),
+                ("R CMD check", "/r/R-exts"),
+                ("closures", "/r/R-lang"),
+                ("Rprofile", "/r/R-intro"),
+            ],
+        },
+        Tree {
             name: "npm fastify@5 docs/ (Markdown with inline HTML)",
             source: existing(d.join("fastify-5/package/docs")),
             project: "fastify",

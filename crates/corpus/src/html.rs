@@ -421,6 +421,7 @@ pub(crate) fn convert(
         anchors_due: String::new(),
         in_heading: false,
         title_done: false,
+        next_to_title: false,
     };
     conv.block_children(root, 0);
     conv.flush();
@@ -972,6 +973,8 @@ struct Converter<'a, 'p> {
     /// The page's own heading is written (what comes before it may be a
     /// table of contents).
     title_done: bool,
+    /// No heading came since the page's own.
+    next_to_title: bool,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -1244,6 +1247,7 @@ impl<'p> Converter<'_, 'p> {
             }
             due.push_str(&std::mem::take(&mut self.anchors_due));
             self.title_done = true;
+            self.next_to_title = true;
             self.emit_block(&format!("# {md_title}{}", attr.unwrap_or_default()), &title);
             if let Some((md, text)) = before {
                 self.emit_block(md.trim_end(), text.trim_end());
@@ -1258,6 +1262,19 @@ impl<'p> Converter<'_, 'p> {
             }
             if !md_title.is_empty() {
                 self.emit_block(&format!("**{md_title}**"), &title);
+            }
+            return;
+        }
+        // The page's title again right below it, an `<h1>` too (texinfo's
+        // Top node under its `settitle`): one heading, its id kept.
+        if std::mem::take(&mut self.next_to_title)
+            && level == 1
+            && self.sections.len() == 1
+            && title.eq_ignore_ascii_case(self.title)
+            && collapse_whitespace(&self.sections[0].text).eq_ignore_ascii_case(self.title)
+        {
+            if let Some(id) = own.or_else(|| self.pending_id.take().map(|(_, id)| id)) {
+                self.keep_id(&id);
             }
             return;
         }

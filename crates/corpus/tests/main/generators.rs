@@ -248,3 +248,36 @@ fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
         assert!(anchors.iter().any(|a| a == id) || ids.contains(&id), "#{id} lost: {md}");
     }
 }
+
+/// A texinfo 6.8 manual in one file (`makeinfo --no-split`, as Debian's
+/// r-doc-html ships R's): the `settitle` heading, then the Top node with
+/// its navigation header and the same title again.
+const TEXINFO_ONE_FILE: &str = r##"<html><head><title>An Introduction to Frob</title></head><body lang="en">
+<h1 class="settitle" align="center">An Introduction to Frob</h1>
+<div class="top" id="Top">
+<div class="header"><p>Next: <a href="#Preface" accesskey="n" rel="next">Preface</a> &nbsp; [<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>][<a href="#Index" rel="index">Index</a>]</p></div>
+<span id="An-Introduction-to-Frob"></span><h1 class="top">An Introduction to Frob</h1>
+<p>This is an introduction to Frob.</p>
+<hr>
+<div class="unnumbered" id="Preface">
+<div class="header"><p>Next: <a href="#Index" accesskey="n" rel="next">Index</a>, Previous: <a href="#Top" accesskey="p" rel="prev">An Introduction to Frob</a>, Up: <a href="#Top" accesskey="u" rel="up">An Introduction to Frob</a> &nbsp; [<a href="#SEC_Contents">Contents</a>][<a href="#Index">Index</a>]</p></div>
+<h2 class="unnumbered">Preface</h2><p>Frobs turn.</p></div>
+<div class="unnumbered" id="Index"><h2 class="unnumbered">Index</h2><p>frob</p></div>
+</body></html>"##;
+
+#[test]
+fn a_texinfo_manual_in_one_file_has_its_title_once_and_no_node_headers() {
+    let page = html_to_page(TEXINFO_ONE_FILE.as_bytes(), "frob-intro.html", "/frob").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "An Introduction to Frob");
+    let md = &page.markdown;
+    assert_eq!(md.matches("An Introduction to Frob").count(), 1, "{md}");
+    assert!(!md.contains("Next:") && !md.contains("[Contents]"), "{md}");
+    let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(heads, ["An Introduction to Frob", "Preface", "Index"], "{md}");
+    for id in ["Top", "An-Introduction-to-Frob", "Preface"] {
+        let held = lectern_corpus::links::html_anchors(md).iter().any(|a| a == id)
+            || page.sections.iter().any(|s| s.anchor.as_deref() == Some(id));
+        assert!(held, "#{id} lost: {md}");
+    }
+}
