@@ -305,8 +305,21 @@ const SKIP_TAGS: [&str; 20] = [
     "form", "button", "input", "select", "textarea", "link", "meta", "title", "colgroup",
 ];
 /// Classes of elements dropped with everything inside them (DocBook and Sphinx chrome).
-const SKIP_CLASSES: [&str; 7] =
-    ["navheader", "navfooter", "id_link", "headerlink", "sphinxsidebar", "related", "footer"];
+/// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
+/// source link and the collapse control; `hideme` is its "Expand description".)
+const SKIP_CLASSES: [&str; 11] = [
+    "navheader",
+    "navfooter",
+    "id_link",
+    "headerlink",
+    "sphinxsidebar",
+    "related",
+    "footer",
+    "out-of-band",
+    "rightside",
+    "srclink",
+    "hideme",
+];
 /// Classes of links that wrap a heading's own text and point back at a table
 /// of contents (Sphinx `toc-backref`): their text is kept, the link is not.
 const UNLINKED_CLASSES: [&str; 1] = ["toc-backref"];
@@ -1503,7 +1516,18 @@ impl<'p> Converter<'_, 'p> {
             out.source_space(run);
         }
         out.content(inner.text.trim().chars().next());
-        let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c));
+        let href = el.attr("href").map(str::trim);
+        // A script's control with no word on it ("[−]" collapsing the docs)
+        // shows nothing.
+        if href.is_some_and(|h| h.get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:")))
+            && !inner.text.chars().any(char::is_alphanumeric)
+        {
+            return;
+        }
+        // A heading linking its own or another fragment of the page (mdBook's
+        // `a.header`, a back link to the contents) keeps its text only.
+        let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c))
+            || (self.in_heading && href.is_some_and(|h| h.starts_with('#')));
         match el.attr("href").filter(|_| !unlinked).and_then(|h| self.rewrite_link(h)) {
             Some(url) if !md.contains('\n') => {
                 let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };

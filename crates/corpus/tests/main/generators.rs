@@ -281,3 +281,36 @@ fn a_texinfo_manual_in_one_file_has_its_title_once_and_no_node_headers() {
         assert!(held, "#{id} lost: {md}");
     }
 }
+
+/// A rustdoc 1.63 item page (Debian's rust-doc): the "since" version, the
+/// source link and a script's "[−]" control beside the title, the item's
+/// docs in a `<details>` whose summary says "Expand description", methods
+/// with their own source links; and an mdBook heading that links itself.
+const RUSTDOC_163: &str = r##"<!DOCTYPE html><html><head><title>Frobber in frob - Rust</title></head><body class="rustdoc struct">
+<nav class="sidebar"><h2 class="location"><a href="#">Frobber</a></h2></nav>
+<main><div class="width-limiter"><section id="main-content" class="content">
+<div class="main-heading"><h1 class="fqn"><span class="in-band">Struct <a href="index.html">frob</a>::<a class="struct" href="#">Frobber</a></span></h1>
+<span class="out-of-band"><span class="since" title="Stable since 1.15.0">1.15.0</span> · <a class="srclink" href="../src/frob/lib.rs.html#75">source</a> · <a id="toggle-all-docs" href="javascript:void(0)" title="collapse all docs">[<span class="inner">&#x2212;</span>]</a></span></div>
+<div class="docblock item-decl"><pre class="rust struct"><code>pub struct Frobber;</code></pre></div>
+<details class="rustdoc-toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>Turns tables around, see <a href="../std/vec/struct.Vec.html">Vec</a>.</p></div></details>
+<h2 id="implementations" class="small-section-header">Implementations<a href="#implementations" class="anchor"></a></h2>
+<details class="rustdoc-toggle method-toggle" open><summary><section id="method.turn" class="method has-srclink"><span class="rightside"><span class="since">1.29.0</span> · <a class="srclink" href="../src/frob/lib.rs.html#9">source</a></span><h4 class="code-header">pub fn <a href="#method.turn" class="fnname">turn</a>(&amp;self)</h4></section></summary><div class="docblock"><p>Turns it.</p></div></details>
+<h2 id="guide"><a class="header" href="#guide">A guide</a></h2><p>Read on.</p>
+</section></div></main></body></html>"##;
+
+#[test]
+fn rustdoc_pages_lose_their_controls_and_source_links_and_keep_links_out_of_the_tree() {
+    let page = html_to_page(RUSTDOC_163.as_bytes(), "struct.Frobber.html", "/frob").unwrap();
+    check_invariants(&page);
+    let md = &page.markdown;
+    for gone in ["Expand description", "1.15.0", "1.29.0", "[−]", "\\[−\\]", "source", "javascript"] {
+        assert!(!md.contains(gone), "{gone} left in {md}");
+    }
+    assert!(md.contains("```\npub struct Frobber;\n```\n\nTurns tables around"), "{md}");
+    // Climbing out of the tree: kept as written, for the reader to place.
+    assert!(md.contains("[Vec](../std/vec/struct.Vec.html)"), "{md}");
+    // Headings linking themselves keep their text, not the link.
+    assert!(md.contains("## A guide {#guide}") && md.contains("pub fn turn(&self)"), "{md}");
+    let anchors: Vec<&str> = page.sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
+    assert!(anchors.contains(&"implementations") && anchors.contains(&"guide"), "{anchors:?}");
+}
