@@ -181,7 +181,15 @@ fn trees(scratch: &Path) -> Vec<Tree> {
                 ("write-ahead log", "/sqlite/wal"),
                 ("VACUUM INTO", "/sqlite/lang_vacuum"),
             ],
-            pages: &[],
+            pages: &[
+                (
+                    "/sqlite/wal",
+                    "Write-Ahead Logging",
+                    "1. Overview The default method by which SQLite implements",
+                ),
+                ("/sqlite/c3ref/open", "Opening A New Database Connection", "> ``` > int sqlite3_open("),
+                ("/sqlite/lang_vacuum", "VACUUM", "1. Syntax"),
+            ],
         },
         Tree {
             name: "Debian lmdb-doc (Doxygen)",

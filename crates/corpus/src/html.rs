@@ -410,7 +410,7 @@ pub(crate) fn convert(
     fingerprints.sort_unstable();
     fingerprints.dedup();
     let doc_title = document_title(&doc);
-    let plan = plan(root, &chrome, doc_title.as_deref());
+    let plan = plan(root, &mut chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
     let title = title_from_heading
         .or_else(|| doc_title.clone())
@@ -575,7 +575,7 @@ struct Plan<'a> {
 /// `doc_title` is the page's `<title>`: a first heading other than an
 /// `<h1>` that it does not name (Doxygen's "Public Member Functions") is a
 /// section, not the page's own heading.
-fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str>) -> Plan<'a> {
+fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<&str>) -> Plan<'a> {
     let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
     let mut first = true;
     let mut banner = false;
@@ -615,6 +615,17 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
         let text = heading_text(node);
         if text.is_empty() {
             continue;
+        }
+        // Before the page's own heading, a heading that is a link (SQLite's
+        // "SQLite C Interface" above each function's page) is a breadcrumb.
+        if first && !names_page(doc_title, &text) {
+            let link = node.ancestors().take_while(|a| a.id() != root.id()).find(|a| {
+                a.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_some())
+            });
+            if let Some(link) = link {
+                chrome.dropped.insert(link.id());
+                continue;
+            }
         }
         // A numbered `<h1>` ("1. Syntax") that `<title>` does not name is the
         // first section of a page whose title is `<title>`'s.
@@ -666,10 +677,12 @@ fn only_links_into(md: &str, page_path: &str) -> bool {
 }
 
 /// A block marked as a page's title without being a heading: a `<div>`
-/// of class `title` (Doxygen), or an element with the ARIA role `heading`
+/// of class `title` (Doxygen) or `…_title`, `…-title` (SQLite's
+/// `fancy_title`), or an element with the ARIA role `heading`
 /// at level 1.
 fn is_title_block(el: &Element) -> bool {
-    (el.name() == "div" && has_class(el, "title"))
+    let titled = |c: &str| c.split(['-', '_']).any(|w| w.eq_ignore_ascii_case("title"));
+    (el.name() == "div" && el.classes().any(titled))
         || (el.attr("role") == Some("heading") && el.attr("aria-level").is_none_or(|l| l.trim() == "1"))
 }
 
@@ -1025,9 +1038,12 @@ impl<'p> Converter<'_, 'p> {
     /// block or table, whose first line they would break).
     fn emit_block(&mut self, md: &str, text: &str) {
         // Links to the page's own sections above its title (Doxygen's
-        // "Macros | Functions" summary) are a table of contents, not
+        // "Macros | Functions" summary) or before its first section
+        // (SQLite's table of contents) are a table of contents, not
         // content: only their ids stay.
-        if self.plan.page_heading.is_some() && !self.title_done {
+        let before_title = self.plan.page_heading.is_some() && !self.title_done;
+        let before_sections = self.sections.len() <= 1 && !self.plan.cuts.is_empty();
+        if before_title || before_sections {
             let (ids, rest) = split_anchor_tags(md);
             if only_links_into(&rest, self.page_path) {
                 self.anchors_due.push_str(&ids);
@@ -1517,10 +1533,12 @@ impl<'p> Converter<'_, 'p> {
         }
         out.content(inner.text.trim().chars().next());
         let href = el.attr("href").map(str::trim);
-        // A script's control with no word on it ("[−]" collapsing the docs)
-        // shows nothing.
-        if href.is_some_and(|h| h.get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:")))
-            && !inner.text.chars().any(char::is_alphanumeric)
+        // A script's control with no word on it ("[−]" collapsing the docs),
+        // or leading nowhere but to a script ("► Table Of Contents"), shows nothing.
+        let scripted =
+            href.is_some_and(|h| h.get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:")));
+        if (scripted && !inner.text.chars().any(char::is_alphanumeric))
+            || (href.is_none() && el.attr("onclick").is_some())
         {
             return;
         }

@@ -314,3 +314,42 @@ fn rustdoc_pages_lose_their_controls_and_source_links_and_keep_links_out_of_the_
     let anchors: Vec<&str> = page.sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
     assert!(anchors.contains(&"implementations") && anchors.contains(&"guide"), "{anchors:?}");
 }
+
+/// Two SQLite pages (Debian's sqlite3-doc): a `fancy_title` over a
+/// "► Table Of Contents" control and the contents it opens, and a C
+/// interface page whose first heading is a link back to the interface's index.
+const SQLITE_WAL: &str = r##"<html><head><title>Write-Ahead Logging</title></head><body>
+<div class=fancy><div class=nosearch><div class="fancy_title">Write-Ahead Logging</div>
+<div class="fancy_toc"><a onclick="toggle_toc()"><span class="fancy_toc_mark" id="toc_mk">&#x25ba;</span> Table Of Contents</a>
+<div id="toc_sub"><div class="fancy-toc1"><a href="#overview">1. Overview</a></div><div class="fancy-toc2"><a href="#checkpointing">1.1. Checkpointing</a></div></div></div></div>
+<h1 id="overview"><span>1. </span>Overview</h1><p>The default method is a <a href="#checkpointing">journal</a>.</p>
+<h2 id="checkpointing"><span>1.1. </span>Checkpointing</h2><p>Checkpoints move pages.</p>
+</div></body></html>"##;
+
+const SQLITE_C3REF: &str = r##"<html><head><title>Opening A New Database Connection</title></head><body>
+<div class=nosearch><a href="intro.html"><h2>SQLite C Interface</h2></a><h2>Opening A New Database Connection</h2></div>
+<blockquote><pre>int sqlite3_open(const char *filename, sqlite3 **ppDb);</pre></blockquote>
+<p>These routines open an SQLite database file.</p></body></html>"##;
+
+#[test]
+fn sqlite_titles_lose_their_contents_control_and_interface_breadcrumb() {
+    let wal = html_to_page(SQLITE_WAL.as_bytes(), "wal.html", "/sqlite").unwrap();
+    check_invariants(&wal);
+    assert_eq!(wal.title, "Write-Ahead Logging");
+    let md = &wal.markdown;
+    assert!(md.starts_with("# Write-Ahead Logging\n"), "{md}");
+    assert!(!md.contains("Table Of Contents") && !md.contains("[1. Overview]"), "{md}");
+    // The contents' ids stay; links in the text stay.
+    assert!(
+        md.contains("<a id=\"toc_sub\"></a>") && md.contains("[journal](/sqlite/wal#checkpointing)"),
+        "{md}"
+    );
+    let heads: Vec<&str> = wal.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(heads, ["Write-Ahead Logging", "1. Overview", "1.1. Checkpointing"]);
+
+    let open = html_to_page(SQLITE_C3REF.as_bytes(), "c3ref/open.html", "/sqlite").unwrap();
+    check_invariants(&open);
+    assert_eq!(open.title, "Opening A New Database Connection");
+    assert!(open.markdown.starts_with("# Opening A New Database Connection\n"), "{}", open.markdown);
+    assert!(!open.markdown.contains("SQLite C Interface"), "{}", open.markdown);
+}
