@@ -202,6 +202,75 @@ fn markdown_file_link(url: &str, links: PageLinks<'_>) -> Option<String> {
     Some(path)
 }
 
+/// A page's Markdown as written, with the relative targets of its inline
+/// links and images (Markdown and raw `<img src>`) made site paths when the
+/// page is a folder's `index` or `README`: its Markdown is served at
+/// `{folder}.md`, where a path relative to the folder would lead elsewhere.
+/// None when nothing changes (any other page, or no relative target).
+pub fn index_page_markdown(markdown: &str, source_file: &str, prefix: &str) -> Option<String> {
+    let stem = crate::paths::file_stem(source_file);
+    let is_index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
+    if !is_index || !source_file.contains('.') {
+        return None;
+    }
+    let links = PageLinks { prefix, source_file, ..Default::default() };
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_HEADING_ATTRIBUTES;
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        match event {
+            Event::Start(
+                Tag::Link { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }
+                | Tag::Image { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. },
+            ) => {
+                let url = dest_url.trim();
+                let relative = !url.is_empty()
+                    && !url.starts_with(['/', '#'])
+                    && !crate::links::has_scheme(url)
+                    && !url.starts_with("//");
+                let path = url.split(['#', '?']).next().unwrap_or_default();
+                let Some(rel) = relative.then(|| crate::paths::resolve(source_file, path)).flatten() else {
+                    continue;
+                };
+                let text = &markdown[range.clone()];
+                // The destination as written follows the last `](` of the link.
+                let Some(at) = text.rfind("](").map(|a| a + 2) else { continue };
+                let dest = text[at..].trim_start_matches('<');
+                if !dest.starts_with(url) {
+                    continue;
+                }
+                let start = range.start + text.len() - dest.len();
+                let mut site = crate::paths::join(prefix, &rel);
+                site.push_str(&url[path.len()..]);
+                edits.push((start..start + url.len(), site));
+            }
+            Event::Html(raw) | Event::InlineHtml(raw) => {
+                if let Some(rewritten) = raw_images(&raw, links)
+                    && markdown.get(range.clone()) == Some(raw.as_ref())
+                {
+                    edits.push((range, rewritten));
+                }
+            }
+            _ => {}
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(markdown.len() + edits.len() * 16);
+    let mut done = 0;
+    for (range, site) in edits {
+        if range.start < done {
+            continue;
+        }
+        out.push_str(&markdown[done..range.start]);
+        out.push_str(&site);
+        done = range.end;
+    }
+    out.push_str(&markdown[done..]);
+    Some(out)
+}
+
 /// The site path of an image the site serves: a path of the site as
 /// written (HTML pages' images are rewritten so), or a relative path against
 /// the page's file. None for images from elsewhere (shown as their alt text).
@@ -317,6 +386,23 @@ mod tests {
         assert!(!html.contains("javascript:"), "{html}");
         assert!(html.contains(r#"href="/app/faq""#), "{html}");
         assert!(!html.contains("<img"), "{html}");
+    }
+
+    #[test]
+    fn an_index_pages_markdown_names_its_relative_targets_by_site_path() {
+        let md = "# Guide\n\n![logo](img/logo.png \"Logo\") [install](install.md#run) [top](#top) \
+                  [web](https://x.example/a.md) [up](../faq.md)\n\n<img src=\"img/b.png\" align=right>\n\n\
+                  ```\n[not](code.md)\n```\n";
+        let out = index_page_markdown(md, "guide/README.md", "/app").unwrap();
+        assert_eq!(
+            out,
+            "# Guide\n\n![logo](/app/guide/img/logo.png \"Logo\") [install](/app/guide/install.md#run) [top](#top) \
+             [web](https://x.example/a.md) [up](/app/faq.md)\n\n<img src=\"/app/guide/img/b.png\" align=right>\n\n\
+             ```\n[not](code.md)\n```\n"
+        );
+        // Any other page's relative targets already resolve against its own path.
+        assert_eq!(index_page_markdown(md, "guide/install.md", "/app"), None);
+        assert_eq!(index_page_markdown("# A\n\n[b](/app/b)\n", "index.md", "/app"), None);
     }
 
     #[test]

@@ -344,3 +344,56 @@ async fn links_leaving_a_tree_lead_to_the_installed_edition_they_name_or_stay_ex
     // Never a path under the edition's prefix that leads nowhere.
     assert!(!body.contains("href=\"../") && !body.contains("href=\"/beta/usr"), "{body}");
 }
+
+#[tokio::test]
+async fn an_index_pages_markdown_twin_names_its_images_and_links_by_site_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    write(
+        &tree,
+        "guide/README.md",
+        "# Guide\n\n![logo](img/logo.svg) See [install](install.md).\n\n<img src=\"img/logo.svg\" align=\"right\">\n",
+    );
+    write(&tree, "guide/install.md", "# Install\n\n![logo](img/logo.svg)\n");
+    write(&tree, "about.md", "# About\n\nAbout the tool.\n");
+    write(&tree, "guide/img/logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1 1\"/>");
+    let library = Library::open(&dir.path().join("lib"), OpenMode::ReadWrite).unwrap();
+    let spec = lectern_library::EditionSpec {
+        project: Some("t".into()),
+        version: Some("1".into()),
+        locale: Some("en".into()),
+        status: Some(lectern_library::Status::Current),
+        ..Default::default()
+    };
+    library.add(&tree, &spec, &mut |_| {}, &mut |_| {}).unwrap();
+    let library = Arc::new(library);
+    let fetch = |path: &'static str| {
+        let s = SiteState::new(library.clone(), Options::default());
+        async move {
+            let mut req = Request::builder()
+                .uri(path)
+                .header(header::HOST, "127.0.0.1:8080")
+                .body(Body::empty())
+                .unwrap();
+            req.extensions_mut().insert(ConnectInfo("198.51.100.9:5000".parse::<SocketAddr>().unwrap()));
+            let response = app(s).oneshot(req).await.unwrap();
+            let status = response.status();
+            (
+                status,
+                String::from_utf8_lossy(&response.into_body().collect().await.unwrap().to_bytes())
+                    .into_owned(),
+            )
+        }
+    };
+    let (status, md) = fetch("/t/guide.md").await;
+    assert_eq!(status, StatusCode::OK, "{md}");
+    // Served at /t/guide.md, the README's relative paths would leave its folder.
+    assert!(md.contains("![logo](/t/guide/img/logo.svg)"), "{md}");
+    assert!(md.contains("[install](/t/guide/install.md)"), "{md}");
+    assert!(md.contains("<img src=\"/t/guide/img/logo.svg\" align=\"right\">"), "{md}");
+    // Any other page keeps its Markdown as written: its paths already resolve.
+    let (_, md) = fetch("/t/guide/install.md").await;
+    assert!(md.contains("![logo](img/logo.svg)"), "{md}");
+    let (status, svg) = fetch("/t/guide/img/logo.svg").await;
+    assert_eq!(status, StatusCode::OK, "{svg}");
+}
