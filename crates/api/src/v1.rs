@@ -344,14 +344,19 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resu
     let r = blocking(&state, move |l| {
         let page = l.read_page_unless(&request, Some(&cancel))?;
         // The page's file, so its relative images resolve as the site resolves them.
-        let source_file = l.view()?.page_source_file(&page.edition.edition, &page.path);
-        Ok((page, source_file))
+        let view = l.view()?;
+        let source_file = view.page_source_file(&page.edition.edition, &page.path);
+        let source_folder = view.edition(&page.edition.edition).map(|e| e.source.clone()).unwrap_or_default();
+        Ok((page, source_file, source_folder, view))
     })
     .await?;
-    let (page, source_file) = r;
+    let (page, source_file, source_folder, view) = r;
+    // Links leaving the tree lead to the installed editions they name.
+    let installed = |link: &lectern_corpus::links::Outside| view.outside_page(link);
     let links = lectern_corpus::render::PageLinks {
         prefix: &page.edition.prefix,
         source_file: source_file.as_deref().unwrap_or(""),
+        others: Some(lectern_corpus::links::OtherEditions { source: &source_folder, page: &installed }),
         ..Default::default()
     };
     let value = serde_json::to_value(&page).map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::links::{self, Target};
+use crate::links::{self, OtherEditions, Target};
 use crate::page::Page;
 use crate::paths;
 
@@ -28,8 +28,13 @@ pub struct LinkReport {
     pub broken_in_source: usize,
     /// Links to files of the tree that are not pages (images, downloads).
     pub files: usize,
-    /// Links to file-system paths or outside the tree, kept as written.
+    /// Links to file-system paths or outside the tree.
     pub outside: usize,
+    /// Of those, the ones leading to a page of another installed edition
+    /// (installed from the folder they name); the others are kept as
+    /// external links.
+    #[serde(default)]
+    pub outside_installed: usize,
     /// Links to other sites.
     pub external: usize,
     /// The broken links, by page (at most [`MAX_LISTED`]).
@@ -68,6 +73,13 @@ impl LinkReport {
             "; {} to other files, {} external, {} outside the tree",
             self.files, self.external, self.outside
         ));
+        if self.outside > 0 {
+            line.push_str(&format!(
+                " ({} to installed editions, {} kept as external links)",
+                self.outside_installed,
+                self.outside - self.outside_installed
+            ));
+        }
         line
     }
 }
@@ -117,18 +129,32 @@ impl LinkChecker {
     /// The report over every page taken in (an edition at `prefix`, whose
     /// source holds the files `source_files`).
     pub fn report(self, prefix: &str, source_files: &[String]) -> LinkReport {
+        self.report_with(prefix, source_files, None)
+    }
+
+    /// [`LinkChecker::report`], with the links leaving the tree that lead to
+    /// `others`' pages counted.
+    pub fn report_with(
+        self,
+        prefix: &str,
+        source_files: &[String],
+        others: Option<OtherEditions<'_>>,
+    ) -> LinkReport {
         let anchors: HashMap<&str, &HashSet<String>> =
             self.pages.iter().map(|p| (p.path.as_str(), &p.anchors)).collect();
-        report(&self.pages, &anchors, prefix, source_files)
+        report(&self.pages, &anchors, Tree { prefix, source_files, others })
     }
 }
 
-fn report(
-    pages: &[Scanned],
-    anchors: &HashMap<&str, &HashSet<String>>,
-    prefix: &str,
-    source_files: &[String],
-) -> LinkReport {
+/// The edition whose links are checked.
+struct Tree<'a> {
+    prefix: &'a str,
+    source_files: &'a [String],
+    others: Option<OtherEditions<'a>>,
+}
+
+fn report(pages: &[Scanned], anchors: &HashMap<&str, &HashSet<String>>, tree: Tree<'_>) -> LinkReport {
+    let Tree { prefix, source_files, others } = tree;
     let files: HashSet<&str> = source_files.iter().map(String::as_str).collect();
     let top_folders: HashSet<&str> =
         source_files.iter().filter_map(|f| f.split_once('/').map(|(d, _)| d)).collect();
@@ -137,8 +163,13 @@ fn report(
     for page in pages {
         for url in page.links.iter().cloned() {
             let verdict = match links::resolve(&url, &page.source_file, prefix, &is_page) {
-                Target::External => {
+                // A `file:` URL is a path outside the tree, not another site.
+                Target::External if links::outside(&url, "", "").is_none() => {
                     report.external += 1;
+                    continue;
+                }
+                Target::External => {
+                    outside(&mut report, &url, &page.source_file, others);
                     continue;
                 }
                 Target::SamePage(fragment) => fragment_verdict(anchors, &page.path, &fragment),
@@ -153,7 +184,7 @@ fn report(
                             continue;
                         }
                         Unresolved::Outside => {
-                            report.outside += 1;
+                            outside(&mut report, &url, &page.source_file, others);
                             continue;
                         }
                         Unresolved::MissingInSource => None,
@@ -177,6 +208,16 @@ fn report(
         }
     }
     report
+}
+
+/// Counts a link leaving the tree, and whether it leads to a page of an
+/// installed edition.
+fn outside(report: &mut LinkReport, url: &str, from_file: &str, others: Option<OtherEditions<'_>>) {
+    report.outside += 1;
+    let installed = others.is_some_and(|o| {
+        links::outside(url, from_file, o.source).is_some_and(|link| (o.page)(&link).is_some())
+    });
+    report.outside_installed += usize::from(installed);
 }
 
 /// A link to a page that exists: whether its fragment does. Anchors are

@@ -305,13 +305,26 @@ const SKIP_TAGS: [&str; 20] = [
     "form", "button", "input", "select", "textarea", "link", "meta", "title", "colgroup",
 ];
 /// Classes of elements dropped with everything inside them (DocBook and Sphinx chrome).
-const SKIP_CLASSES: [&str; 7] =
-    ["navheader", "navfooter", "id_link", "headerlink", "sphinxsidebar", "related", "footer"];
+/// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
+/// source link and the collapse control; `hideme` is its "Expand description".)
+const SKIP_CLASSES: [&str; 11] = [
+    "navheader",
+    "navfooter",
+    "id_link",
+    "headerlink",
+    "sphinxsidebar",
+    "related",
+    "footer",
+    "out-of-band",
+    "rightside",
+    "srclink",
+    "hideme",
+];
 /// Classes of links that wrap a heading's own text and point back at a table
 /// of contents (Sphinx `toc-backref`): their text is kept, the link is not.
 const UNLINKED_CLASSES: [&str; 1] = ["toc-backref"];
 /// Texts of permalink markers generators put beside headings (`¶`, `#`, `§`, `🔗`).
-const PERMALINK_MARKS: [&str; 5] = ["¶", "#", "§", "🔗", "\u{f0c1}"];
+const PERMALINK_MARKS: [&str; 6] = ["¶", "#", "§", "🔗", "\u{f0c1}", "◆"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
 const CAPTION_CLASSES: [&str; 11] = [
     "note",
@@ -397,7 +410,7 @@ pub(crate) fn convert(
     fingerprints.sort_unstable();
     fingerprints.dedup();
     let doc_title = document_title(&doc);
-    let plan = plan(root, &chrome, doc_title.as_deref());
+    let plan = plan(root, &mut chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
     let title = title_from_heading
         .or_else(|| doc_title.clone())
@@ -420,6 +433,8 @@ pub(crate) fn convert(
         last_prefix: String::new(),
         anchors_due: String::new(),
         in_heading: false,
+        title_done: false,
+        next_to_title: false,
     };
     conv.block_children(root, 0);
     conv.flush();
@@ -560,13 +575,26 @@ struct Plan<'a> {
 /// `doc_title` is the page's `<title>`: a first heading other than an
 /// `<h1>` that it does not name (Doxygen's "Public Member Functions") is a
 /// section, not the page's own heading.
-fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str>) -> Plan<'a> {
+fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<&str>) -> Plan<'a> {
     let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
     let mut first = true;
     let mut banner = false;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
-        let Some(level) = heading_level(el) else { continue };
+        let Some(level) = heading_level(el) else {
+            // Before any heading, a title block that `<title>` names
+            // (Doxygen's `<div class="title">`) is the page's heading.
+            if first
+                && is_title_block(el)
+                && !chrome.contains(node)
+                && !node.ancestors().filter_map(|a| a.value().as_element()).any(is_skipped)
+                && titles_block(doc_title, &heading_text(node))
+            {
+                plan.page_heading = Some(node);
+                first = false;
+            }
+            continue;
+        };
         let mut caption = false;
         let mut skipped = chrome.contains(node);
         for anc in node.ancestors() {
@@ -588,6 +616,17 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
         if text.is_empty() {
             continue;
         }
+        // Before the page's own heading, a heading that is a link (SQLite's
+        // "SQLite C Interface" above each function's page) is a breadcrumb.
+        if first && !names_page(doc_title, &text) {
+            let link = node.ancestors().take_while(|a| a.id() != root.id()).find(|a| {
+                a.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_some())
+            });
+            if let Some(link) = link {
+                chrome.dropped.insert(link.id());
+                continue;
+            }
+        }
         // A numbered `<h1>` ("1. Syntax") that `<title>` does not name is the
         // first section of a page whose title is `<title>`'s.
         let own = (level == 1 && (!is_numbered(&text) || names_page(doc_title, &text)))
@@ -601,6 +640,58 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &PageChrome, doc_title: Option<&str
         }
     }
     plan
+}
+
+/// The `<a id="…"></a>` tags of a converted block, and the rest of it.
+fn split_anchor_tags(md: &str) -> (String, String) {
+    let (mut ids, mut rest) = (String::new(), String::new());
+    let mut left = md;
+    while let Some(at) = left.find("<a id=\"") {
+        let Some(end) = left[at..].find("</a>").map(|e| at + e + 4) else { break };
+        rest.push_str(&left[..at]);
+        ids.push_str(&left[at..end]);
+        left = &left[end..];
+    }
+    rest.push_str(left);
+    (ids, rest)
+}
+
+/// Whether Markdown is nothing but links to fragments of the page at
+/// `page_path` (and separators between them).
+fn only_links_into(md: &str, page_path: &str) -> bool {
+    let (mut rest, mut links) = (md, 0usize);
+    let mut between = String::new();
+    while let Some(open) = rest.find('[') {
+        between.push_str(&rest[..open]);
+        let Some(mid) = rest[open..].find("](").map(|m| open + m) else { return false };
+        let Some(close) = rest[mid..].find(')').map(|c| mid + c) else { return false };
+        let url = rest[mid + 2..close].trim_matches(['<', '>']);
+        if !url.strip_prefix(page_path).is_some_and(|f| f.starts_with('#')) {
+            return false;
+        }
+        links += 1;
+        rest = &rest[close + 1..];
+    }
+    between.push_str(rest);
+    links > 0 && between.chars().all(|c| c.is_whitespace() || "|•·,;/-–—".contains(c))
+}
+
+/// A block marked as a page's title without being a heading: a `<div>`
+/// of class `title` (Doxygen) or `…_title`, `…-title` (SQLite's
+/// `fancy_title`), or an element with the ARIA role `heading`
+/// at level 1.
+fn is_title_block(el: &Element) -> bool {
+    let titled = |c: &str| c.split(['-', '_']).any(|w| w.eq_ignore_ascii_case("title"));
+    (el.name() == "div" && el.classes().any(titled))
+        || (el.attr("role") == Some("heading") && el.attr("aria-level").is_none_or(|l| l.trim() == "1"))
+}
+
+/// Whether `<title>` names a title block's text: all of it, or all but a
+/// site name before or after a separator ("LMDB: Getting Started").
+fn titles_block(doc_title: Option<&str>, text: &str) -> bool {
+    let Some(doc_title) = doc_title else { return false };
+    let (title, text) = (collapse_whitespace(doc_title).to_lowercase(), text.to_lowercase());
+    !text.is_empty() && (title == text || title.ends_with(&text) || title.starts_with(&text))
 }
 
 /// Whether a page's `<title>` (if it has one) names a heading of it, its
@@ -624,8 +715,19 @@ fn is_numbered(heading: &str) -> bool {
 /// A heading's text without its `#`/`¶` permalink.
 fn heading_text(node: NodeRef<'_, Node>) -> String {
     let mut out = String::new();
-    collect_text(node, &mut out, true);
+    for child in title_children(node) {
+        collect_text(child, &mut out, true);
+    }
     collapse_whitespace(&out)
+}
+
+/// A heading's children; for a title block that is not a heading element,
+/// without the blocks nested in it (the breadcrumb of groups Doxygen puts
+/// under a page's title).
+fn title_children(node: NodeRef<'_, Node>) -> impl Iterator<Item = NodeRef<'_, Node>> {
+    let is_heading = node.value().as_element().is_some_and(|e| heading_level(e).is_some());
+    node.children()
+        .filter(move |c| is_heading || c.value().as_element().is_none_or(|e| !BLOCK_TAGS.contains(&e.name())))
 }
 
 /// All text below `node` (skipping chrome when `skip_chrome`), iteratively.
@@ -894,6 +996,11 @@ struct Converter<'a, 'p> {
     anchors_due: String,
     /// Inside a heading: its ids go to `anchors_due`, not into its title.
     in_heading: bool,
+    /// The page's own heading is written (what comes before it may be a
+    /// table of contents).
+    title_done: bool,
+    /// No heading came since the page's own.
+    next_to_title: bool,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -930,6 +1037,19 @@ impl<'p> Converter<'_, 'p> {
     /// the ids kept so far at its start (before it, for a heading, code
     /// block or table, whose first line they would break).
     fn emit_block(&mut self, md: &str, text: &str) {
+        // Links to the page's own sections above its title (Doxygen's
+        // "Macros | Functions" summary) or before its first section
+        // (SQLite's table of contents) are a table of contents, not
+        // content: only their ids stay.
+        let before_title = self.plan.page_heading.is_some() && !self.title_done;
+        let before_sections = self.sections.len() <= 1 && !self.plan.cuts.is_empty();
+        if before_title || before_sections {
+            let (ids, rest) = split_anchor_tags(md);
+            if only_links_into(&rest, self.page_path) {
+                self.anchors_due.push_str(&ids);
+                return;
+            }
+        }
         self.release_pending_id();
         if !self.anchors_due.is_empty() {
             let due = std::mem::take(&mut self.anchors_due);
@@ -1042,6 +1162,8 @@ impl<'p> Converter<'_, 'p> {
         let name = el.name();
         if let Some(level) = heading_level(el) {
             self.heading(node, level);
+        } else if self.plan.page_heading.is_some_and(|h| h.id() == node.id()) {
+            self.heading(node, 1);
         } else if name == "pre" {
             self.flush();
             self.code_block(node);
@@ -1125,7 +1247,7 @@ impl<'p> Converter<'_, 'p> {
         self.flush();
         let mut inline = Inline::default();
         self.in_heading = true;
-        for child in node.children() {
+        for child in title_children(node) {
             self.inline_node(child, &mut inline, 0);
         }
         self.in_heading = false;
@@ -1160,6 +1282,8 @@ impl<'p> Converter<'_, 'p> {
                 before = Some((std::mem::take(&mut lead.markdown), std::mem::take(&mut lead.text)));
             }
             due.push_str(&std::mem::take(&mut self.anchors_due));
+            self.title_done = true;
+            self.next_to_title = true;
             self.emit_block(&format!("# {md_title}{}", attr.unwrap_or_default()), &title);
             if let Some((md, text)) = before {
                 self.emit_block(md.trim_end(), text.trim_end());
@@ -1174,6 +1298,19 @@ impl<'p> Converter<'_, 'p> {
             }
             if !md_title.is_empty() {
                 self.emit_block(&format!("**{md_title}**"), &title);
+            }
+            return;
+        }
+        // The page's title again right below it, an `<h1>` too (texinfo's
+        // Top node under its `settitle`): one heading, its id kept.
+        if std::mem::take(&mut self.next_to_title)
+            && level == 1
+            && self.sections.len() == 1
+            && title.eq_ignore_ascii_case(self.title)
+            && collapse_whitespace(&self.sections[0].text).eq_ignore_ascii_case(self.title)
+        {
+            if let Some(id) = own.or_else(|| self.pending_id.take().map(|(_, id)| id)) {
+                self.keep_id(&id);
             }
             return;
         }
@@ -1402,7 +1539,20 @@ impl<'p> Converter<'_, 'p> {
             out.source_space(run);
         }
         out.content(inner.text.trim().chars().next());
-        let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c));
+        let href = el.attr("href").map(str::trim);
+        // A script's control with no word on it ("[−]" collapsing the docs),
+        // or leading nowhere but to a script ("► Table Of Contents"), shows nothing.
+        let scripted =
+            href.is_some_and(|h| h.get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:")));
+        if (scripted && !inner.text.chars().any(char::is_alphanumeric))
+            || (href.is_none() && el.attr("onclick").is_some())
+        {
+            return;
+        }
+        // A heading linking its own or another fragment of the page (mdBook's
+        // `a.header`, a back link to the contents) keeps its text only.
+        let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c))
+            || (self.in_heading && href.is_some_and(|h| h.starts_with('#')));
         match el.attr("href").filter(|_| !unlinked).and_then(|h| self.rewrite_link(h)) {
             Some(url) if !md.contains('\n') => {
                 let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
@@ -1438,7 +1588,7 @@ impl<'p> Converter<'_, 'p> {
     }
 
     /// `sql-createindex.html#X` → `{prefix}/sql-createindex#X`; external and
-    /// root-absolute links kept; scripts and links leaving the tree dropped (None).
+    /// root-absolute links and links climbing out of the tree kept; scripts dropped (None).
     fn rewrite_link(&self, href: &str) -> Option<String> {
         let href = href.trim();
         if href.is_empty() || href.len() > 2048 {
@@ -1470,7 +1620,9 @@ impl<'p> Converter<'_, 'p> {
         let target = if path.is_empty() {
             self.page_path.to_owned()
         } else {
-            let resolved = paths::resolve(self.rel_file, path)?;
+            // A link climbing out of the tree is kept as written: the
+            // reader reads it against the folder the tree was installed from.
+            let Some(resolved) = paths::resolve(self.rel_file, path) else { return Some(href.to_owned()) };
             if is_html(&resolved) || resolved.is_empty() {
                 paths::page_path(self.prefix, &resolved)
             } else {

@@ -133,6 +133,198 @@ pub fn site_path(prefix: &str, rel: &str) -> String {
     paths::join(prefix, if is_index { dir } else { rel })
 }
 
+/// First folders of absolute file-system paths (`/usr/share/doc/...`,
+/// `/opt/...`, macOS's `/Users/...`): a root-absolute link starting with one
+/// of them names a file of the machine, not a page of the site.
+const FILE_SYSTEM_ROOTS: [&str; 17] = [
+    "usr",
+    "opt",
+    "etc",
+    "var",
+    "home",
+    "srv",
+    "tmp",
+    "mnt",
+    "media",
+    "nix",
+    "snap",
+    "root",
+    "Users",
+    "Library",
+    "Applications",
+    "Volumes",
+    "private",
+];
+
+/// Fewest trailing folders of an installed edition's source that a link's
+/// path must pass through for the link to lead into that edition
+/// (`python3.11/html`): one folder alone (`html`, `doc`) names nothing.
+const MIN_FOLDERS_MATCHED: usize = 2;
+
+/// A link that leaves the tree, as the absolute file-system path it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outside {
+    /// Absolute and normalised (`/usr/share/doc/python3.11/html/library/os.html`).
+    pub path: String,
+    pub fragment: Option<String>,
+}
+
+impl Outside {
+    /// The link kept external: `file:///usr/share/doc/x/index.html#frag`.
+    pub fn file_url(&self) -> String {
+        let mut url = String::with_capacity(self.path.len() + 16);
+        url.push_str("file://");
+        for c in self.path.chars() {
+            match c {
+                ' ' => url.push_str("%20"),
+                '#' => url.push_str("%23"),
+                '?' => url.push_str("%3F"),
+                c => url.push(c),
+            }
+        }
+        if let Some(f) = &self.fragment {
+            url.push('#');
+            url.push_str(f);
+        }
+        url
+    }
+}
+
+/// The other installed editions, for links that leave a tree: the folder
+/// the tree was installed from (relative links climbing above the tree are
+/// read against it) and the page an absolute file-system path names in
+/// another edition, if one was installed from a folder that matches.
+#[derive(Clone, Copy)]
+pub struct OtherEditions<'a> {
+    /// The edition's recorded source (an absolute path).
+    pub source: &'a str,
+    /// The site path (with the fragment) of the installed page `outside` names.
+    pub page: &'a dyn Fn(&Outside) -> Option<String>,
+}
+
+impl std::fmt::Debug for OtherEditions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OtherEditions").field("source", &self.source).finish_non_exhaustive()
+    }
+}
+
+/// The file-system path a link written in `from_file` names when it leaves
+/// the tree: a `file:` URL, a root-absolute path under a file-system folder
+/// (`/usr/share/doc/...`), or a relative path climbing above the tree's root,
+/// read against `source`, the folder the tree was installed from (without
+/// one, such a link names no known place: None). None for every other link.
+pub fn outside(url: &str, from_file: &str, source: &str) -> Option<Outside> {
+    let url = url.trim();
+    if url.is_empty() || url.len() > MAX_URL_LEN || url.starts_with('#') {
+        return None;
+    }
+    let (path, fragment) = match url.split_once('#') {
+        Some((p, f)) => (p, Some(f.to_owned()).filter(|f| !f.is_empty())),
+        None => (url, None),
+    };
+    let path = path.split('?').next().unwrap_or_default();
+    let absolute = if let Some(rest) = strip_file_scheme(path) {
+        normalize_absolute(&percent_decode(rest))?
+    } else if has_scheme(path) || path.starts_with("//") {
+        return None;
+    } else if let Some(rooted) = path.strip_prefix('/') {
+        let first = rooted.split('/').next().unwrap_or_default();
+        if !FILE_SYSTEM_ROOTS.contains(&first) {
+            return None;
+        }
+        normalize_absolute(&percent_decode(path))?
+    } else {
+        let path = percent_decode(path);
+        if paths::resolve(from_file, &path).is_some() || !source.starts_with('/') {
+            return None;
+        }
+        let dir = from_file.rsplit_once('/').map_or("", |(d, _)| d);
+        normalize_absolute(&format!("{}/{dir}/{path}", source.trim_end_matches('/')))?
+    };
+    Some(Outside { path: absolute, fragment })
+}
+
+/// `file:///x`, `file://localhost/x` → `/x`.
+fn strip_file_scheme(url: &str) -> Option<&str> {
+    let scheme = url.get(..7)?;
+    if !scheme.eq_ignore_ascii_case("file://") {
+        return url.get(..6).filter(|s| s.eq_ignore_ascii_case("file:/")).map(|_| &url[5..]);
+    }
+    let rest = &url[7..];
+    if rest.starts_with('/') {
+        return Some(rest);
+    }
+    rest.get(..9)
+        .filter(|h| h.eq_ignore_ascii_case("localhost"))
+        .map(|_| &rest[9..])
+        .filter(|r| r.starts_with('/'))
+}
+
+/// `/a/./b/../c` → `/a/c`; None when it climbs above `/`.
+fn normalize_absolute(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    let trailing = path.ends_with('/') && !parts.is_empty();
+    Some(format!("/{}{}", parts.join("/"), if trailing { "/" } else { "" }))
+}
+
+/// The page of the edition installed from `source` (served at `prefix`,
+/// holding the pages `is_page` knows) that `link` names, with how many of
+/// the source's folders the link passes through: the link's path must go
+/// through the source's last folders (at least [`MIN_FOLDERS_MATCHED`] of
+/// them, or all of them: `/usr/share/doc/python3.11/html/...` leads into an
+/// edition added from `.../usr/share/doc/python3.11/html`), and what follows
+/// them must be a page of the edition, as a link inside it would be.
+pub fn edition_page(
+    link: &Outside,
+    source: &str,
+    prefix: &str,
+    is_page: &dyn Fn(&str) -> bool,
+) -> Option<(usize, String)> {
+    let source: Vec<&str> = source.split('/').filter(|s| !s.is_empty()).collect();
+    let path: Vec<&str> = link.path.split('/').filter(|s| !s.is_empty()).collect();
+    let last = source.last()?;
+    // Each place in the link's path where the source's last folder may end.
+    for end in (1..=path.len()).rev().filter(|&i| path[i - 1] == *last) {
+        let matched = source.iter().rev().zip(path[..end].iter().rev()).take_while(|(a, b)| a == b).count();
+        if matched < MIN_FOLDERS_MATCHED.min(source.len()) {
+            continue;
+        }
+        let mut rest = path[end..].join("/");
+        if link.path.ends_with('/') && !rest.is_empty() {
+            rest.push('/');
+        }
+        let url = match &link.fragment {
+            Some(f) => format!("{rest}#{f}"),
+            None => rest,
+        };
+        let target = if url.is_empty() || url.starts_with('#') {
+            let site = paths::join(prefix, "");
+            is_page(&site).then(|| match &link.fragment {
+                Some(f) => format!("{site}#{f}"),
+                None => site,
+            })
+        } else {
+            match resolve(&url, "", prefix, is_page) {
+                Target::Page(p) => Some(p),
+                _ => None,
+            }
+        };
+        if let Some(page) = target {
+            return Some((matched, page));
+        }
+    }
+    None
+}
+
 /// `%20` and the like decoded; a path that does not decode to UTF-8 is
 /// kept as written.
 fn percent_decode(path: &str) -> String {
@@ -259,6 +451,56 @@ mod tests {
         );
         assert_eq!(resolve("../../../outside.md", from, "/npm", &set), Target::Unresolved);
         assert_eq!(resolve("missing.md", from, "/npm", &set), Target::Unresolved);
+    }
+
+    #[test]
+    fn links_leaving_the_tree_name_file_system_paths() {
+        let src = "/srv/x/usr/share/doc/beta/html";
+        let at = |path: &str, fragment: Option<&str>| {
+            Some(Outside { path: path.to_owned(), fragment: fragment.map(str::to_owned) })
+        };
+        let cases = [
+            ("/usr/share/doc/alpha/html/a.html#x", at("/usr/share/doc/alpha/html/a.html", Some("x"))),
+            ("file:///usr/share/doc/alpha/html/", at("/usr/share/doc/alpha/html/", None)),
+            ("file://localhost/opt/a%20b.html", at("/opt/a b.html", None)),
+            ("../../../alpha/html/a.html", at("/srv/x/usr/share/doc/alpha/html/a.html", None)),
+            ("../../../../../../../../../../x.html", None),
+            ("sub/in-tree.html", None),
+            ("/guide/install", None),
+            ("https://example.org/a.html", None),
+            ("#top", None),
+        ];
+        for (url, want) in cases {
+            assert_eq!(outside(url, "sub/page.html", src), want, "{url}");
+        }
+        // Without the tree's folder a climbing link names no known place.
+        assert_eq!(outside("../../alpha/html/a.html", "page.html", ""), None);
+        let link = Outside { path: "/opt/a b.html".into(), fragment: Some("f".into()) };
+        assert_eq!(link.file_url(), "file:///opt/a%20b.html#f");
+    }
+
+    #[test]
+    fn a_link_leads_into_the_edition_whose_source_folders_it_passes() {
+        let set = pages(&["/alpha", "/alpha/a", "/alpha/lib/os"]);
+        let link = |path: &str, fragment: Option<&str>| Outside {
+            path: path.to_owned(),
+            fragment: fragment.map(str::to_owned),
+        };
+        let src = "/srv/x/usr/share/doc/alpha/html";
+        let found = |l: &Outside| edition_page(l, src, "/alpha", &set);
+        assert_eq!(
+            found(&link("/usr/share/doc/alpha/html/lib/os.html", Some("x"))),
+            Some((5, "/alpha/lib/os#x".into()))
+        );
+        assert_eq!(
+            found(&link("/srv/y/usr/share/doc/alpha/html/a.html", None)),
+            Some((5, "/alpha/a".into()))
+        );
+        assert_eq!(found(&link("/usr/share/doc/alpha/html/", None)), Some((5, "/alpha".into())));
+        // Only `html` in common: another package's manual.
+        assert_eq!(found(&link("/usr/share/doc/gamma/html/a.html", None)), None);
+        // The folders match but the edition has no such page.
+        assert_eq!(found(&link("/usr/share/doc/alpha/html/missing.html", None)), None);
     }
 
     #[test]

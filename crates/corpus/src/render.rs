@@ -1,7 +1,7 @@
 //! Markdown to HTML for people, safe to insert in a page: raw HTML in the
 //! source passes through an allowlist (no scripts, styles, event handlers
 //! or `javascript:` URLs; `id`s kept for `#fragment` links), links keep only
-//! http(s), mailto, `#` and site-relative targets, Markdown images of the
+//! http(s), mailto, `file:` (a link leaving the tree), `#` and site-relative targets, Markdown images of the
 //! site are shown from their site path (others become their alt text) and
 //! raw `<img>` keeps only a same-site source (pages load nothing from elsewhere). Links to other pages of the edition become their
 //! site paths and headings get the section anchors search links to. Used by
@@ -28,6 +28,12 @@ pub struct PageLinks<'a> {
     /// and `README`, repository-style paths) and kept as written when no page
     /// answers. Without it only relative `.md` links are rewritten.
     pub pages: Option<PageSet<'a>>,
+    /// The other installed editions, when known: a link leaving the tree
+    /// (`/usr/share/doc/...`, `file:` URLs, relative paths climbing above
+    /// it) leads to the page of an edition installed from the folder it
+    /// names, else it is kept as an external `file:` link. Without it such a
+    /// link is kept as written.
+    pub others: Option<crate::links::OtherEditions<'a>>,
 }
 
 /// Which site paths are pages of the edition being read.
@@ -116,26 +122,121 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
 /// is returned unchanged.
 fn site_link<'a>(url: CowStr<'a>, links: PageLinks<'_>) -> CowStr<'a> {
     if let Some(PageSet(is_page)) = links.pages {
-        return match crate::links::resolve(&url, links.source_file, links.prefix, is_page) {
-            crate::links::Target::Page(path) => CowStr::from(path),
-            _ => url,
-        };
+        match crate::links::resolve(&url, links.source_file, links.prefix, is_page) {
+            crate::links::Target::Page(path) => return CowStr::from(path),
+            crate::links::Target::SamePage(_) => return url,
+            // A `file:` URL may name another installed edition's page.
+            crate::links::Target::External if !is_file_url(&url) => return url,
+            crate::links::Target::External | crate::links::Target::Unresolved => {}
+        }
+    } else if let Some(path) = markdown_file_link(&url, links) {
+        return CowStr::from(path);
     }
+    let Some(others) = links.others else { return url };
+    // A site path of the edition (a project may be named `home` or `media`).
+    let prefix = crate::paths::normalize_prefix(links.prefix);
+    if !prefix.is_empty()
+        && url.strip_prefix(prefix).is_some_and(|r| r.is_empty() || r.starts_with(['/', '#']))
+    {
+        return url;
+    }
+    match crate::links::outside(&url, links.source_file, others.source) {
+        Some(link) => CowStr::from((others.page)(&link).unwrap_or_else(|| link.file_url())),
+        None => url,
+    }
+}
+
+fn is_file_url(url: &str) -> bool {
+    url.trim().get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+}
+
+/// A relative link to a Markdown file as its site path (without the
+/// edition's pages known, only these are rewritten).
+fn markdown_file_link(url: &str, links: PageLinks<'_>) -> Option<String> {
     let (target, fragment) = match url.split_once('#') {
         Some((t, f)) => (t, Some(f)),
-        None => (url.as_ref(), None),
+        None => (url, None),
     };
     let is_markdown = target.ends_with(".md") || target.ends_with(".markdown");
     if !is_markdown || target.starts_with('/') || target.contains(':') || links.source_file.is_empty() {
-        return url;
+        return None;
     }
-    let Some(rel_file) = crate::paths::resolve(links.source_file, target) else { return url };
+    let rel_file = crate::paths::resolve(links.source_file, target)?;
     let mut path = crate::paths::page_path(links.prefix, &rel_file);
     if let Some(f) = fragment {
         path.push('#');
         path.push_str(f);
     }
-    CowStr::from(path)
+    Some(path)
+}
+
+/// A page's Markdown as written, with the relative targets of its inline
+/// links and images (Markdown and raw `<img src>`) made site paths when the
+/// page is a folder's `index` or `README`: its Markdown is served at
+/// `{folder}.md`, where a path relative to the folder would lead elsewhere.
+/// None when nothing changes (any other page, or no relative target).
+pub fn index_page_markdown(markdown: &str, source_file: &str, prefix: &str) -> Option<String> {
+    let stem = crate::paths::file_stem(source_file);
+    let is_index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
+    if !is_index || !source_file.contains('.') {
+        return None;
+    }
+    let links = PageLinks { prefix, source_file, ..Default::default() };
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_HEADING_ATTRIBUTES;
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        match event {
+            Event::Start(
+                Tag::Link { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }
+                | Tag::Image { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. },
+            ) => {
+                let url = dest_url.trim();
+                let relative = !url.is_empty()
+                    && !url.starts_with(['/', '#'])
+                    && !crate::links::has_scheme(url)
+                    && !url.starts_with("//");
+                let path = url.split(['#', '?']).next().unwrap_or_default();
+                let Some(rel) = relative.then(|| crate::paths::resolve(source_file, path)).flatten() else {
+                    continue;
+                };
+                let text = &markdown[range.clone()];
+                // The destination as written follows the last `](` of the link.
+                let Some(at) = text.rfind("](").map(|a| a + 2) else { continue };
+                let dest = text[at..].trim_start_matches('<');
+                if !dest.starts_with(url) {
+                    continue;
+                }
+                let start = range.start + text.len() - dest.len();
+                let mut site = crate::paths::join(prefix, &rel);
+                site.push_str(&url[path.len()..]);
+                edits.push((start..start + url.len(), site));
+            }
+            Event::Html(raw) | Event::InlineHtml(raw) => {
+                if let Some(rewritten) = raw_images(&raw, links)
+                    && markdown.get(range.clone()) == Some(raw.as_ref())
+                {
+                    edits.push((range, rewritten));
+                }
+            }
+            _ => {}
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(markdown.len() + edits.len() * 16);
+    let mut done = 0;
+    for (range, site) in edits {
+        if range.start < done {
+            continue;
+        }
+        out.push_str(&markdown[done..range.start]);
+        out.push_str(&site);
+        done = range.end;
+    }
+    out.push_str(&markdown[done..]);
+    Some(out)
 }
 
 /// The site path of an image the site serves: a path of the site as
@@ -214,6 +315,7 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
         || lower.starts_with("http://")
         || lower.starts_with("https://")
         || lower.starts_with("mailto:")
+        || lower.starts_with("file:")
     {
         url
     } else {
@@ -255,6 +357,46 @@ mod tests {
     }
 
     #[test]
+    fn an_index_pages_markdown_names_its_relative_targets_by_site_path() {
+        let md = "# Guide\n\n![logo](img/logo.png \"Logo\") [install](install.md#run) [top](#top) \
+                  [web](https://x.example/a.md) [up](../faq.md)\n\n<img src=\"img/b.png\" align=right>\n\n\
+                  ```\n[not](code.md)\n```\n";
+        let out = index_page_markdown(md, "guide/README.md", "/app").unwrap();
+        assert_eq!(
+            out,
+            "# Guide\n\n![logo](/app/guide/img/logo.png \"Logo\") [install](/app/guide/install.md#run) [top](#top) \
+             [web](https://x.example/a.md) [up](/app/faq.md)\n\n<img src=\"/app/guide/img/b.png\" align=right>\n\n\
+             ```\n[not](code.md)\n```\n"
+        );
+        // Any other page's relative targets already resolve against its own path.
+        assert_eq!(index_page_markdown(md, "guide/install.md", "/app"), None);
+        assert_eq!(index_page_markdown("# A\n\n[b](/app/b)\n", "index.md", "/app"), None);
+    }
+
+    #[test]
+    fn links_leaving_the_tree_lead_to_installed_editions_or_stay_external() {
+        let installed = |link: &crate::links::Outside| {
+            (link.path == "/usr/share/doc/alpha/html/a.html").then(|| "/alpha/a".to_owned())
+        };
+        let others = crate::links::OtherEditions { source: "/srv/usr/share/doc/beta/html", page: &installed };
+        let is_page = |p: &str| p == "/beta/b";
+        let links = PageLinks {
+            prefix: "/beta",
+            source_file: "b.html",
+            pages: Some(PageSet(&is_page)),
+            others: Some(others),
+            ..Default::default()
+        };
+        let md = "[a](/usr/share/doc/alpha/html/a.html) [g](file:///usr/share/doc/gamma/x.html#y) \
+                  [up](../zeta/z.html) [b](/beta/b) [site](/guide)";
+        let html = markdown_to_html(md, links);
+        assert!(html.contains(r#"href="/alpha/a""#), "{html}");
+        assert!(html.contains(r#"href="file:///usr/share/doc/gamma/x.html#y""#), "{html}");
+        assert!(html.contains(r#"href="file:///srv/usr/share/doc/beta/zeta/z.html""#), "{html}");
+        assert!(html.contains(r#"href="/beta/b""#) && html.contains(r#"href="/guide""#), "{html}");
+    }
+
+    #[test]
     fn relative_markdown_links_become_site_paths_and_headings_get_anchors() {
         let anchors = [None, Some("install".to_owned()), None, Some("parallel-query".to_owned())];
         let links = PageLinks {
@@ -263,6 +405,7 @@ mod tests {
             anchors: &anchors,
             title: None,
             pages: None,
+            others: None,
         };
         let html = markdown_to_html(
             "# 指南\n\n[a](install.md) [b](../reference/limits.md#keys) [c](https://x.example/a.md) [d](/app/faq)\n\n\

@@ -9,8 +9,8 @@
 //! - comments, doctypes and processing instructions are dropped;
 //! - attributes outside the list (`style`, `class` but a code block's
 //!   `language-*`, every `on*` handler) are dropped, and so is a URL
-//!   attribute whose scheme is not http(s) or mailto, or an image source
-//!   from another site.
+//!   attribute whose scheme is not http(s), mailto or file, or an image
+//!   source from another site.
 //!
 //! Since nothing is written but allowed HTML elements, escaped text and
 //! quoted, escaped attribute values, the output parses back to the same
@@ -135,7 +135,8 @@ fn tag_attribute(tag: &str, attribute: &str) -> bool {
 }
 
 /// Schemes a link may use; a URL without a scheme (relative, `#x`) passes.
-const URL_SCHEMES: &[&str] = &["http", "https", "mailto"];
+/// (`file:` is how a link to a file outside every installed edition stays.)
+const URL_SCHEMES: &[&str] = &["http", "https", "mailto", "file"];
 
 /// `html` with only what the allowlist passes (see the module's notes).
 pub(crate) fn sanitize(html: &str) -> String {
@@ -315,6 +316,7 @@ mod tests {
             ("https://example.org/x", true),
             ("http://example.org", true),
             ("mailto:a@example.org", true),
+            ("file:///usr/share/doc/x/index.html", true),
             ("/app/guide#x", true),
             ("../guide.md", true),
             ("#top", true),

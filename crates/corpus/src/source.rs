@@ -67,7 +67,21 @@ pub struct Ingested {
 impl Ingested {
     /// The link check of these pages against this source.
     pub fn check_links(&self, prefix: &str) -> crate::check::LinkReport {
-        crate::check::check_pages(&self.pages, prefix, &self.files)
+        self.check_links_with(prefix, None)
+    }
+
+    /// [`Ingested::check_links`], with the links leaving the tree that lead
+    /// to `others`' pages counted.
+    pub fn check_links_with(
+        &self,
+        prefix: &str,
+        others: Option<crate::links::OtherEditions<'_>>,
+    ) -> crate::check::LinkReport {
+        let mut checker = crate::check::LinkChecker::default();
+        for page in &self.pages {
+            checker.add(page);
+        }
+        checker.report_with(prefix, &self.files, others)
     }
 }
 
@@ -152,11 +166,21 @@ impl Spooled {
     /// The link check of these pages against this source, reading them
     /// back one at a time.
     pub fn check_links(&self, prefix: &str) -> Result<crate::check::LinkReport, SourceError> {
+        self.check_links_with(prefix, None)
+    }
+
+    /// [`Spooled::check_links`], with the links leaving the tree that lead
+    /// to `others`' pages counted.
+    pub fn check_links_with(
+        &self,
+        prefix: &str,
+        others: Option<crate::links::OtherEditions<'_>>,
+    ) -> Result<crate::check::LinkReport, SourceError> {
         let mut checker = crate::check::LinkChecker::default();
         for page in self.pages() {
             checker.add(&page?);
         }
-        Ok(checker.report(prefix, &self.files))
+        Ok(checker.report_with(prefix, &self.files, others))
     }
 
     /// The assets kept, sorted by site path (several paths may share a content).

@@ -33,18 +33,21 @@ impl Library {
             Some(id) => vec![view.edition(id)?.clone()],
             None => view.manifest.editions.clone(),
         };
-        Ok(editions.iter().map(check_edition).collect())
+        Ok(editions.iter().map(|e| check_edition(e, &view)).collect())
     }
 }
 
-fn check_edition(e: &EditionRecord) -> EditionLinks {
+fn check_edition(e: &EditionRecord, view: &crate::View) -> EditionLinks {
+    let installed = |link: &lectern_corpus::links::Outside| view.outside_page(link);
+    let others = lectern_corpus::links::OtherEditions { source: &e.source, page: &installed };
     let read = parse_format(Some(&e.format)).and_then(|format| {
         let options = ReadOptions { format, ..ReadOptions::new(e.prefix.clone()) };
         Ok(lectern_corpus::read_source(Path::new(&e.source), &options, &mut |_, _| {})?)
     });
     let (links, error, source_changed) = match read {
         Ok(ingested) => {
-            (Some(ingested.check_links(&e.prefix)), None, ingested.content_hash != e.content_hash)
+            let links = ingested.check_links_with(&e.prefix, Some(others));
+            (Some(links), None, ingested.content_hash != e.content_hash)
         }
         Err(err) => (None, Some(err.to_string()), false),
     };

@@ -23,6 +23,7 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+pub use lectern_corpus::links::{OtherEditions, Outside};
 pub use lectern_corpus::render::{PageLinks, PageSet, markdown_to_html};
 use lectern_library::NavLink;
 

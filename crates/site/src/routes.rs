@@ -207,12 +207,16 @@ async fn page(
                     // Links resolve against the pages the edition's navigation lists.
                     let edition = view.site_nav(&page.prefix)?;
                     let is_page = |p: &str| edition.contains(p);
+                    // Links leaving the tree, to the installed editions they name.
+                    let installed = |link: &html::Outside| view.outside_page(link);
+                    let others = html::OtherEditions { source: &page.source_folder, page: &installed };
                     let links = html::PageLinks {
                         prefix: &page.prefix,
                         source_file: &page.source_file,
                         anchors: &page.anchors,
                         title: Some(&page.title),
                         pages: Some(html::PageSet(&is_page)),
+                        others: Some(others),
                     };
                     let body = html::markdown_to_html(&page.body, links);
                     Ok(crate::page::page(&nav, &body, &base_url(view.site(), &headers)))

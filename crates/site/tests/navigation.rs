@@ -260,3 +260,140 @@ async fn favicon_and_robots_txt_are_answered() {
     assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/plain"));
     assert!(String::from_utf8(body).unwrap().contains("Sitemap: https://docs.tool.example/sitemap.xml"));
 }
+
+/// Two small HTML manuals installed the Debian way (each from its own
+/// `usr/share/doc/<name>/html` folder): beta links alpha by file-system
+/// path, `file:` URL and a relative path climbing out of its tree, and a
+/// gamma nobody installed.
+fn outside_trees(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let alpha = root.join("alpha-doc/usr/share/doc/alpha/html");
+    let beta = root.join("beta-doc/usr/share/doc/beta/html");
+    let page = |title: &str, body: &str| {
+        format!("<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>")
+    };
+    write(&alpha, "index.html", &page("Alpha", "<p>The alpha manual. <a href=\"guide.html\">Guide</a></p>"));
+    write(
+        &alpha,
+        "guide.html",
+        &page("Alpha guide", "<p>Read on.</p><h2 id=\"setup\">Setup</h2><p>Set up.</p>"),
+    );
+    write(
+        &beta,
+        "index.html",
+        &page(
+            "Beta",
+            "<p>See <a href=\"/usr/share/doc/alpha/html/guide.html#setup\">abs</a>, \
+             <a href=\"file:///usr/share/doc/alpha/html/index.html\">file</a>, \
+             <a href=\"../../alpha/html/guide.html\">climb</a>, \
+             <a href=\"/usr/share/doc/gamma/html/x.html\">gamma</a>, \
+             <a href=\"../../gamma/html/y.html\">gamma climb</a> and \
+             <a href=\"more.html\">more</a>.</p>",
+        ),
+    );
+    write(&beta, "more.html", &page("More", "<p>More beta.</p>"));
+    (alpha, beta)
+}
+
+#[tokio::test]
+async fn links_leaving_a_tree_lead_to_the_installed_edition_they_name_or_stay_external() {
+    let dir = tempfile::tempdir().unwrap();
+    let (alpha, beta) = outside_trees(&dir.path().join("trees"));
+    let library = Library::open(&dir.path().join("lib"), OpenMode::ReadWrite).unwrap();
+    let spec = |project: &str| lectern_library::EditionSpec {
+        project: Some(project.into()),
+        version: Some("1".into()),
+        locale: Some("en".into()),
+        status: Some(lectern_library::Status::Current),
+        ..Default::default()
+    };
+    // Beta first: alpha is not installed yet, so all five stay external.
+    let report = library.add(&beta, &spec("beta"), &mut |_| {}, &mut |_| {}).unwrap();
+    assert_eq!((report.links.outside, report.links.outside_installed), (5, 0), "{:?}", report.links);
+    assert!(
+        report
+            .links
+            .summary()
+            .contains("5 outside the tree (0 to installed editions, 5 kept as external links)")
+    );
+    library.add(&alpha, &spec("alpha"), &mut |_| {}, &mut |_| {}).unwrap();
+    // Resolved when the page is shown: alpha is installed now.
+    let checked = library.check_links(Some("beta@1/en")).unwrap();
+    let links = checked[0].links.as_ref().unwrap();
+    assert_eq!((links.outside, links.outside_installed), (5, 3), "{links:?}");
+    let s = SiteState::new(Arc::new(library), Options::default());
+    let mut req =
+        Request::builder().uri("/beta").header(header::HOST, "127.0.0.1:8080").body(Body::empty()).unwrap();
+    req.extensions_mut().insert(ConnectInfo("198.51.100.9:5000".parse::<SocketAddr>().unwrap()));
+    let response = app(s).oneshot(req).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let page = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let body = between(&page, "<main", "</main>");
+    for (text, href) in [
+        ("abs", "/alpha/guide#setup".to_owned()),
+        ("file", "/alpha".to_owned()),
+        ("climb", "/alpha/guide".to_owned()),
+        ("gamma", "file:///usr/share/doc/gamma/html/x.html".to_owned()),
+        (
+            "gamma climb",
+            format!("file://{}/beta-doc/usr/share/doc/gamma/html/y.html", dir.path().join("trees").display()),
+        ),
+        ("more", "/beta/more".to_owned()),
+    ] {
+        assert!(body.contains(&format!("href=\"{href}\">{text}</a>")), "{text} → {href}: {body}");
+    }
+    // Never a path under the edition's prefix that leads nowhere.
+    assert!(!body.contains("href=\"../") && !body.contains("href=\"/beta/usr"), "{body}");
+}
+
+#[tokio::test]
+async fn an_index_pages_markdown_twin_names_its_images_and_links_by_site_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    write(
+        &tree,
+        "guide/README.md",
+        "# Guide\n\n![logo](img/logo.svg) See [install](install.md).\n\n<img src=\"img/logo.svg\" align=\"right\">\n",
+    );
+    write(&tree, "guide/install.md", "# Install\n\n![logo](img/logo.svg)\n");
+    write(&tree, "about.md", "# About\n\nAbout the tool.\n");
+    write(&tree, "guide/img/logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1 1\"/>");
+    let library = Library::open(&dir.path().join("lib"), OpenMode::ReadWrite).unwrap();
+    let spec = lectern_library::EditionSpec {
+        project: Some("t".into()),
+        version: Some("1".into()),
+        locale: Some("en".into()),
+        status: Some(lectern_library::Status::Current),
+        ..Default::default()
+    };
+    library.add(&tree, &spec, &mut |_| {}, &mut |_| {}).unwrap();
+    let library = Arc::new(library);
+    let fetch = |path: &'static str| {
+        let s = SiteState::new(library.clone(), Options::default());
+        async move {
+            let mut req = Request::builder()
+                .uri(path)
+                .header(header::HOST, "127.0.0.1:8080")
+                .body(Body::empty())
+                .unwrap();
+            req.extensions_mut().insert(ConnectInfo("198.51.100.9:5000".parse::<SocketAddr>().unwrap()));
+            let response = app(s).oneshot(req).await.unwrap();
+            let status = response.status();
+            (
+                status,
+                String::from_utf8_lossy(&response.into_body().collect().await.unwrap().to_bytes())
+                    .into_owned(),
+            )
+        }
+    };
+    let (status, md) = fetch("/t/guide.md").await;
+    assert_eq!(status, StatusCode::OK, "{md}");
+    // Served at /t/guide.md, the README's relative paths would leave its folder.
+    assert!(md.contains("![logo](/t/guide/img/logo.svg)"), "{md}");
+    assert!(md.contains("[install](/t/guide/install.md)"), "{md}");
+    assert!(md.contains("<img src=\"/t/guide/img/logo.svg\" align=\"right\">"), "{md}");
+    // Any other page keeps its Markdown as written: its paths already resolve.
+    let (_, md) = fetch("/t/guide/install.md").await;
+    assert!(md.contains("![logo](img/logo.svg)"), "{md}");
+    let (status, svg) = fetch("/t/guide/img/logo.svg").await;
+    assert_eq!(status, StatusCode::OK, "{svg}");
+}

@@ -85,6 +85,7 @@ fn markdown_heading_ids_are_their_own_and_the_frontmatter_title_is_shown() {
         anchors: &anchors,
         title: Some(&page.title),
         pages: None,
+        others: None,
     };
     let html = markdown_to_html(&page.markdown, links);
     assert!(html.starts_with("<h1>package.json</h1>"), "{html}");
@@ -293,4 +294,153 @@ fn an_mkdocs_nav_orders_and_groups_the_pages() {
         "{:?}",
         ingested.problems
     );
+}
+
+/// A Doxygen 1.8 group page as Debian's lmdb-doc ships it: the title is a
+/// `div.title` holding the parent group's link (a breadcrumb), a "Macros"
+/// summary of the page's own sections comes before it, the members'
+/// headings carry a `◆` permalink, and the page's first `<h1>` comes later.
+const DOXYGEN_GROUP: &str = r##"<!DOCTYPE html><html><head><title>Frob: Environment Flags</title></head><body>
+<div id="top"><div id="titlearea"></div><div id="main-nav"></div></div>
+<div class="header">
+  <div class="summary"><a href="#define-members">Macros</a> | <a href="#func-members">Functions</a></div>
+  <div class="headertitle"><div class="title">Environment Flags<div class="ingroups"><a class="el" href="group__api.html">Frob API</a></div></div></div>
+</div>
+<div class="contents">
+<p>Flags for an environment.</p>
+<h1><a class="anchor" id="Cursors"></a>Cursors</h1>
+<p>Cursors walk a table.</p>
+<table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader"><a name="define-members"></a>Macros</h2></td></tr>
+<tr><td>#define</td><td><a class="el" href="#ga1">FROB_RDONLY</a> 0x1</td></tr></table>
+<a id="ga1"></a>
+<h2 class="memtitle"><span class="permalink"><a href="#ga1">&#9670;&nbsp;</a></span>FROB_RDONLY</h2>
+<div class="memitem"><div class="memdoc"><p>Read only.</p></div></div>
+<a name="func-members"></a>
+</div></body></html>"##;
+
+#[test]
+fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
+    let page = html_to_page(DOXYGEN_GROUP.as_bytes(), "group__env.html", "/frob").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Environment Flags");
+    let md = &page.markdown;
+    let first_lines: Vec<&str> = md.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
+    assert_eq!(first_lines[0], "# Environment Flags", "{md}");
+    assert!(first_lines[1].ends_with("Flags for an environment."), "{md}");
+    for gone in ["[Macros]", "[Functions]", "Frob API", "◆"] {
+        assert!(!md.contains(gone), "{gone} left in {md}");
+    }
+    let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert!(heads.contains(&"Cursors") && heads.contains(&"FROB_RDONLY"), "{heads:?}");
+    // Every anchor survives, the summary's targets included.
+    let anchors = lectern_corpus::links::html_anchors(md);
+    let ids: Vec<&str> = page.sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
+    for id in ["define-members", "func-members", "Cursors", "ga1"] {
+        assert!(anchors.iter().any(|a| a == id) || ids.contains(&id), "#{id} lost: {md}");
+    }
+}
+
+/// A texinfo 6.8 manual in one file (`makeinfo --no-split`, as Debian's
+/// r-doc-html ships R's): the `settitle` heading, then the Top node with
+/// its navigation header and the same title again.
+const TEXINFO_ONE_FILE: &str = r##"<html><head><title>An Introduction to Frob</title></head><body lang="en">
+<h1 class="settitle" align="center">An Introduction to Frob</h1>
+<div class="top" id="Top">
+<div class="header"><p>Next: <a href="#Preface" accesskey="n" rel="next">Preface</a> &nbsp; [<a href="#SEC_Contents" title="Table of contents" rel="contents">Contents</a>][<a href="#Index" rel="index">Index</a>]</p></div>
+<span id="An-Introduction-to-Frob"></span><h1 class="top">An Introduction to Frob</h1>
+<p>This is an introduction to Frob.</p>
+<hr>
+<div class="unnumbered" id="Preface">
+<div class="header"><p>Next: <a href="#Index" accesskey="n" rel="next">Index</a>, Previous: <a href="#Top" accesskey="p" rel="prev">An Introduction to Frob</a>, Up: <a href="#Top" accesskey="u" rel="up">An Introduction to Frob</a> &nbsp; [<a href="#SEC_Contents">Contents</a>][<a href="#Index">Index</a>]</p></div>
+<h2 class="unnumbered">Preface</h2><p>Frobs turn.</p></div>
+<div class="unnumbered" id="Index"><h2 class="unnumbered">Index</h2><p>frob</p></div>
+</body></html>"##;
+
+#[test]
+fn a_texinfo_manual_in_one_file_has_its_title_once_and_no_node_headers() {
+    let page = html_to_page(TEXINFO_ONE_FILE.as_bytes(), "frob-intro.html", "/frob").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "An Introduction to Frob");
+    let md = &page.markdown;
+    assert_eq!(md.matches("An Introduction to Frob").count(), 1, "{md}");
+    assert!(!md.contains("Next:") && !md.contains("[Contents]"), "{md}");
+    let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(heads, ["An Introduction to Frob", "Preface", "Index"], "{md}");
+    for id in ["Top", "An-Introduction-to-Frob", "Preface"] {
+        let held = lectern_corpus::links::html_anchors(md).iter().any(|a| a == id)
+            || page.sections.iter().any(|s| s.anchor.as_deref() == Some(id));
+        assert!(held, "#{id} lost: {md}");
+    }
+}
+
+/// A rustdoc 1.63 item page (Debian's rust-doc): the "since" version, the
+/// source link and a script's "[−]" control beside the title, the item's
+/// docs in a `<details>` whose summary says "Expand description", methods
+/// with their own source links; and an mdBook heading that links itself.
+const RUSTDOC_163: &str = r##"<!DOCTYPE html><html><head><title>Frobber in frob - Rust</title></head><body class="rustdoc struct">
+<nav class="sidebar"><h2 class="location"><a href="#">Frobber</a></h2></nav>
+<main><div class="width-limiter"><section id="main-content" class="content">
+<div class="main-heading"><h1 class="fqn"><span class="in-band">Struct <a href="index.html">frob</a>::<a class="struct" href="#">Frobber</a></span></h1>
+<span class="out-of-band"><span class="since" title="Stable since 1.15.0">1.15.0</span> · <a class="srclink" href="../src/frob/lib.rs.html#75">source</a> · <a id="toggle-all-docs" href="javascript:void(0)" title="collapse all docs">[<span class="inner">&#x2212;</span>]</a></span></div>
+<div class="docblock item-decl"><pre class="rust struct"><code>pub struct Frobber;</code></pre></div>
+<details class="rustdoc-toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>Turns tables around, see <a href="../std/vec/struct.Vec.html">Vec</a>.</p></div></details>
+<h2 id="implementations" class="small-section-header">Implementations<a href="#implementations" class="anchor"></a></h2>
+<details class="rustdoc-toggle method-toggle" open><summary><section id="method.turn" class="method has-srclink"><span class="rightside"><span class="since">1.29.0</span> · <a class="srclink" href="../src/frob/lib.rs.html#9">source</a></span><h4 class="code-header">pub fn <a href="#method.turn" class="fnname">turn</a>(&amp;self)</h4></section></summary><div class="docblock"><p>Turns it.</p></div></details>
+<h2 id="guide"><a class="header" href="#guide">A guide</a></h2><p>Read on.</p>
+</section></div></main></body></html>"##;
+
+#[test]
+fn rustdoc_pages_lose_their_controls_and_source_links_and_keep_links_out_of_the_tree() {
+    let page = html_to_page(RUSTDOC_163.as_bytes(), "struct.Frobber.html", "/frob").unwrap();
+    check_invariants(&page);
+    let md = &page.markdown;
+    for gone in ["Expand description", "1.15.0", "1.29.0", "[−]", "\\[−\\]", "source", "javascript"] {
+        assert!(!md.contains(gone), "{gone} left in {md}");
+    }
+    assert!(md.contains("```\npub struct Frobber;\n```\n\nTurns tables around"), "{md}");
+    // Climbing out of the tree: kept as written, for the reader to place.
+    assert!(md.contains("[Vec](../std/vec/struct.Vec.html)"), "{md}");
+    // Headings linking themselves keep their text, not the link.
+    assert!(md.contains("## A guide {#guide}") && md.contains("pub fn turn(&self)"), "{md}");
+    let anchors: Vec<&str> = page.sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
+    assert!(anchors.contains(&"implementations") && anchors.contains(&"guide"), "{anchors:?}");
+}
+
+/// Two SQLite pages (Debian's sqlite3-doc): a `fancy_title` over a
+/// "► Table Of Contents" control and the contents it opens, and a C
+/// interface page whose first heading is a link back to the interface's index.
+const SQLITE_WAL: &str = r##"<html><head><title>Write-Ahead Logging</title></head><body>
+<div class=fancy><div class=nosearch><div class="fancy_title">Write-Ahead Logging</div>
+<div class="fancy_toc"><a onclick="toggle_toc()"><span class="fancy_toc_mark" id="toc_mk">&#x25ba;</span> Table Of Contents</a>
+<div id="toc_sub"><div class="fancy-toc1"><a href="#overview">1. Overview</a></div><div class="fancy-toc2"><a href="#checkpointing">1.1. Checkpointing</a></div></div></div></div>
+<h1 id="overview"><span>1. </span>Overview</h1><p>The default method is a <a href="#checkpointing">journal</a>.</p>
+<h2 id="checkpointing"><span>1.1. </span>Checkpointing</h2><p>Checkpoints move pages.</p>
+</div></body></html>"##;
+
+const SQLITE_C3REF: &str = r##"<html><head><title>Opening A New Database Connection</title></head><body>
+<div class=nosearch><a href="intro.html"><h2>SQLite C Interface</h2></a><h2>Opening A New Database Connection</h2></div>
+<blockquote><pre>int sqlite3_open(const char *filename, sqlite3 **ppDb);</pre></blockquote>
+<p>These routines open an SQLite database file.</p></body></html>"##;
+
+#[test]
+fn sqlite_titles_lose_their_contents_control_and_interface_breadcrumb() {
+    let wal = html_to_page(SQLITE_WAL.as_bytes(), "wal.html", "/sqlite").unwrap();
+    check_invariants(&wal);
+    assert_eq!(wal.title, "Write-Ahead Logging");
+    let md = &wal.markdown;
+    assert!(md.starts_with("# Write-Ahead Logging\n"), "{md}");
+    assert!(!md.contains("Table Of Contents") && !md.contains("[1. Overview]"), "{md}");
+    // The contents' ids stay; links in the text stay.
+    assert!(
+        md.contains("<a id=\"toc_sub\"></a>") && md.contains("[journal](/sqlite/wal#checkpointing)"),
+        "{md}"
+    );
+    let heads: Vec<&str> = wal.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(heads, ["Write-Ahead Logging", "1. Overview", "1.1. Checkpointing"]);
+
+    let open = html_to_page(SQLITE_C3REF.as_bytes(), "c3ref/open.html", "/sqlite").unwrap();
+    check_invariants(&open);
+    assert_eq!(open.title, "Opening A New Database Connection");
+    assert!(open.markdown.starts_with("# Opening A New Database Connection\n"), "{}", open.markdown);
+    assert!(!open.markdown.contains("SQLite C Interface"), "{}", open.markdown);
 }

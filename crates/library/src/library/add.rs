@@ -192,7 +192,12 @@ impl Library {
             read(source, spec.format, &placement.prefix, &deadline, progress)?
         };
         skip_unservable(&mut spooled);
-        let links = spooled.check_links(&placement.prefix).map_err(|e| deadline.source_error(e))?;
+        let source_folder = source.display().to_string();
+        let installed = |link: &lectern_corpus::links::Outside| view.outside_page(link);
+        let others = lectern_corpus::links::OtherEditions { source: &source_folder, page: &installed };
+        let links = spooled
+            .check_links_with(&placement.prefix, Some(others))
+            .map_err(|e| deadline.source_error(e))?;
         let locale_said = spec.locale.is_some() || docset.as_ref().is_some_and(|d| d.locale.is_some());
         let locale_guessed = (!locale_said).then(|| placement.id.locale.clone());
         let mut record = edition_record(&placement, spec, source, docset.as_ref(), &spooled);

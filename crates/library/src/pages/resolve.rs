@@ -57,6 +57,28 @@ impl View {
         None
     }
 
+    /// The page of an enabled edition that a link leaving another tree
+    /// names (`/usr/share/doc/python3.11/html/library/os.html`, or a relative
+    /// link climbing out of its tree): of the editions installed from a
+    /// folder the link's path passes through and holding the page it then
+    /// names, the one matching most folders. None when no installed edition
+    /// answers (the link stays external).
+    pub fn outside_page(&self, link: &lectern_corpus::links::Outside) -> Option<String> {
+        let mut best: Option<(usize, String)> = None;
+        for edition in self.manifest.enabled() {
+            // Built (once per view) only for an edition whose folders match.
+            let table = std::cell::OnceCell::new();
+            let is_page = |p: &str| table.get_or_init(|| self.table(edition)).find(p).is_some();
+            let found = lectern_corpus::links::edition_page(link, &edition.source, &edition.prefix, &is_page);
+            if let Some((matched, page)) = found
+                && best.as_ref().is_none_or(|(m, _)| matched > *m)
+            {
+                best = Some((matched, page));
+            }
+        }
+        best.map(|(_, page)| page)
+    }
+
     /// The file inside its source a page of an edition came from (relative
     /// images and links resolve against it).
     pub fn page_source_file(&self, edition: &str, path: &str) -> Option<String> {

@@ -202,10 +202,14 @@ impl View {
             body: source.markdown,
             edition: owner.id.clone(),
             source_file: source.source_file,
+            source_folder: source_edition.source.clone(),
             anchors: source.anchors,
             headings: source.headings,
         };
-        page.markdown = format!("{}{}", frontmatter(&page), page.body);
+        // A folder's index is served at `{folder}.md`: its relative targets
+        // are given as site paths there, so they lead where the page's do.
+        let body = lectern_corpus::render::index_page_markdown(&page.body, &page.source_file, &page.prefix);
+        page.markdown = format!("{}{}", frontmatter(&page), body.as_deref().unwrap_or(&page.body));
         Ok((page, owner, source_edition))
     }
 

@@ -212,6 +212,7 @@ impl View {
             body: String::new(),
             edition: edition.id.clone(),
             source_file: String::new(),
+            source_folder: edition.source.clone(),
             anchors: Vec::new(),
             headings: Vec::new(),
         };

@@ -164,6 +164,10 @@ pub struct SitePage {
     /// relative links within the scope).
     #[serde(skip)]
     pub source_file: String,
+    /// The folder the content's edition was installed from: links leaving
+    /// its tree are read against it.
+    #[serde(skip)]
+    pub source_folder: String,
     /// Each section's anchor in document order (None for the lead), so the
     /// rendered headings carry the ids search results link to.
     #[serde(skip)]
