@@ -339,6 +339,20 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             )],
         },
         Tree {
+            name: "Debian zsh-doc (texi2any, a redirect file per node)",
+            source: existing(d.join("zsh-doc/usr/share/doc/zsh-common/html")),
+            project: "zsh",
+            broken_in_source: 0,
+            queries: [
+                ("zle widget", "/zsh/Zsh-Line-Editor"),
+                ("zsh/cap module", "/zsh/Zsh-Modules"),
+                ("history expansion", "/zsh/Expansion"),
+                ("compinit", "/zsh/Completion-System"),
+                ("prompt escapes", "/zsh/Prompt-Expansion"),
+            ],
+            pages: &[("/zsh/Zsh-Modules", "22 Zsh Modules", "22.1 Description")],
+        },
+        Tree {
             name: "Debian libatk1.0-doc (gtk-doc)",
             source: existing(d.join("libatk1.0-doc/usr/share/gtk-doc/html/atk")),
             project: "atk",

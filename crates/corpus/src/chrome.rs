@@ -21,9 +21,9 @@ const EDIT_TITLES: [&str; 4] = ["edit this page", "edit on ", "view page source"
 
 /// Words that make a block navigation when it holds nothing else but links
 /// and separators (lower case).
-const NAV_WORDS: [&str; 19] = [
+const NAV_WORDS: [&str; 21] = [
     "next", "previous", "prev", "up", "home", "top", "contents", "index", "table", "of", "toc", "back", "to",
-    "start", "go", "first", "last", "page", "skip",
+    "start", "go", "first", "last", "page", "skip", "chapter", "section",
 ];
 
 /// Navigation words that, as a link's whole text or as a label (`Next:`),
@@ -104,8 +104,11 @@ struct Tally {
     heading: bool,
     /// Where its text starts in the page's text.
     text_from: usize,
-    /// Inside a link: whether every word of its text is a navigation signal, and whether it has words.
+    /// Inside a link: whether every word of its text is a navigation word,
+    /// whether one is a signal ("Table of Contents", "Next Chapter"), and
+    /// whether it has words.
     link_nav: bool,
+    link_signal: bool,
     link_words: bool,
     /// A name or role that says chrome.
     named: bool,
@@ -342,12 +345,13 @@ fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
     parent.words |= child.words;
     if is_link {
         parent.links += 1;
-        if child.rel_nav || (child.link_nav && child.link_words) {
+        if child.rel_nav || (child.link_nav && child.link_words && child.link_signal) {
             parent.signals += 1;
         }
     } else if in_link {
         // Inside a link, the link's verdict is built from its text.
         parent.link_nav &= child.link_nav;
+        parent.link_signal |= child.link_signal;
         parent.link_words |= child.link_words;
     }
     parent.other_words |= child.other_words;
@@ -355,20 +359,22 @@ fn merge(parent: &mut Tally, child: &Tally, is_link: bool, in_link: bool) {
     parent.signals += child.signals;
 }
 
-/// A link's text: whether all of it is navigation words.
+/// A link's text: whether all of it is navigation words, one a signal.
 fn read_link_text(t: &str, tally: &mut Tally) {
     if !tally.link_nav {
         return;
     }
     for word in words(t) {
         tally.link_words = true;
-        if !NAV_SIGNALS.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+        if !NAV_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)) {
             tally.link_nav = false;
             return;
         }
+        tally.link_signal |= NAV_SIGNALS.iter().any(|w| word.eq_ignore_ascii_case(w));
     }
     if t.contains(['«', '»', '←', '→', '↑', '‹', '›']) {
         tally.link_words = true;
+        tally.link_signal = true;
     }
 }
 

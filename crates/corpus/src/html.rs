@@ -378,6 +378,9 @@ pub(crate) struct Converted {
     pub(crate) edges: Vec<u64>,
     /// Its `<title>`, when it has one.
     pub(crate) doc_title: Option<String>,
+    /// Where it sends the reader, when the file is only a redirect (see
+    /// [`redirect_url`]): the URL as written.
+    pub(crate) redirect: Option<String>,
 }
 
 /// [`html_to_page`], dropping the edge blocks whose fingerprints are in
@@ -463,7 +466,31 @@ pub(crate) fn convert(
         listing: is_index_listing(&doc),
         nav: Default::default(),
     };
-    Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)) })
+    let redirect = redirect_url(&doc).filter(|_| page.text.chars().count() <= MAX_REDIRECT_TEXT);
+    Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
+}
+
+/// Most text a page that only redirects has (its title and a "The node you
+/// are looking for is at …" sentence).
+const MAX_REDIRECT_TEXT: usize = 300;
+
+/// The URL of a `<meta http-equiv="refresh" content="0; url=…">` that sends
+/// the reader on at once (a delay of at most a second): texi2any's node
+/// redirects, the stubs redirect plugins of Sphinx and MkDocs write.
+fn redirect_url(doc: &Html) -> Option<String> {
+    let meta = doc.tree.root().descendants().filter_map(|n| n.value().as_element()).find(|e| {
+        e.name() == "meta" && e.attr("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"))
+    })?;
+    let content = meta.attr("content")?;
+    let (delay, rest) = content.split_once([';', ','])?;
+    if !delay.trim().parse::<f64>().is_ok_and(|d| (0.0..=1.0).contains(&d)) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let rest = rest.get(..3).filter(|k| k.eq_ignore_ascii_case("url")).map(|_| &rest[3..])?;
+    let url = rest.trim_start().strip_prefix('=')?.trim();
+    let url = url.trim_matches(|c| c == '\'' || c == '"').trim();
+    (!url.is_empty()).then(|| url.to_owned())
 }
 
 /// DocBook's generated index (`<div class="index">`, e.g. PostgreSQL's

@@ -33,6 +33,130 @@ pub enum Target {
     Unresolved,
 }
 
+/// The site path (with its fragment) a redirect page written at `from_file`
+/// sends the reader to: a relative URL inside the tree; None for anything
+/// else (another site, a file-system path, a path climbing out).
+pub fn redirect_target(url: &str, from_file: &str, prefix: &str) -> Option<String> {
+    let url = url.trim();
+    if url.is_empty()
+        || url.len() > MAX_URL_LEN
+        || url.starts_with('/')
+        || url.starts_with('\\')
+        || has_scheme(url)
+    {
+        return None;
+    }
+    let (path, fragment) = url.split_once('#').map_or((url, None), |(p, f)| (p, Some(f)));
+    let path = path.split('?').next().unwrap_or_default();
+    let mut target = if path.is_empty() {
+        paths::page_path(prefix, from_file)
+    } else {
+        let decoded = percent_decode(path);
+        paths::page_path(prefix, &paths::resolve(from_file, &decoded)?)
+    };
+    if let Some(f) = fragment.filter(|f| !f.is_empty()) {
+        target.push('#');
+        target.push_str(f);
+    }
+    Some(target)
+}
+
+/// Most redirects followed from one page to the page it ends at.
+const MAX_REDIRECT_HOPS: usize = 8;
+
+/// Each redirect page's final target (`path#fragment`), following chains,
+/// kept only where it ends at a page `exists` knows that is no redirect.
+pub(crate) fn final_targets(
+    redirects: &std::collections::HashMap<String, String>,
+    exists: &dyn Fn(&str) -> bool,
+) -> std::collections::HashMap<String, String> {
+    let path_of = |t: &str| t.split('#').next().unwrap_or_default().to_owned();
+    let mut out = std::collections::HashMap::new();
+    for (from, to) in redirects {
+        let mut target = to.clone();
+        for _ in 0..MAX_REDIRECT_HOPS {
+            match redirects.get(&path_of(&target)) {
+                Some(next) => target.clone_from(next),
+                None => break,
+            }
+        }
+        let path = path_of(&target);
+        if path != *from && !redirects.contains_key(&path) && exists(&path) {
+            out.insert(from.clone(), target);
+        }
+    }
+    out
+}
+
+/// Points the page's links to a redirect page (`](/ed/stub#x)`) at the
+/// redirect's target, in its Markdown and its sections'; a link's own
+/// fragment wins over the target's. Whether anything changed.
+pub(crate) fn retarget_page(page: &mut crate::Page, map: &std::collections::HashMap<String, String>) -> bool {
+    let mut changed = false;
+    if let Some(markdown) = retarget(&page.markdown, map) {
+        page.markdown = markdown;
+        changed = true;
+    }
+    for section in &mut page.sections {
+        if let Some(markdown) = retarget(&section.markdown, map) {
+            section.markdown = markdown;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// `markdown` with every link destination found in `map` replaced; None
+/// when none is.
+fn retarget(markdown: &str, map: &std::collections::HashMap<String, String>) -> Option<String> {
+    let mut out = String::new();
+    let mut done = 0;
+    let mut from = 0;
+    while let Some(at) = markdown[from..].find("](").map(|i| from + i + 2) {
+        from = at;
+        let rest = &markdown[at..];
+        let (start, len) = if let Some(inner) = rest.strip_prefix('<') {
+            (1, inner.find('>').unwrap_or(0))
+        } else {
+            let mut depth = 0usize;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| match c {
+                    '(' => {
+                        depth += 1;
+                        false
+                    }
+                    ')' if depth == 0 => true,
+                    ')' => {
+                        depth -= 1;
+                        false
+                    }
+                    c => c.is_whitespace(),
+                })
+                .map_or(rest.len(), |(i, _)| i);
+            (0, end)
+        };
+        let url = &rest[start..start + len];
+        let (path, fragment) = url.split_once('#').map_or((url, None), |(p, f)| (p, Some(f)));
+        let Some(target) = map.get(path) else { continue };
+        out.push_str(&markdown[done..at + start]);
+        match fragment {
+            Some(f) => {
+                out.push_str(target.split('#').next().unwrap_or_default());
+                out.push('#');
+                out.push_str(f);
+            }
+            None => out.push_str(target),
+        }
+        done = at + start + len;
+        from = done;
+    }
+    (done > 0).then(|| {
+        out.push_str(&markdown[done..]);
+        out
+    })
+}
+
 /// Resolves `url`, written in the file `from_file` (path inside the source) of
 /// the edition at `prefix`, against the pages `is_page(site_path)` knows.
 pub fn resolve(url: &str, from_file: &str, prefix: &str, is_page: &dyn Fn(&str) -> bool) -> Target {

@@ -15,6 +15,7 @@ use crate::assets::{self, AssetEntry, AssetSpool, AssetSummary};
 use crate::docset;
 use crate::html;
 use crate::inventory;
+use crate::links;
 use crate::markdown;
 use crate::nav;
 use crate::page::{NavPlace, Page, Problem, Symbol};
@@ -528,6 +529,9 @@ struct Reader<'a> {
     asset_refs: BTreeSet<String>,
     /// Names that API index pages give the pages they link (target path, symbol).
     index_names: Vec<(String, Symbol)>,
+    /// Pages that only send the reader to another page of the tree (page
+    /// path → target path and fragment): not pages once that page exists.
+    redirects: HashMap<String, String>,
     asset_limits: assets::AssetLimits,
     asset_spool: AssetSpool,
     assets: Vec<AssetEntry>,
@@ -564,6 +568,7 @@ impl<'a> Reader<'a> {
             extra_by_name: false,
             asset_refs: BTreeSet::new(),
             index_names: Vec::new(),
+            redirects: HashMap::new(),
             asset_limits: limits.assets,
             asset_spool,
             assets: Vec::new(),
@@ -825,7 +830,44 @@ impl<'a> Reader<'a> {
             self.drop_repeated_chrome(first, &|source_file| {
                 by_rel.get(source_file).map(|f| ((*f).clone(), rel_of(f)))
             })?;
+            self.follow_redirects()?;
             self.attach_index_names(first)?;
+        }
+        Ok(())
+    }
+
+    /// Redirect pages whose target page exists are no pages: they go, and
+    /// every link to one (and every name an API index gives it) leads to its
+    /// target instead, as the reader's browser would have gone on (chains
+    /// followed a few hops). A redirect to a missing page stays a page.
+    fn follow_redirects(&mut self) -> Result<(), SourceError> {
+        if self.redirects.is_empty() {
+            return Ok(());
+        }
+        let redirects = std::mem::take(&mut self.redirects);
+        let paths: HashSet<&str> = self.entries.iter().map(|e| e.path.as_str()).collect();
+        let map = links::final_targets(&redirects, &|path| paths.contains(path));
+        drop(paths);
+        if map.is_empty() {
+            return Ok(());
+        }
+        self.flush_spool()?;
+        self.entries.retain(|e| !map.contains_key(&e.path));
+        for i in 0..self.entries.len() {
+            let mut page = self.read_spooled(self.entries[i].at)?;
+            if links::retarget_page(&mut page, &map) {
+                self.entries[i].at = self.write_spooled(&page)?;
+            }
+        }
+        for (path, symbol) in &mut self.index_names {
+            if let Some(target) = map.get(path.as_str()) {
+                let (to, fragment) =
+                    target.split_once('#').map_or((target.as_str(), None), |(p, f)| (p, Some(f)));
+                *path = to.to_owned();
+                if symbol.anchor.is_none() {
+                    symbol.anchor = fragment.map(str::to_owned);
+                }
+            }
         }
         Ok(())
     }
@@ -973,10 +1015,10 @@ impl<'a> Reader<'a> {
         };
         let converted = match format {
             SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix)
-                .map(|page| html::Converted { page, edges: Vec::new(), doc_title: None }),
+                .map(|page| html::Converted { page, edges: Vec::new(), doc_title: None, redirect: None }),
             _ => html::convert(&bytes, rel, &self.options.prefix, &HashSet::new()),
         };
-        let html::Converted { mut page, edges, doc_title } = match converted {
+        let html::Converted { mut page, edges, doc_title, redirect } = match converted {
             Ok(converted) => converted,
             Err(e) => {
                 let mut problem = e.to_problem();
@@ -987,6 +1029,10 @@ impl<'a> Reader<'a> {
         };
         self.accept(&file.rel, &bytes);
         drop(bytes);
+        if let Some(target) = redirect.and_then(|url| links::redirect_target(&url, rel, &self.options.prefix))
+        {
+            self.redirects.insert(page.path.clone(), target);
+        }
         let rewritten = format != SourceFormat::Markdown;
         if rewritten
             && self.index_names.len() < crate::api_index::MAX_ENTRIES

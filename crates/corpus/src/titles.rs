@@ -11,8 +11,8 @@ const SEPARATORS: [&str; 4] = [" — ", " – ", " | ", " - "];
 
 /// The trailing segment of `title` after its last separator, when it has one
 /// and something is left before it: `(kept, suffix)`. A title that ends in
-/// a parenthesis of several words (`ArrayList (Java Platform SE 8 )`) has
-/// that as its suffix, parentheses and all.
+/// a parenthesis (`ArrayList (Java Platform SE 8 )`, `Zle Widgets (zsh)`)
+/// has that as its suffix, parentheses and all.
 pub(crate) fn split_suffix(title: &str) -> Option<(&str, &str)> {
     if let Some(split) = parenthesized_suffix(title) {
         return Some(split);
@@ -34,8 +34,18 @@ fn parenthesized_suffix(title: &str) -> Option<(&str, &str)> {
     let suffix = &title[open + 1..];
     let kept = title[..open].trim_end();
     let inner = &suffix[1..suffix.len() - 1];
-    (!kept.is_empty() && inner.trim().contains(' ') && !inner.contains(['(', ')'])).then_some((kept, suffix))
+    (!kept.is_empty() && !inner.trim().is_empty() && !inner.contains(['(', ')'])).then_some((kept, suffix))
 }
+
+/// A parenthesis of one word (`(zsh)`, texi2any's manual name): the site's
+/// name only where it ends most titles, not the `(deprecated)` of a few.
+fn one_word_parenthesis(suffix: &str) -> bool {
+    suffix.starts_with('(') && !suffix.trim().contains(' ')
+}
+
+/// The key of [`suffix_counts`] that holds how many titles were counted
+/// (no suffix is empty).
+const TITLES_COUNTED: &str = "";
 
 /// Removes a trailing title segment that repeats on two pages or more of the
 /// edition: one page's "A - B" may be its own title, the same " - B" on many
@@ -52,11 +62,14 @@ pub fn strip_site_suffixes(pages: &mut [Page]) {
 /// page counts them before any page is kept.
 pub fn suffix_counts<'a>(titles: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
     let mut counts: HashMap<String, usize> = HashMap::new();
+    let mut total = 0;
     for title in titles {
+        total += 1;
         if let Some((_, suffix)) = split_suffix(title) {
             *counts.entry(suffix.to_owned()).or_default() += 1;
         }
     }
+    counts.insert(TITLES_COUNTED.to_owned(), total);
     counts
 }
 
@@ -78,10 +91,11 @@ pub fn without_site_prefix<'a>(title: &'a str, counts: &HashMap<String, usize>, 
 
 /// A title without the site's name, given the edition's [`suffix_counts`].
 pub fn stripped_title<'a>(title: &'a str, counts: &HashMap<String, usize>) -> &'a str {
-    match split_suffix(title) {
-        Some((kept, suffix)) if counts.get(suffix).copied().unwrap_or(0) >= 2 => kept,
-        _ => title,
-    }
+    let Some((kept, suffix)) = split_suffix(title) else { return title };
+    let n = counts.get(suffix).copied().unwrap_or(0);
+    let total = counts.get(TITLES_COUNTED).copied().unwrap_or(0);
+    let site_name = if one_word_parenthesis(suffix) { n >= 3 && n * 2 >= total } else { n >= 2 };
+    if site_name { kept } else { title }
 }
 
 /// [`strip_site_suffixes`] for one page, given the edition's [`suffix_counts`].
@@ -157,5 +171,20 @@ mod tests {
             ]
         );
         assert_eq!(pages[0].sections[0].title, "Programming FAQ");
+    }
+
+    #[test]
+    fn a_one_word_parenthesis_goes_only_where_it_ends_most_titles() {
+        let mut pages: Vec<Page> =
+            ["Zle Widgets (zsh)", "Options (zsh)", "Expansion (zsh)", "Jobs (zsh)", "Limits (deprecated)"]
+                .map(titled)
+                .into();
+        pages.push(titled("Constants (deprecated)"));
+        strip_site_suffixes(&mut pages);
+        let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Zle Widgets", "Options", "Expansion", "Jobs", "Limits (deprecated)", "Constants (deprecated)"]
+        );
     }
 }

@@ -444,3 +444,58 @@ fn sqlite_titles_lose_their_contents_control_and_interface_breadcrumb() {
     assert!(open.markdown.starts_with("# Opening A New Database Connection\n"), "{}", open.markdown);
     assert!(!open.markdown.contains("SQLite C Interface"), "{}", open.markdown);
 }
+
+/// texi2any writes a file for every node and anchor that only redirects to
+/// where it is (`<meta http-equiv="Refresh" content="0; url=…">`): no page
+/// of its own, and links to it lead where the browser would have gone.
+#[test]
+fn redirect_files_are_not_pages_and_links_to_them_reach_their_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let stub = |url: &str, title: &str| {
+        format!(
+            "<html><head><title>{title} (zsh)</title><meta http-equiv=\"Refresh\" content=\"0; url={url}\"></head>\
+             <body><p>The node you are looking for is at <a href=\"{url}\">{title}</a>.</p></body></html>"
+        )
+    };
+    for (name, html) in [
+        (
+            "index.html",
+            "<html><head><title>Top (zsh)</title></head><body><h1>The Z Shell Manual</h1>\
+             <p><a href=\"The-zsh_002fcap-Module.html\">cap</a>, <a href=\"Cap-Again.html#own\">again</a>, \
+             <a href=\"Lost.html\">lost</a>.</p></body></html>"
+                .to_owned(),
+        ),
+        (
+            "Zsh-Modules.html",
+            "<html><head><title>Zsh Modules (zsh)</title></head><body><h2>22 Zsh Modules</h2>\
+             <h3 id=\"The-zsh_002fcap-Module\">22.3 The zsh/cap Module</h3><p>Capabilities.</p>\
+             <p id=\"own\">Own.</p></body></html>"
+                .to_owned(),
+        ),
+        (
+            "The-zsh_002fcap-Module.html",
+            stub("Zsh-Modules.html#The-zsh_002fcap-Module", "The zsh/cap Module"),
+        ),
+        ("Cap-Again.html", stub("The-zsh_002fcap-Module.html", "Cap again")),
+        ("Lost.html", stub("Nowhere.html", "Lost")),
+    ] {
+        std::fs::write(dir.path().join(name), html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/z");
+    let mut paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    paths.sort_unstable();
+    // A redirect to a page the tree lacks stays a page: its link is the source's to fix.
+    assert_eq!(paths, ["/z", "/z/Lost", "/z/Zsh-Modules"]);
+    let top = ingested.pages.iter().find(|p| p.path == "/z").unwrap();
+    assert!(top.markdown.contains("[cap](/z/Zsh-Modules#The-zsh_002fcap-Module)"), "{}", top.markdown);
+    assert!(
+        top.markdown.contains("[again](/z/Zsh-Modules#own)"),
+        "a chain, the link's own fragment: {}",
+        top.markdown
+    );
+    assert!(top.markdown.contains("[lost](/z/Lost)"), "{}", top.markdown);
+    let joined: String = top.sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
+    assert!(joined.contains("/z/Zsh-Modules#own"), "{joined}");
+    let report = ingested.check_links("/z");
+    assert_eq!((report.broken, report.broken_in_source), (1, 1), "{report:?}");
+}
