@@ -88,17 +88,41 @@ pub(crate) fn final_targets(
     out
 }
 
-/// Points the page's links to a redirect page (`](/ed/stub#x)`) at the
-/// redirect's target, in its Markdown and its sections'; a link's own
-/// fragment wins over the target's. Whether anything changed.
-pub(crate) fn retarget_page(page: &mut crate::Page, map: &std::collections::HashMap<String, String>) -> bool {
+/// Points the page's links to a redirect page (`](/ed/stub#x)`, or a link
+/// as written that resolves to one against the pages `is_page` knows, the
+/// redirects among them) at the redirect's target, in its Markdown and its
+/// sections'; a link's own fragment wins over the target's. Whether
+/// anything changed.
+pub(crate) fn retarget_page(
+    page: &mut crate::Page,
+    map: &std::collections::HashMap<String, String>,
+    prefix: &str,
+    is_page: &dyn Fn(&str) -> bool,
+) -> bool {
+    let source_file = page.source_file.clone();
+    let target_of = |url: &str| -> Option<String> {
+        let site = if map.contains_key(url.split('#').next().unwrap_or_default()) {
+            url.to_owned()
+        } else {
+            match resolve(url, &source_file, prefix, is_page) {
+                Target::Page(site) => site,
+                _ => return None,
+            }
+        };
+        let (path, fragment) = site.split_once('#').map_or((site.as_str(), None), |(p, f)| (p, Some(f)));
+        let target = map.get(path)?;
+        Some(match fragment {
+            Some(f) => format!("{}#{f}", target.split('#').next().unwrap_or_default()),
+            None => target.clone(),
+        })
+    };
     let mut changed = false;
-    if let Some(markdown) = retarget(&page.markdown, map) {
+    if let Some(markdown) = retarget(&page.markdown, &target_of) {
         page.markdown = markdown;
         changed = true;
     }
     for section in &mut page.sections {
-        if let Some(markdown) = retarget(&section.markdown, map) {
+        if let Some(markdown) = retarget(&section.markdown, &target_of) {
             section.markdown = markdown;
             changed = true;
         }
@@ -106,9 +130,9 @@ pub(crate) fn retarget_page(page: &mut crate::Page, map: &std::collections::Hash
     changed
 }
 
-/// `markdown` with every link destination found in `map` replaced; None
-/// when none is.
-fn retarget(markdown: &str, map: &std::collections::HashMap<String, String>) -> Option<String> {
+/// `markdown` with every link destination `target_of` gives a new one
+/// replaced; None when none is.
+fn retarget(markdown: &str, target_of: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     let mut out = String::new();
     let mut done = 0;
     let mut from = 0;
@@ -137,17 +161,12 @@ fn retarget(markdown: &str, map: &std::collections::HashMap<String, String>) -> 
             (0, end)
         };
         let url = &rest[start..start + len];
-        let (path, fragment) = url.split_once('#').map_or((url, None), |(p, f)| (p, Some(f)));
-        let Some(target) = map.get(path) else { continue };
-        out.push_str(&markdown[done..at + start]);
-        match fragment {
-            Some(f) => {
-                out.push_str(target.split('#').next().unwrap_or_default());
-                out.push('#');
-                out.push_str(f);
-            }
-            None => out.push_str(target),
+        if url.is_empty() || url.starts_with('#') {
+            continue;
         }
+        let Some(target) = target_of(url) else { continue };
+        out.push_str(&markdown[done..at + start]);
+        out.push_str(&target);
         done = at + start + len;
         from = done;
     }

@@ -845,17 +845,18 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         let redirects = std::mem::take(&mut self.redirects);
-        let paths: HashSet<&str> = self.entries.iter().map(|e| e.path.as_str()).collect();
+        // Every page as converted, the redirects among them: links as written resolve against these.
+        let paths: HashSet<String> = self.entries.iter().map(|e| e.path.clone()).collect();
         let map = links::final_targets(&redirects, &|path| paths.contains(path));
-        drop(paths);
         if map.is_empty() {
             return Ok(());
         }
         self.flush_spool()?;
         self.entries.retain(|e| !map.contains_key(&e.path));
+        let prefix = self.options.prefix.clone();
         for i in 0..self.entries.len() {
             let mut page = self.read_spooled(self.entries[i].at)?;
-            if links::retarget_page(&mut page, &map) {
+            if links::retarget_page(&mut page, &map, &prefix, &|p| paths.contains(p)) {
                 self.entries[i].at = self.write_spooled(&page)?;
             }
         }
