@@ -279,10 +279,10 @@ fn normalize_absolute(path: &str) -> Option<String> {
 /// The page of the edition installed from `source` (served at `prefix`,
 /// holding the pages `is_page` knows) that `link` names, with how many of
 /// the source's folders the link passes through: the link's path must go
-/// through the source's last folders (at least [`MIN_FOLDERS_MATCHED`] of
-/// them, or all of them: `/usr/share/doc/python3.11/html/...` leads into an
-/// edition added from `.../usr/share/doc/python3.11/html`), and what follows
-/// them must be a page of the edition, as a link inside it would be.
+/// through the source's last folders (at least two of them, or all of them:
+/// `/usr/share/doc/python3.11/html/...` leads into an edition added from
+/// `.../usr/share/doc/python3.11/html`), and what follows them must be a
+/// page of the edition, as a link inside it would be.
 pub fn edition_page(
     link: &Outside,
     source: &str,
