@@ -612,7 +612,7 @@ fn add_counts_the_links_and_check_lists_those_the_source_breaks() {
     std::fs::create_dir(src.path().join("guide")).unwrap();
     std::fs::write(
         src.path().join("guide/a.md"),
-        "# A\n\n[b](/guide/b) [b again](b.md#more) [gone](missing.md) [web](https://x.example)\n",
+        "# A\n\n[b](/guide/b) [b again](b.md#more) [gone](missing.md) [web](https://x.example)\n\n![logo](img/logo.png)\n",
     )
     .unwrap();
     std::fs::write(src.path().join("guide/b.md"), "# B\n\n## More\n\ntext\n").unwrap();
@@ -630,6 +630,8 @@ fn add_counts_the_links_and_check_lists_those_the_source_breaks() {
     assert!(out.status.success(), "only the source breaks a link: {text}");
     // The one folder is the tree: `/guide/b` is a repository-style link into it.
     assert!(text.contains("/app/a -> missing.md  (broken in the source)"), "{text}");
+    assert!(text.contains("1 image, 1 missing from the source"), "{text}");
+    assert!(text.contains("/app/a -> img/logo.png  (image missing in the source)"), "{text}");
     let out = lib.run(&["check", "nope@1/en"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("installed: app@1/en"), "{out:?}");

@@ -301,6 +301,32 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             pages: &[],
         },
         Tree {
+            name: "npm undici@6.29.1 docs/ (docsify Markdown, repository-style links)",
+            source: existing(d.join("undici-6/package/docs")),
+            project: "undici",
+            broken_in_source: 0,
+            queries: [
+                ("ProxyAgent", "/undici/api/ProxyAgent"),
+                ("MockAgent", "/undici/api/MockAgent"),
+                ("pipelining", "/undici/api/Client"),
+                ("EventSource", "/undici/api/EventSource"),
+                ("client certificate", "/undici/best-practices/client-certificate"),
+            ],
+            pages: &[
+                (
+                    "/undici/api/Client",
+                    "Class: Client",
+                    "Extends: `undici.Dispatcher` A basic HTTP/1.1 client",
+                ),
+                ("/undici/api/Dispatcher", "Dispatcher", "Extends: `events.EventEmitter`"),
+                (
+                    "/undici/best-practices/proxy",
+                    "Connecting through a proxy",
+                    "Connecting through a proxy is possible by:",
+                ),
+            ],
+        },
+        Tree {
             name: "npm CLI docs 10.9.9 (Markdown, frontmatter)",
             source: npm_cli_docs(scratch),
             project: "npm",
@@ -370,22 +396,6 @@ fn trees(scratch: &Path) -> Vec<Tree> {
                 "AtkHypertext",
                 "AtkHypertext — The ATK interface which provides standard mechanism",
             )],
-        },
-        Tree {
-            name: "npm undici@7.30.2 docs/ (Markdown, repository-root links)",
-            source: existing(d.join("undici-7/package/docs")),
-            project: "undici",
-            // Links to headings by names they no longer have (`Client.md#destroyed`
-            // for "`Client.destroyed`", `#to-string` for "toString").
-            broken_in_source: 20,
-            queries: [
-                ("ProxyAgent", "/undici/api/ProxyAgent"),
-                ("MockAgent", "/undici/api/MockAgent"),
-                ("RetryHandler", "/undici/api/RetryHandler"),
-                ("PoolStats", "/undici/api/PoolStats"),
-                ("EnvHttpProxyAgent", "/undici/api/EnvHttpProxyAgent"),
-            ],
-            pages: &[("/undici/api/Agent", "Agent", "Extends: `undici.Dispatcher` Agent allows dispatching")],
         },
         Tree {
             name: "Click 8.1 Dash docset",

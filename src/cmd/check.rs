@@ -1,7 +1,7 @@
 //! `lectern check [EDITION]`: the link check of installed editions, one
 //! summary line each and the links that lead nowhere (page and target),
-//! marked when the source itself breaks them. Exits 1 when a link the
-//! source does not break is broken.
+//! marked when the source itself breaks them, and the images whose file
+//! the source lacks. Exits 1 when a link the source does not break is broken.
 
 use std::process::ExitCode;
 
@@ -50,6 +50,13 @@ pub fn run(config: &Config, args: CheckArgs) -> Result<ExitCode> {
         }
         if links.broken > shown {
             outln!("  ... and {} more (see --all or --json)", links.broken - shown)?;
+        }
+        let shown = if args.all { links.missing_images.len() } else { SHOWN.min(links.missing_images.len()) };
+        for l in &links.missing_images[..shown] {
+            outln!("  {} -> {}  (image missing in the source)", l.page, l.target)?;
+        }
+        if links.images_missing > shown {
+            outln!("  ... and {} more missing images (see --all or --json)", links.images_missing - shown)?;
         }
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })

@@ -39,6 +39,15 @@ pub struct LinkReport {
     pub external: usize,
     /// The broken links, by page (at most [`MAX_LISTED`]).
     pub listed: Vec<BrokenLink>,
+    /// Images the pages show from the tree (not from other sites).
+    #[serde(default)]
+    pub images: usize,
+    /// Of those, the ones whose file the source does not hold.
+    #[serde(default)]
+    pub images_missing: usize,
+    /// The missing images, by page (at most [`MAX_LISTED`]).
+    #[serde(default)]
+    pub missing_images: Vec<BrokenLink>,
 }
 
 /// A link that leads nowhere.
@@ -80,6 +89,13 @@ impl LinkReport {
                 self.outside - self.outside_installed
             ));
         }
+        if self.images > 0 {
+            let plural = if self.images == 1 { "" } else { "s" };
+            line.push_str(&format!(
+                "; {} image{plural}, {} missing from the source",
+                self.images, self.images_missing
+            ));
+        }
         line
     }
 }
@@ -107,6 +123,7 @@ struct Scanned {
     source_file: String,
     anchors: HashSet<String>,
     links: Vec<String>,
+    images: Vec<String>,
 }
 
 impl LinkChecker {
@@ -123,6 +140,7 @@ impl LinkChecker {
             source_file: page.source_file.clone(),
             anchors,
             links: scan.links,
+            images: scan.images,
         });
     }
 
@@ -160,6 +178,20 @@ fn report(pages: &[Scanned], anchors: &HashMap<&str, &HashSet<String>>, tree: Tr
         source_files.iter().filter_map(|f| f.split_once('/').map(|(d, _)| d)).collect();
     let is_page = |p: &str| anchors.contains_key(p);
     let mut report = LinkReport::default();
+    for page in pages {
+        for src in &page.images {
+            let Some(file) = links::image_file(src, &page.source_file, prefix) else { continue };
+            report.images += 1;
+            if !files.contains(file.as_str()) {
+                report.images_missing += 1;
+                if report.missing_images.len() < MAX_LISTED {
+                    let missing =
+                        BrokenLink { page: page.path.clone(), target: src.clone(), in_source: true };
+                    report.missing_images.push(missing);
+                }
+            }
+        }
+    }
     for page in pages {
         for url in page.links.iter().cloned() {
             let verdict = match links::resolve(&url, &page.source_file, prefix, &is_page) {
@@ -307,6 +339,22 @@ mod tests {
             report.listed.iter().filter(|l| !l.in_source).map(|l| l.target.as_str()).collect();
         assert_eq!(lost, ["c.md"]);
         assert!(report.summary().contains("1 by the conversion"), "{}", report.summary());
+        assert_eq!((report.images, report.images_missing), (0, 0), "{report:?}");
+    }
+
+    #[test]
+    fn images_whose_file_the_source_lacks_are_listed() {
+        let a = "# A\n\n![ok](img/logo.png) ![gone](img/gone.png) ![site](/x/img/logo.png)\n\n\
+                 <img src=\"pics/gone.svg\" alt=\"\"> ![web](https://x.example/a.png) ![data](data:image/png;base64,AA)\n";
+        let pages = vec![markdown_to_page(a.as_bytes(), "a.md", "/x").unwrap()];
+        let files: Vec<String> = ["a.md", "img/logo.png"].map(String::from).to_vec();
+        let report = check_pages(&pages, "/x", &files);
+        assert_eq!((report.images, report.images_missing), (4, 2), "{report:?}");
+        let missing: Vec<&str> = report.missing_images.iter().map(|l| l.target.as_str()).collect();
+        assert_eq!(missing, ["img/gone.png", "pics/gone.svg"]);
+        assert!(report.summary().contains("4 images, 2 missing from the source"), "{}", report.summary());
+        // Images are not links: the link counts are untouched.
+        assert_eq!((report.internal, report.broken), (0, 0), "{report:?}");
     }
 
     #[test]

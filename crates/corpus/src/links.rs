@@ -422,10 +422,10 @@ fn normalize_absolute(path: &str) -> Option<String> {
 /// The page of the edition installed from `source` (served at `prefix`,
 /// holding the pages `is_page` knows) that `link` names, with how many of
 /// the source's folders the link passes through: the link's path must go
-/// through the source's last folders (at least [`MIN_FOLDERS_MATCHED`] of
-/// them, or all of them: `/usr/share/doc/python3.11/html/...` leads into an
-/// edition added from `.../usr/share/doc/python3.11/html`), and what follows
-/// them must be a page of the edition, as a link inside it would be.
+/// through the source's last folders (at least two of them, or all of them:
+/// `/usr/share/doc/python3.11/html/...` leads into an edition added from
+/// `.../usr/share/doc/python3.11/html`), and what follows them must be a
+/// page of the edition, as a link inside it would be.
 pub fn edition_page(
     link: &Outside,
     source: &str,
@@ -491,6 +491,8 @@ pub struct Scan {
     pub links: Vec<String>,
     /// `id`/`name` values of its raw HTML tags.
     pub anchors: Vec<String>,
+    /// Image sources as written (`![x](src)` and raw `<img src>`), in order.
+    pub images: Vec<String>,
 }
 
 /// The links and raw-HTML anchors of a page's Markdown, in one pass.
@@ -498,8 +500,12 @@ pub fn scan(markdown: &str) -> Scan {
     let mut out = Scan::default();
     for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
         match event {
-            Event::Html(raw) | Event::InlineHtml(raw) => attribute_values(&raw, &mut out.anchors),
+            Event::Html(raw) | Event::InlineHtml(raw) => {
+                attribute_values(&raw, &mut out.anchors);
+                image_sources(&raw, &mut out.images);
+            }
             Event::Start(Tag::Link { dest_url, .. }) => out.links.push(dest_url.to_string()),
+            Event::Start(Tag::Image { dest_url, .. }) => out.images.push(dest_url.to_string()),
             _ => {}
         }
     }
@@ -539,6 +545,43 @@ fn attribute_values(raw: &str, out: &mut Vec<String>) {
         }
         rest = &rest[1..];
     }
+}
+
+/// The `src` of every `<img>` tag in `raw`.
+fn image_sources(raw: &str, out: &mut Vec<String>) {
+    let lower = raw.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("<img").map(|i| from + i) {
+        let end = lower[at..].find('>').map_or(lower.len(), |e| at + e);
+        from = end.max(at + 4);
+        let Some(src) = lower[at..end].find(" src=").map(|s| at + s + 5) else { continue };
+        let value = raw[src..end].trim_start();
+        let value = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or_default(),
+            _ => value.split(|c: char| c.is_whitespace() || c == '>').next().unwrap_or_default(),
+        };
+        if !value.is_empty() {
+            out.push(decode_entities(value));
+        }
+    }
+}
+
+/// The file of the tree an image source names (a path inside the source),
+/// read as the reader reads it: relative to the page's file, or a site path
+/// of the edition. None for images of other sites, `data:` images and
+/// paths outside the tree.
+pub fn image_file(src: &str, from_file: &str, prefix: &str) -> Option<String> {
+    let src = src.trim();
+    if src.is_empty() || src.len() > MAX_URL_LEN || has_scheme(src) || src.starts_with("//") {
+        return None;
+    }
+    let path = percent_decode(src.split(['#', '?']).next().unwrap_or_default());
+    if let Some(rooted) = path.strip_prefix('/') {
+        let prefix = paths::normalize_prefix(prefix);
+        let inside = path.strip_prefix(prefix).filter(|r| !prefix.is_empty() && r.starts_with('/'));
+        return Some(inside.unwrap_or(rooted).trim_start_matches('/').to_owned());
+    }
+    paths::resolve(from_file, &path)
 }
 
 /// The few entities an attribute value written by a converter holds.

@@ -134,16 +134,19 @@ fn site_link<'a>(url: CowStr<'a>, links: PageLinks<'_>) -> CowStr<'a> {
     }
     let Some(others) = links.others else { return url };
     // A site path of the edition (a project may be named `home` or `media`).
-    let prefix = crate::paths::normalize_prefix(links.prefix);
-    if !prefix.is_empty()
-        && url.strip_prefix(prefix).is_some_and(|r| r.is_empty() || r.starts_with(['/', '#']))
-    {
+    if in_edition(&url, links.prefix) {
         return url;
     }
     match crate::links::outside(&url, links.source_file, others.source) {
         Some(link) => CowStr::from((others.page)(&link).unwrap_or_else(|| link.file_url())),
         None => url,
     }
+}
+
+/// Whether `url` is a site path under the edition's `prefix`.
+fn in_edition(url: &str, prefix: &str) -> bool {
+    let prefix = crate::paths::normalize_prefix(prefix);
+    !prefix.is_empty() && url.strip_prefix(prefix).is_some_and(|r| r.is_empty() || r.starts_with(['/', '#']))
 }
 
 fn is_file_url(url: &str) -> bool {
@@ -170,56 +173,74 @@ fn markdown_file_link(url: &str, links: PageLinks<'_>) -> Option<String> {
     Some(path)
 }
 
-/// A page's Markdown as written, with the relative targets of its inline
-/// links and images (Markdown and raw `<img src>`) made site paths when the
-/// page is a folder's `index` or `README`: its Markdown is served at
-/// `{folder}.md`, where a path relative to the folder would lead elsewhere.
-/// None when nothing changes (any other page, or no relative target).
-pub fn index_page_markdown(markdown: &str, source_file: &str, prefix: &str) -> Option<String> {
+/// A page's Markdown as written, as it is served on its own (`{path}.md`,
+/// `read_page`): with `others` known, a link leaving the tree names the
+/// installed page it leads to, else its `file:` URL (as the rendered page
+/// does); on a folder's `index` or `README`, served at `{folder}.md` where
+/// a path relative to the folder would lead elsewhere, the relative targets
+/// of its inline links and images (Markdown and raw `<img src>`) are site
+/// paths. None when nothing changes.
+pub fn served_markdown(
+    markdown: &str,
+    source_file: &str,
+    prefix: &str,
+    others: Option<crate::links::OtherEditions<'_>>,
+) -> Option<String> {
     let stem = crate::paths::file_stem(source_file);
-    let is_index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
-    if !is_index || !source_file.contains('.') {
+    let is_index = source_file.contains('.')
+        && (stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme"));
+    if !is_index && others.is_none() {
         return None;
     }
     let links = PageLinks { prefix, source_file, ..Default::default() };
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_HEADING_ATTRIBUTES;
     for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
-        match event {
-            Event::Start(
-                Tag::Link { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }
-                | Tag::Image { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. },
-            ) => {
-                let url = dest_url.trim();
-                let relative = !url.is_empty()
-                    && !url.starts_with(['/', '#'])
-                    && !crate::links::has_scheme(url)
-                    && !url.starts_with("//");
-                let path = url.split(['#', '?']).next().unwrap_or_default();
-                let Some(rel) = relative.then(|| crate::paths::resolve(source_file, path)).flatten() else {
-                    continue;
-                };
-                let text = &markdown[range.clone()];
-                // The destination as written follows the last `](` of the link.
-                let Some(at) = text.rfind("](").map(|a| a + 2) else { continue };
-                let dest = text[at..].trim_start_matches('<');
-                if !dest.starts_with(url) {
-                    continue;
-                }
-                let start = range.start + text.len() - dest.len();
-                let mut site = crate::paths::join(prefix, &rel);
-                site.push_str(&url[path.len()..]);
-                edits.push((start..start + url.len(), site));
+        let (url, is_link) = match &event {
+            Event::Start(Tag::Link { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }) => {
+                (dest_url.trim(), true)
+            }
+            Event::Start(Tag::Image { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }) => {
+                (dest_url.trim(), false)
             }
             Event::Html(raw) | Event::InlineHtml(raw) => {
-                if let Some(rewritten) = raw_images(&raw, links)
+                if is_index
+                    && let Some(rewritten) = raw_images(raw, links)
                     && markdown.get(range.clone()) == Some(raw.as_ref())
                 {
                     edits.push((range, rewritten));
                 }
+                continue;
             }
-            _ => {}
+            _ => continue,
+        };
+        let relative = !url.is_empty()
+            && !url.starts_with(['/', '#'])
+            && !crate::links::has_scheme(url)
+            && !url.starts_with("//");
+        let path = url.split(['#', '?']).next().unwrap_or_default();
+        let in_tree = relative.then(|| crate::paths::resolve(source_file, path)).flatten();
+        let site = match (in_tree, others) {
+            (Some(rel), _) if is_index => {
+                let mut site = crate::paths::join(prefix, &rel);
+                site.push_str(&url[path.len()..]);
+                site
+            }
+            (None, Some(others)) if is_link && !in_edition(url, prefix) => {
+                let Some(link) = crate::links::outside(url, source_file, others.source) else { continue };
+                (others.page)(&link).unwrap_or_else(|| link.file_url())
+            }
+            _ => continue,
+        };
+        let text = &markdown[range.clone()];
+        // The destination as written follows the last `](` of the link.
+        let Some(at) = text.rfind("](").map(|a| a + 2) else { continue };
+        let dest = text[at..].trim_start_matches('<');
+        if !dest.starts_with(url) {
+            continue;
         }
+        let start = range.start + text.len() - dest.len();
+        edits.push((start..start + url.len(), site));
     }
     if edits.is_empty() {
         return None;
@@ -361,7 +382,7 @@ mod tests {
         let md = "# Guide\n\n![logo](img/logo.png \"Logo\") [install](install.md#run) [top](#top) \
                   [web](https://x.example/a.md) [up](../faq.md)\n\n<img src=\"img/b.png\" align=right>\n\n\
                   ```\n[not](code.md)\n```\n";
-        let out = index_page_markdown(md, "guide/README.md", "/app").unwrap();
+        let out = served_markdown(md, "guide/README.md", "/app", None).unwrap();
         assert_eq!(
             out,
             "# Guide\n\n![logo](/app/guide/img/logo.png \"Logo\") [install](/app/guide/install.md#run) [top](#top) \
@@ -369,8 +390,19 @@ mod tests {
              ```\n[not](code.md)\n```\n"
         );
         // Any other page's relative targets already resolve against its own path.
-        assert_eq!(index_page_markdown(md, "guide/install.md", "/app"), None);
-        assert_eq!(index_page_markdown("# A\n\n[b](/app/b)\n", "index.md", "/app"), None);
+        assert_eq!(served_markdown(md, "guide/install.md", "/app", None), None);
+        assert_eq!(served_markdown("# A\n\n[b](/app/b)\n", "index.md", "/app", None), None);
+        // Links leaving the tree name the installed page, else their file.
+        let installed = |link: &crate::links::Outside| {
+            (link.path == "/usr/share/doc/alpha/html/a.html").then(|| "/alpha/a".to_owned())
+        };
+        let others = crate::links::OtherEditions { source: "/srv/doc/beta/html", page: &installed };
+        let md =
+            "[a](/usr/share/doc/alpha/html/a.html) [z](../../zeta/z.html#q) [b](b.html) ![i](../x.png)\n";
+        assert_eq!(
+            served_markdown(md, "b.html", "/beta", Some(others)).unwrap(),
+            "[a](/alpha/a) [z](file:///srv/doc/zeta/z.html#q) [b](b.html) ![i](../x.png)\n"
+        );
     }
 
     #[test]

@@ -324,7 +324,7 @@ async fn links_leaving_a_tree_lead_to_the_installed_edition_they_name_or_stay_ex
     let mut req =
         Request::builder().uri("/beta").header(header::HOST, "127.0.0.1:8080").body(Body::empty()).unwrap();
     req.extensions_mut().insert(ConnectInfo("198.51.100.9:5000".parse::<SocketAddr>().unwrap()));
-    let response = app(s).oneshot(req).await.unwrap();
+    let response = app(s.clone()).oneshot(req).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let page = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
     let body = between(&page, "<main", "</main>");
@@ -343,6 +343,22 @@ async fn links_leaving_a_tree_lead_to_the_installed_edition_they_name_or_stay_ex
     }
     // Never a path under the edition's prefix that leads nowhere.
     assert!(!body.contains("href=\"../") && !body.contains("href=\"/beta/usr"), "{body}");
+    // The page's Markdown served on its own says the same.
+    let mut req = Request::builder()
+        .uri("/beta.md")
+        .header(header::HOST, "127.0.0.1:8080")
+        .body(Body::empty())
+        .unwrap();
+    req.extensions_mut().insert(ConnectInfo("198.51.100.9:5000".parse::<SocketAddr>().unwrap()));
+    let response = app(s).oneshot(req).await.unwrap();
+    let md = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    for link in [
+        "[abs](/alpha/guide#setup)",
+        "[climb](/alpha/guide)",
+        "[gamma](file:///usr/share/doc/gamma/html/x.html)",
+    ] {
+        assert!(md.contains(link), "{link}: {md}");
+    }
 }
 
 #[tokio::test]

@@ -206,9 +206,18 @@ impl View {
             anchors: source.anchors,
             headings: source.headings,
         };
-        // A folder's index is served at `{folder}.md`: its relative targets
-        // are given as site paths there, so they lead where the page's do.
-        let body = lectern_corpus::render::index_page_markdown(&page.body, &page.source_file, &page.prefix);
+        // Served on its own: links leaving the tree lead where the rendered
+        // page's do, and a folder's index (at `{folder}.md`) names its
+        // relative targets by site path.
+        let installed = |link: &lectern_corpus::links::Outside| self.outside_page(link);
+        let others =
+            lectern_corpus::links::OtherEditions { source: &source_edition.source, page: &installed };
+        let body = lectern_corpus::render::served_markdown(
+            &page.body,
+            &page.source_file,
+            &page.prefix,
+            Some(others),
+        );
         page.markdown = format!("{}{}", frontmatter(&page), body.as_deref().unwrap_or(&page.body));
         Ok((page, owner, source_edition))
     }
