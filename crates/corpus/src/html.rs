@@ -466,13 +466,35 @@ pub(crate) fn convert(
         listing: is_index_listing(&doc),
         nav: Default::default(),
     };
-    let redirect = redirect_url(&doc).filter(|_| page.text.chars().count() <= MAX_REDIRECT_TEXT);
+    let mut page = page;
+    let short = page.text.chars().count() <= MAX_REDIRECT_TEXT;
+    let redirect = redirect_url(&doc).filter(|_| short);
+    // The generator's search page (Sphinx's, MkDocs' `search.html`: a search
+    // form for its script and a sentence) ranks with the listings, after
+    // every page of content; links to it still resolve.
+    page.listing |=
+        short && paths::file_stem(rel_file).eq_ignore_ascii_case("search") && has_search_form(root);
     Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
 }
 
 /// Most text a page that only redirects has (its title and a "The node you
 /// are looking for is at …" sentence).
 const MAX_REDIRECT_TEXT: usize = 300;
+
+/// A `<form>` in the content whose text field is a search box (`type=search`,
+/// or a text field named `q` or `query`, as generators name theirs).
+fn has_search_form(root: NodeRef<'_, Node>) -> bool {
+    root.descendants().filter(|n| n.value().as_element().is_some_and(|e| e.name() == "form")).any(|form| {
+        form.descendants().filter_map(|n| n.value().as_element()).any(|e| {
+            e.name() == "input"
+                && match e.attr("type").map(str::to_ascii_lowercase).as_deref() {
+                    Some("search") => true,
+                    None | Some("text") => e.attr("name").is_some_and(|n| matches!(n, "q" | "query")),
+                    _ => false,
+                }
+        })
+    })
+}
 
 /// The URL of a `<meta http-equiv="refresh" content="0; url=…">` that sends
 /// the reader on at once (a delay of at most a second): texi2any's node

@@ -499,3 +499,18 @@ fn redirect_files_are_not_pages_and_links_to_them_reach_their_target() {
     let report = ingested.check_links("/z");
     assert_eq!((report.broken, report.broken_in_source), (1, 1), "{report:?}");
 }
+
+/// A generator's own search page (a form its script fills in) ranks with
+/// the listings; a short page of content with a search box in it does not.
+#[test]
+fn the_generators_search_page_ranks_with_the_listings() {
+    let search = r##"<html><head><title>Search — Demo 1.0</title></head><body><div role="main">
+<h1 id="search-documentation">Search</h1><p>Searching for multiple words only shows matches that contain all words.</p>
+<form action="" method="get"><input type="text" name="q" value=""/><input type="submit" value="search"/></form>
+<div id="search-results"></div></div></body></html>"##;
+    assert!(html_to_page(search.as_bytes(), "search.html", "/d").unwrap().listing);
+    let about = search.replace("Searching for multiple words", "About this manual: words");
+    assert!(!html_to_page(about.as_bytes(), "about.html", "/d").unwrap().listing);
+    let long = search.replace("</p>", &format!("{}</p>", " More about searching.".repeat(40)));
+    assert!(!html_to_page(long.as_bytes(), "search.html", "/d").unwrap().listing);
+}
