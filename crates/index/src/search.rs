@@ -13,7 +13,9 @@
 //! titled with the rare words may pass one holding every common word.
 //! Sections of generated listings (a manual's index) come after both tiers.
 //! Scores are multiplied by the section's rank weight (release notes,
-//! appendices and "See Also" parts weigh less; see `weight`).
+//! appendices and "See Also" parts weigh less; see `weight`). The best
+//! hundred of the first list then gain a proximity score: the query's
+//! neighbouring words found within a few words of each other.
 //! The candidates and their order depend on the query and the editions
 //! only, never on `limit` or `offset`: `total` is the same for every page
 //! size and any page is a slice of the one list. When tier 1 alone fills
@@ -42,6 +44,8 @@ use crate::weight::{FULL_WEIGHT, is_listing};
 const MAX_CANDIDATES: usize = 200_000;
 /// Deadline and cancellation are checked every this many documents.
 const CHECK_EVERY: u32 = 256;
+/// The best candidates of the first list that proximity rescores.
+const PROXIMITY_DEPTH: usize = 100;
 
 /// One candidate: score, numeric section key (tie break), address.
 #[derive(Debug, Clone, Copy)]
@@ -51,6 +55,8 @@ struct Candidate {
     address: DocAddress,
     /// From a generated listing (a manual's index): ranked after both tiers.
     listing: bool,
+    /// The section's rank weight (see `weight`), as a factor.
+    weight: Score,
 }
 
 fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
@@ -198,8 +204,14 @@ fn collect(
                     }
                     score += scale * covered / total;
                 }
-                let score = score * weight as Score / 100.0;
-                out.candidates.push(Candidate { score, key, address, listing: is_listing(weight) });
+                let factor = weight as Score / 100.0;
+                out.candidates.push(Candidate {
+                    score: score * factor,
+                    key,
+                    address,
+                    listing: is_listing(weight),
+                    weight: factor,
+                });
             }
             doc = scorer.advance();
         }
@@ -213,6 +225,38 @@ fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
         *at += 1;
     }
     skip.get(*at) == Some(&address)
+}
+
+/// Adds the proximity score (see `compile::proximity`) to the best
+/// [`PROXIMITY_DEPTH`] candidates. Only they are rescored, so it costs a
+/// hundred seeks rather than every candidate's positions; their scores only
+/// grow, so they stay ahead of the rest and the order is the same for every
+/// page size.
+fn boost_near(searcher: &Searcher, query: &dyn Query, candidates: &mut [Candidate]) {
+    let depth = PROXIMITY_DEPTH.min(candidates.len());
+    top(candidates, depth);
+    let Ok(weight) = query.weight(EnableScoring::enabled_from_searcher(searcher)) else { return };
+    let best = &mut candidates[..depth];
+    best.sort_unstable_by_key(|c| c.address);
+    let mut at = 0;
+    while at < best.len() {
+        let ord = best[at].address.segment_ord;
+        let end = at + best[at..].partition_point(|c| c.address.segment_ord == ord);
+        if let Some(reader) = searcher.segment_readers().get(ord as usize)
+            && let Ok(mut scorer) = weight.scorer(reader, 1.0)
+        {
+            for c in &mut best[at..end] {
+                let doc = c.address.doc_id;
+                if scorer.doc() < doc {
+                    scorer.seek(doc);
+                }
+                if scorer.doc() == doc {
+                    c.score += scorer.score() * c.weight;
+                }
+            }
+        }
+        at = end;
+    }
 }
 
 /// Sorts so that the first `k` candidates are the best, in order.
@@ -273,6 +317,11 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     outcome.total = tier1_count + tier2_count;
     if merged.is_some() {
         tier1.append(&mut tier2);
+    }
+    if let Some(proximity) = &compiled.proximity
+        && !flags.stop()
+    {
+        boost_near(searcher, &**proximity, &mut tier1);
     }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
