@@ -498,6 +498,30 @@ fn words_found_together_rank_above_words_scattered() {
 }
 
 #[test]
+fn one_pages_sections_do_not_fill_the_top() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // Each section of "big" matches a little better than "small" does.
+    let strong = "the kangaroo and the wallaby graze";
+    let big = page(
+        "/crowd/big",
+        "Big",
+        &[(None, "Lead", strong), (Some("b"), "Second", strong), (Some("c"), "Third", strong)],
+        &[],
+    );
+    let small =
+        page("/crowd/small", "Small", &[(None, "Lead", "the kangaroo and the wallaby graze all day")], &[]);
+    for p in [&big, &small] {
+        writer.add_page("crowd@1/en", p).unwrap();
+    }
+    writer.commit("").unwrap();
+    let out = search(&index, "kangaroo wallaby", &["crowd@1/en"], 0, 10);
+    // Every section is still listed; the other page comes second.
+    assert_eq!(paths(&out), ["/crowd/big", "/crowd/small", "/crowd/big", "/crowd/big"]);
+}
+
+#[test]
 fn exact_symbol_ranks_first() {
     let dir = tempfile::tempdir().unwrap();
     let index = build(dir.path(), "g1");
