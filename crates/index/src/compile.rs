@@ -1,8 +1,9 @@
 //! A query compiled for one search: each word analysed once into units,
 //! tier 1 (every word and phrase but the stopwords, or a symbol the query
 //! names), tier 2 (most of the words, weighed by rarity, Chinese question
-//! words left out), whether the two rank as one list (a question), and what
-//! snippets light.
+//! words left out), whether the two rank as one list (a question), the
+//! proximity query that rescores the best candidates, and what snippets
+//! light.
 
 use std::collections::HashSet;
 
@@ -33,6 +34,11 @@ const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
 /// A CJK run of at most this many chars is one word in tier 2.
 const MAX_CJK_WORD_CHARS: usize = 4;
+/// Proximity: two neighbouring words of the query found within this many
+/// positions of each other (in either order) score as a phrase too.
+const PROXIMITY_SLOP: u32 = 3;
+/// Weight of a proximity match, over the phrase's own BM25.
+const PROXIMITY_BOOST: Score = 1.0;
 
 /// The query, compiled once per search.
 pub(crate) struct Compiled {
@@ -40,6 +46,9 @@ pub(crate) struct Compiled {
     pub(crate) tier1: Box<dyn Query>,
     /// Tier 2: most of the words; None when it could add nothing.
     pub(crate) tier2: Option<(Box<dyn Query>, Coverage)>,
+    /// Scored on the best candidates only: the query's words found close
+    /// together ([`proximity`]); None for fewer than two words.
+    pub(crate) proximity: Option<Box<dyn Query>>,
     /// What snippets look for.
     pub(crate) highlight: Highlight,
 }
@@ -508,6 +517,41 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
     (latin, grams)
 }
 
+/// Proximity: each two neighbouring words of the query (Latin words, short
+/// CJK terms, stopwords left out) as a phrase whose words may stand up to
+/// [`PROXIMITY_SLOP`] positions apart, in either order, in the body or the
+/// title. Sections holding the query's words together outrank those holding
+/// them scattered. The bigrams of a CJK sentence get none: they overlap
+/// already, and three chars of a sentence found together (`另一个`) say
+/// little of its subject.
+fn proximity(f: &Fields, latin: &[Unit]) -> Option<Box<dyn Query>> {
+    let mut out: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    let mut pair = |a: &Unit, b: &Unit| {
+        let (Some(a), Some(b)) = (offset_terms(a), offset_terms(b)) else { return };
+        let after = a.last().map_or(0, |t| t.0) + 1;
+        let terms: Vec<(usize, &str)> =
+            a.into_iter().chain(b.into_iter().map(|(o, t)| (o + after, t))).collect();
+        for (field, boost) in [(f.body, PROXIMITY_BOOST), (f.title, PROXIMITY_BOOST * TITLE_BOOST)] {
+            let phrase = terms.iter().map(|(o, t)| (*o, Term::from_field_text(field, t))).collect();
+            let query = PhraseQuery::new_with_offset_and_slop(phrase, PROXIMITY_SLOP);
+            out.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
+        }
+    };
+    for w in latin.windows(2) {
+        pair(&w[0], &w[1]);
+    }
+    (!out.is_empty()).then(|| Box::new(BooleanQuery::new(out)) as Box<dyn Query>)
+}
+
+/// A term's or phrase's terms at their offsets; None for a prefix expansion.
+fn offset_terms(unit: &Unit) -> Option<Vec<(usize, &str)>> {
+    match unit {
+        Unit::Term(t) => Some(vec![(0, t.as_str())]),
+        Unit::Phrase(ts) => Some(ts.iter().map(|(o, t)| (*o, t.as_str())).collect()),
+        Unit::AnyOf(_) => None,
+    }
+}
+
 /// BM25's inverse document frequency of a unit in the body field: a term's,
 /// or a phrase's rarest term's (a phrase is at least as rare); None for a
 /// prefix expansion or a term no section holds.
@@ -553,7 +597,8 @@ fn tier2(
     if !(shoulds.len() >= 2 || (shoulds.len() == 1 && many)) {
         return None;
     }
-    let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(2)).clamp(1, shoulds.len());
+    // Half the words; two bigrams of a CJK sentence make about one word.
+    let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(4)).clamp(1, shoulds.len());
     let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
         shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
         minimum,
@@ -600,13 +645,14 @@ pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'
         return None;
     }
     let mut lit = Lit::new(&units);
-    let tier1 = tier1(f, request, &units, &words, &phrases);
     let (latin, grams) = tier2_words(&words, &units);
+    let tier1 = tier1(f, request, &units, &words, &phrases);
     let tier2 = tier2(searcher, f, &units, &latin, &grams);
+    let proximity = proximity(f, &latin);
     if tier2.is_some() {
         lit.add_grams(&grams);
     }
-    Some(Compiled { tier1, tier2, highlight: Highlight::new(lit.terms, lit.groups) })
+    Some(Compiled { tier1, tier2, proximity, highlight: Highlight::new(lit.terms, lit.groups) })
 }
 
 #[cfg(test)]

@@ -8,15 +8,19 @@
 use crate::keys::symbol_key;
 use crate::text::is_cjk;
 
-/// English words that say nothing about the answer: they never have to
+/// English words that say nothing about the answer (a common English
+/// stopword list, with `use` and `get`): they never have to
 /// match, and never count toward the "most words" of tier 2.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "am", "an", "and", "are", "as", "at", "be", "been", "being", "by",
-    "can", "could", "did", "do", "does", "doing", "for", "from", "get", "had", "has", "have", "how", "i",
-    "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "should", "so",
-    "some", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
-    "use", "using", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whose", "why",
-    "will", "with", "without", "would", "you", "your",
+    "a", "about", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+    "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could",
+    "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "get", "had",
+    "has", "have", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it",
+    "its", "just", "me", "more", "most", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only",
+    "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such",
+    "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too",
+    "under", "until", "up", "use", "using", "very", "was", "we", "were", "what", "when", "where", "which",
+    "while", "who", "whom", "whose", "why", "will", "with", "without", "would", "you", "your",
 ];
 
 /// Chinese words that ask rather than say, longest first where one holds

@@ -13,13 +13,18 @@
 //! titled with the rare words may pass one holding every common word.
 //! Sections of generated listings (a manual's index) come after both tiers.
 //! Scores are multiplied by the section's rank weight (release notes,
-//! appendices and "See Also" parts weigh less; see `weight`).
+//! appendices and "See Also" parts weigh less; see `weight`). The best
+//! forty of the first list are then rescored: a proximity score (the
+//! query's neighbouring words found within a few words of each other) is
+//! added, and each further section of a page already ranked above weighs
+//! less, so that the top shows several pages.
 //! The candidates and their order depend on the query and the editions
 //! only, never on `limit` or `offset`: `total` is the same for every page
 //! size and any page is a slice of the one list. When tier 1 alone fills
 //! the page of a keyword query, tier 2 is only counted (unscored), which is
 //! what keeps keyword queries fast.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -42,6 +47,13 @@ use crate::weight::{FULL_WEIGHT, is_listing};
 const MAX_CANDIDATES: usize = 200_000;
 /// Deadline and cancellation are checked every this many documents.
 const CHECK_EVERY: u32 = 256;
+/// The best candidates of the first list that are rescored (proximity,
+/// sections of one page).
+const RERANK_DEPTH: usize = 40;
+/// Among those, each further section of a page already ranked above has its
+/// score multiplied by this once more: one page's sections do not fill the
+/// top of the list while other pages match almost as well.
+const PAGE_REPEAT_DECAY: Score = 0.6;
 
 /// One candidate: score, numeric section key (tie break), address.
 #[derive(Debug, Clone, Copy)]
@@ -51,6 +63,8 @@ struct Candidate {
     address: DocAddress,
     /// From a generated listing (a manual's index): ranked after both tiers.
     listing: bool,
+    /// The section's rank weight (see `weight`), as a factor.
+    weight: Score,
 }
 
 fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
@@ -198,8 +212,14 @@ fn collect(
                     }
                     score += scale * covered / total;
                 }
-                let score = score * weight as Score / 100.0;
-                out.candidates.push(Candidate { score, key, address, listing: is_listing(weight) });
+                let factor = weight as Score / 100.0;
+                out.candidates.push(Candidate {
+                    score: score * factor,
+                    key,
+                    address,
+                    listing: is_listing(weight),
+                    weight: factor,
+                });
             }
             doc = scorer.advance();
         }
@@ -213,6 +233,69 @@ fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
         *at += 1;
     }
     skip.get(*at) == Some(&address)
+}
+
+/// Rescores the best [`RERANK_DEPTH`] candidates: adds the proximity score
+/// (see `compile::proximity`), then lowers each further section of a page
+/// ([`PAGE_REPEAT_DECAY`]). Only they are rescored, so proximity costs a
+/// few dozen seeks rather than every candidate's positions; which candidates
+/// they are depends on the query alone, so the order is the same for every
+/// page size.
+fn rerank(searcher: &Searcher, query: Option<&dyn Query>, candidates: &mut [Candidate]) {
+    let depth = RERANK_DEPTH.min(candidates.len());
+    top(candidates, depth);
+    let weight = query.and_then(|q| q.weight(EnableScoring::enabled_from_searcher(searcher)).ok());
+    let best = &mut candidates[..depth];
+    best.sort_unstable_by_key(|c| c.address);
+    let mut pages: Vec<Option<u64>> = vec![None; best.len()];
+    let mut at = 0;
+    while at < best.len() {
+        let ord = best[at].address.segment_ord;
+        let end = at + best[at..].partition_point(|c| c.address.segment_ord == ord);
+        if let Some(reader) = searcher.segment_readers().get(ord as usize) {
+            if let Some(weight) = &weight
+                && let Ok(mut scorer) = weight.scorer(reader, 1.0)
+            {
+                for c in &mut best[at..end] {
+                    let doc = c.address.doc_id;
+                    if scorer.doc() < doc {
+                        scorer.seek(doc);
+                    }
+                    if scorer.doc() == doc {
+                        c.score += scorer.score() * c.weight;
+                    }
+                }
+            }
+            // The page by its path (a page's sections may lie in several
+            // segments, so not by the segment's term ordinal).
+            if let Ok(Some(paths)) = reader.fast_fields().str("path") {
+                let mut ords: Vec<(u64, usize)> = (at..end)
+                    .filter_map(|i| Some((paths.ords().first(best[i].address.doc_id)?, i)))
+                    .collect();
+                ords.sort_unstable();
+                let sorted: Vec<u64> = ords.iter().map(|o| o.0).collect();
+                let mut next = ords.iter().map(|o| o.1);
+                let _ = paths.dictionary().sorted_ords_to_term_cb(&sorted, |path| {
+                    if let Some(i) = next.next() {
+                        let mut h = DefaultHasher::new();
+                        path.hash(&mut h);
+                        pages[i] = Some(h.finish());
+                    }
+                });
+            }
+        }
+        at = end;
+    }
+    // In rank order, each further section of a page already listed.
+    let mut order: Vec<usize> = (0..best.len()).collect();
+    order.sort_unstable_by(|&a, &b| rank(&best[a], &best[b]));
+    let mut seen: Vec<u64> = Vec::with_capacity(best.len());
+    for i in order {
+        let Some(page) = pages[i] else { continue };
+        let before = seen.iter().filter(|&&p| p == page).count();
+        best[i].score *= PAGE_REPEAT_DECAY.powi(before as i32);
+        seen.push(page);
+    }
 }
 
 /// Sorts so that the first `k` candidates are the best, in order.
@@ -273,6 +356,9 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     outcome.total = tier1_count + tier2_count;
     if merged.is_some() {
         tier1.append(&mut tier2);
+    }
+    if !flags.stop() {
+        rerank(searcher, compiled.proximity.as_deref(), &mut tier1);
     }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));

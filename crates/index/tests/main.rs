@@ -468,6 +468,60 @@ fn phrases_and_exclusions_are_strict() {
 }
 
 #[test]
+fn words_found_together_rank_above_words_scattered() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // The scattered section is the shortest (BM25 alone ranks it first);
+    // the others hold the two words side by side, or reversed and two
+    // positions apart.
+    for (path, text) in [
+        ("/near/scattered", "platypus swims in rivers of eastern australia at night while the echidna digs"),
+        (
+            "/near/together",
+            "in rivers of eastern australia at night the platypus echidna pair swims and digs far",
+        ),
+        (
+            "/near/reversed",
+            "in rivers of eastern australia at night an echidna and platypus swim and dig far",
+        ),
+    ] {
+        writer.add_page("near@1/en", &page(path, "Animals", &[(None, "Animals", text)], &[])).unwrap();
+    }
+    writer.commit("").unwrap();
+    for query in ["platypus echidna", "where do a platypus and an echidna live in australia"] {
+        let out = search(&index, query, &["near@1/en"], 0, 10);
+        let found = paths(&out);
+        assert_eq!(found.len(), 3, "{query}");
+        assert_eq!(found[2], "/near/scattered", "{query}: {found:?}");
+    }
+}
+
+#[test]
+fn one_pages_sections_do_not_fill_the_top() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // Each section of "big" matches a little better than "small" does.
+    let strong = "the kangaroo and the wallaby graze";
+    let big = page(
+        "/crowd/big",
+        "Big",
+        &[(None, "Lead", strong), (Some("b"), "Second", strong), (Some("c"), "Third", strong)],
+        &[],
+    );
+    let small =
+        page("/crowd/small", "Small", &[(None, "Lead", "the kangaroo and the wallaby graze all day")], &[]);
+    for p in [&big, &small] {
+        writer.add_page("crowd@1/en", p).unwrap();
+    }
+    writer.commit("").unwrap();
+    let out = search(&index, "kangaroo wallaby", &["crowd@1/en"], 0, 10);
+    // Every section is still listed; the other page comes second.
+    assert_eq!(paths(&out), ["/crowd/big", "/crowd/small", "/crowd/big", "/crowd/big"]);
+}
+
+#[test]
 fn exact_symbol_ranks_first() {
     let dir = tempfile::tempdir().unwrap();
     let index = build(dir.path(), "g1");
