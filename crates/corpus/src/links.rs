@@ -130,50 +130,19 @@ pub(crate) fn retarget_page(
     changed
 }
 
-/// `markdown` with every link destination `target_of` gives a new one
-/// replaced; None when none is.
+/// `markdown` with every inline link destination `target_of` gives a new
+/// one replaced; None when none is.
 fn retarget(markdown: &str, target_of: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    let mut out = String::new();
-    let mut done = 0;
-    let mut from = 0;
-    while let Some(at) = markdown[from..].find("](").map(|i| from + i + 2) {
-        from = at;
-        let rest = &markdown[at..];
-        let (start, len) = if let Some(inner) = rest.strip_prefix('<') {
-            (1, inner.find('>').unwrap_or(0))
-        } else {
-            let mut depth = 0usize;
-            let end = rest
-                .char_indices()
-                .find(|&(_, c)| match c {
-                    '(' => {
-                        depth += 1;
-                        false
-                    }
-                    ')' if depth == 0 => true,
-                    ')' => {
-                        depth -= 1;
-                        false
-                    }
-                    c => c.is_whitespace(),
-                })
-                .map_or(rest.len(), |(i, _)| i);
-            (0, end)
-        };
-        let url = &rest[start..start + len];
-        if url.is_empty() || url.starts_with('#') {
-            continue;
-        }
-        let Some(target) = target_of(url) else { continue };
-        out.push_str(&markdown[done..at + start]);
-        out.push_str(&target);
-        done = at + start + len;
-        from = done;
-    }
-    (done > 0).then(|| {
-        out.push_str(&markdown[done..]);
-        out
-    })
+    let edits = crate::render::inline_targets(markdown)
+        .into_iter()
+        .filter_map(|t| match t {
+            crate::render::InlineTarget::Link { url, range } if !url.starts_with('#') => {
+                target_of(url).map(|to| (range, to))
+            }
+            _ => None,
+        })
+        .collect();
+    crate::render::apply_edits(markdown, edits)
 }
 
 /// Resolves `url`, written in the file `from_file` (path inside the source) of
