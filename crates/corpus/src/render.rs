@@ -194,11 +194,11 @@ pub fn served_markdown(
     }
     let links = PageLinks { prefix, source_file, ..Default::default() };
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-    for target in inline_targets(markdown) {
+    for target in crate::links::inline_targets(markdown) {
         let (url, is_link) = match target {
-            InlineTarget::Link { url, .. } => (url, true),
-            InlineTarget::Image { url, .. } => (url, false),
-            InlineTarget::Html { raw, range } => {
+            crate::links::InlineTarget::Link { url, .. } => (url, true),
+            crate::links::InlineTarget::Image { url, .. } => (url, false),
+            crate::links::InlineTarget::Html { raw, range } => {
                 if is_index && let Some(rewritten) = raw_images(raw, links) {
                     edits.push((range, rewritten));
                 }
@@ -225,91 +225,7 @@ pub fn served_markdown(
         };
         edits.push((target.dest_range(), site));
     }
-    apply_edits(markdown, edits)
-}
-
-/// Where a Markdown text names a target: an inline link's or image's
-/// destination as written (its byte range in the text), or raw HTML.
-pub(crate) enum InlineTarget<'a> {
-    Link { url: &'a str, range: std::ops::Range<usize> },
-    Image { url: &'a str, range: std::ops::Range<usize> },
-    Html { raw: &'a str, range: std::ops::Range<usize> },
-}
-
-impl InlineTarget<'_> {
-    /// The bytes an edit of the target replaces.
-    pub(crate) fn dest_range(&self) -> std::ops::Range<usize> {
-        match self {
-            InlineTarget::Link { range, .. }
-            | InlineTarget::Image { range, .. }
-            | InlineTarget::Html { range, .. } => range.clone(),
-        }
-    }
-}
-
-/// The inline links, images and raw HTML of `markdown`, in order, as the
-/// Markdown parser finds them (not in code spans or blocks). A destination
-/// written other than as its URL (escaped, entity-coded) is left out.
-pub(crate) fn inline_targets(markdown: &str) -> Vec<InlineTarget<'_>> {
-    let mut out = Vec::new();
-    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_HEADING_ATTRIBUTES;
-    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
-        let (url, is_link) = match &event {
-            Event::Start(Tag::Link { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }) => {
-                (dest_url.trim(), true)
-            }
-            Event::Start(Tag::Image { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }) => {
-                (dest_url.trim(), false)
-            }
-            Event::Html(raw) | Event::InlineHtml(raw) => {
-                if let Some(raw) = markdown.get(range.clone()).filter(|m| *m == raw.as_ref()) {
-                    out.push(InlineTarget::Html { raw, range });
-                }
-                continue;
-            }
-            _ => continue,
-        };
-        let text = &markdown[range.clone()];
-        // The destination as written follows the last `](` of the link.
-        let Some(at) = text.rfind("](").map(|a| a + 2) else { continue };
-        let dest = text[at..].trim_start_matches('<');
-        if !dest.starts_with(url) || url.is_empty() {
-            continue;
-        }
-        let start = range.start + text.len() - dest.len();
-        let url = &markdown[start..start + url.len()];
-        let range = start..start + url.len();
-        out.push(if is_link {
-            InlineTarget::Link { url, range }
-        } else {
-            InlineTarget::Image { url, range }
-        });
-    }
-    out
-}
-
-/// `markdown` with each range replaced by its text (ranges in any order; one
-/// overlapping an earlier one is skipped). None when there is no edit.
-pub(crate) fn apply_edits(
-    markdown: &str,
-    mut edits: Vec<(std::ops::Range<usize>, String)>,
-) -> Option<String> {
-    if edits.is_empty() {
-        return None;
-    }
-    edits.sort_by_key(|(r, _)| r.start);
-    let mut out = String::with_capacity(markdown.len() + edits.len() * 16);
-    let mut done = 0;
-    for (range, site) in edits {
-        if range.start < done {
-            continue;
-        }
-        out.push_str(&markdown[done..range.start]);
-        out.push_str(&site);
-        done = range.end;
-    }
-    out.push_str(&markdown[done..]);
-    Some(out)
+    crate::links::apply_edits(markdown, edits)
 }
 
 /// The site path of an image the site serves: a path of the site as
