@@ -468,7 +468,8 @@ pub(crate) fn convert(
     };
     let mut page = page;
     let short = page.text.chars().count() <= MAX_REDIRECT_TEXT;
-    let redirect = redirect_url(&doc).filter(|_| short);
+    // Only a page with almost no text can be a redirect: no walk for the meta on the others.
+    let redirect = if short { redirect_url(&doc) } else { None };
     // The generator's search page (Sphinx's, MkDocs' `search.html`: a search
     // form for its script and a sentence) ranks with the listings, after
     // every page of content; links to it still resolve.
