@@ -13,6 +13,7 @@ use tantivy::{Score, Searcher, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::symbol_key_of_folded;
+use crate::proximity::Proximity;
 use crate::question::{content_pieces, identifier_symbols, is_stopword};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
@@ -32,13 +33,17 @@ const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
+/// A bigram of a CJK sentence is a word when at least this share of the
+/// sections holding its rarer char hold the bigram (see `edge_bigrams`).
+const WORD_SHARE: Score = 0.1;
+/// What a bigram across two words' edges weighs, over a word's bigram.
+const EDGE_WEIGHT: Score = 0.5;
 /// A CJK run of at most this many chars is one word in tier 2.
 const MAX_CJK_WORD_CHARS: usize = 4;
-/// Proximity: two neighbouring words of the query found within this many
-/// positions of each other (in either order) score as a phrase too.
-const PROXIMITY_SLOP: u32 = 3;
-/// Weight of a proximity match, over the phrase's own BM25.
+/// Weight of a proximity match, over the two words' own BM25.
 const PROXIMITY_BOOST: Score = 1.0;
+/// The same in the title, whose matches weigh [`TITLE_BOOST`] times more.
+pub(crate) const PROXIMITY_TITLE_BOOST: Score = PROXIMITY_BOOST * TITLE_BOOST;
 
 /// The query, compiled once per search.
 pub(crate) struct Compiled {
@@ -48,7 +53,7 @@ pub(crate) struct Compiled {
     pub(crate) tier2: Option<(Box<dyn Query>, Coverage)>,
     /// Scored on the best candidates only: the query's words found close
     /// together ([`proximity`]); None for fewer than two words.
-    pub(crate) proximity: Option<Box<dyn Query>>,
+    pub(crate) proximity: Option<Proximity>,
     /// What snippets look for.
     pub(crate) highlight: Highlight,
 }
@@ -518,29 +523,21 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
 }
 
 /// Proximity: each two neighbouring words of the query (Latin words, short
-/// CJK terms, stopwords left out) as a phrase whose words may stand up to
-/// [`PROXIMITY_SLOP`] positions apart, in either order, in the body or the
-/// title. Sections holding the query's words together outrank those holding
-/// them scattered. The bigrams of a CJK sentence get none: they overlap
-/// already, and three chars of a sentence found together (`另一个`) say
-/// little of its subject.
-fn proximity(f: &Fields, latin: &[Unit]) -> Option<Box<dyn Query>> {
-    let mut out: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    let mut pair = |a: &Unit, b: &Unit| {
-        let (Some(a), Some(b)) = (offset_terms(a), offset_terms(b)) else { return };
-        let after = a.last().map_or(0, |t| t.0) + 1;
-        let terms: Vec<(usize, &str)> =
-            a.into_iter().chain(b.into_iter().map(|(o, t)| (o + after, t))).collect();
-        for (field, boost) in [(f.body, PROXIMITY_BOOST), (f.title, PROXIMITY_BOOST * TITLE_BOOST)] {
-            let phrase = terms.iter().map(|(o, t)| (*o, Term::from_field_text(field, t))).collect();
-            let query = PhraseQuery::new_with_offset_and_slop(phrase, PROXIMITY_SLOP);
-            out.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
-        }
-    };
-    for w in latin.windows(2) {
-        pair(&w[0], &w[1]);
-    }
-    (!out.is_empty()).then(|| Box::new(BooleanQuery::new(out)) as Box<dyn Query>)
+/// CJK terms, stopwords left out), scored where a section holds them close
+/// together (see [`Proximity`]). Sections holding the query's words
+/// together outrank those holding them scattered. The bigrams of a CJK
+/// sentence get none: they overlap already, and three chars of a sentence
+/// found together (`另一个`) say little of its subject.
+fn proximity(latin: &[Unit], idfs: &[Option<Score>]) -> Option<Proximity> {
+    let words: Vec<Option<(&str, &str, Score)>> = latin
+        .iter()
+        .zip(idfs)
+        .map(|(unit, idf)| {
+            let terms = offset_terms(unit)?;
+            Some((terms.first()?.1, terms.last()?.1, PROXIMITY_BOOST * (*idf)?))
+        })
+        .collect();
+    Proximity::new(&words)
 }
 
 /// A term's or phrase's terms at their offsets; None for a prefix expansion.
@@ -575,16 +572,20 @@ fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
 /// outranks one titled with the two common ones (`configuration
 /// parameters`). None when it could add nothing to tier 1.
 fn tier2(
-    searcher: &Searcher,
     f: &Fields,
     units: &Units,
-    latin: &[Unit],
-    grams: &[Unit],
+    (latin, grams): (&[Unit], &[Unit]),
+    (idfs, edges): (&[Option<Score>], &[bool]),
 ) -> Option<(Box<dyn Query>, Coverage)> {
     let all = || latin.iter().chain(grams);
-    let idfs: Vec<Option<Score>> = all().map(|u| idf(searcher, f, u)).collect();
     let known: Vec<Score> = idfs.iter().flatten().copied().collect();
     let mean_idf = if known.is_empty() { 1.0 } else { known.iter().sum::<Score>() / known.len() as Score };
+    // Each word's weight: the rarity of a Latin word or a word's bigram;
+    // a bigram across two words' edge weighs [`EDGE_WEIGHT`] of its own.
+    let factor = |i: usize| if i >= latin.len() && edges[i - latin.len()] { EDGE_WEIGHT } else { 1.0 };
+    let idfs: Vec<Option<Score>> =
+        idfs.iter().enumerate().map(|(i, idf)| idf.map(|x| x * factor(i))).collect();
+    let idfs = &idfs[..];
     let boosted = |u: &Unit, idf: Option<Score>| -> Option<Box<dyn Query>> {
         let q = u.query(f)?;
         Some(match idf {
@@ -592,7 +593,7 @@ fn tier2(
             None => q,
         })
     };
-    let shoulds: Vec<Box<dyn Query>> = all().zip(&idfs).filter_map(|(u, idf)| boosted(u, *idf)).collect();
+    let shoulds: Vec<Box<dyn Query>> = all().zip(idfs).filter_map(|(u, idf)| boosted(u, *idf)).collect();
     let many = units.words.len() + units.phrases.len() > 1;
     if !(shoulds.len() >= 2 || (shoulds.len() == 1 && many)) {
         return None;
@@ -607,7 +608,7 @@ fn tier2(
     // configuration parameter` must find the one section naming the
     // setting even when it lacks the two common words.
     let rarest = all()
-        .zip(&idfs)
+        .zip(idfs)
         .filter_map(|(u, idf)| (*idf).map(|idf| (idf, u)))
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .and_then(|(idf, u)| boosted(u, Some(idf)));
@@ -621,8 +622,8 @@ fn tier2(
     }
     // The bigrams of a CJK sentence count alike: those spanning two
     // words (制每 in 限制每个) are rare but say nothing.
-    let weights = latin.iter().zip(&idfs).map(|(_, idf)| idf.unwrap_or(mean_idf));
-    let weights = weights.chain(grams.iter().map(|_| mean_idf));
+    let weights = latin.iter().zip(idfs).map(|(_, idf)| idf.unwrap_or(mean_idf));
+    let weights = weights.chain((latin.len()..latin.len() + grams.len()).map(|i| mean_idf * factor(i)));
     let coverage: Vec<(Box<dyn Query>, Score)> =
         all().zip(weights).filter_map(|(u, weight)| Some((u.query(f)?, weight))).collect();
     let total = coverage.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
@@ -631,6 +632,46 @@ fn tier2(
     let scale = if merged { QUESTION_COVERAGE_SCORE } else { KEYWORD_COVERAGE_SCORE };
     let coverage = Coverage { units: coverage, total, scale, merged };
     Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
+}
+
+/// Which bigrams of CJK sentences are two words' edges (`消另`, `个会`,
+/// `话正` in 取消另一个会话正在执行的查询) rather than words or parts of one
+/// (`会话`, `执行`, `查询`): a word's bigram holds its rarer char in at
+/// least [`WORD_SHARE`] of the sections holding that char, and its two
+/// chars stand together more often than chance would put them in one
+/// section. Sentences are written without spaces, so an edge is as much a
+/// "word" to the index as a real one, and a rare one (`消另`) would
+/// otherwise weigh most. None is an edge when none looks like a word.
+/// Measured on the body field, each char looked up once.
+fn edge_bigrams(searcher: &Searcher, f: &Fields, grams: &[Unit]) -> Vec<bool> {
+    if grams.len() < 2 {
+        return vec![false; grams.len()];
+    }
+    let n = searcher.num_docs().max(1) as Score;
+    let df = |t: &str| searcher.doc_freq(&Term::from_field_text(f.body, t)).unwrap_or(0) as Score;
+    let mut chars: Vec<(char, Score)> = Vec::new();
+    let mut char_df = |c: char| match chars.iter().find(|x| x.0 == c) {
+        Some(x) => x.1,
+        None => {
+            let d = df(c.encode_utf8(&mut [0u8; 4]));
+            chars.push((c, d));
+            d
+        }
+    };
+    let word_like: Vec<bool> = grams
+        .iter()
+        .map(|g| {
+            let Unit::Term(t) = g else { return true };
+            let mut cs = t.chars();
+            let (Some(a), Some(b), None) = (cs.next(), cs.next(), cs.next()) else { return true };
+            let (both, da, db) = (df(t), char_df(a), char_df(b));
+            both >= WORD_SHARE * da.min(db) && both * n >= da * db
+        })
+        .collect();
+    if !word_like.contains(&true) {
+        return vec![false; grams.len()];
+    }
+    word_like.into_iter().map(|w| !w).collect()
 }
 
 /// Compiles the request's query against this searcher (prefixes expand to
@@ -647,8 +688,11 @@ pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'
     let mut lit = Lit::new(&units);
     let (latin, grams) = tier2_words(&words, &units);
     let tier1 = tier1(f, request, &units, &words, &phrases);
-    let tier2 = tier2(searcher, f, &units, &latin, &grams);
-    let proximity = proximity(f, &latin);
+    // Each word's rarity, looked up once for both.
+    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(searcher, f, u)).collect();
+    let edges = edge_bigrams(searcher, f, &grams);
+    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges));
+    let proximity = proximity(&latin, &idfs[..latin.len()]);
     if tier2.is_some() {
         lit.add_grams(&grams);
     }

@@ -39,6 +39,7 @@ mod highlight;
 mod hitdoc;
 mod index;
 mod keys;
+mod proximity;
 pub mod query;
 mod question;
 mod records;

@@ -35,10 +35,11 @@ use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentD
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED};
 
 use crate::cache::Key;
-use crate::compile::{Compiled, Coverage, compile};
+use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, compile};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{Snapshot, SnapshotInner};
+use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
 use crate::weight::{FULL_WEIGHT, is_listing};
@@ -241,48 +242,26 @@ fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
 /// few dozen seeks rather than every candidate's positions; which candidates
 /// they are depends on the query alone, so the order is the same for every
 /// page size.
-fn rerank(searcher: &Searcher, query: Option<&dyn Query>, candidates: &mut [Candidate]) {
+fn rerank(searcher: &Searcher, fields: &Fields, proximity: Option<&Proximity>, candidates: &mut [Candidate]) {
     let depth = RERANK_DEPTH.min(candidates.len());
     top(candidates, depth);
-    let weight = query.and_then(|q| q.weight(EnableScoring::enabled_from_searcher(searcher)).ok());
     let best = &mut candidates[..depth];
     best.sort_unstable_by_key(|c| c.address);
     let mut pages: Vec<Option<u64>> = vec![None; best.len()];
+    let prepared = proximity.map(|p| (p, p.prepare(searcher, fields, PROXIMITY_TITLE_BOOST)));
     let mut at = 0;
     while at < best.len() {
         let ord = best[at].address.segment_ord;
         let end = at + best[at..].partition_point(|c| c.address.segment_ord == ord);
         if let Some(reader) = searcher.segment_readers().get(ord as usize) {
-            if let Some(weight) = &weight
-                && let Ok(mut scorer) = weight.scorer(reader, 1.0)
-            {
-                for c in &mut best[at..end] {
-                    let doc = c.address.doc_id;
-                    if scorer.doc() < doc {
-                        scorer.seek(doc);
-                    }
-                    if scorer.doc() == doc {
-                        c.score += scorer.score() * c.weight;
-                    }
+            if let Some((proximity, prepared)) = &prepared {
+                let docs: Vec<DocId> = best[at..end].iter().map(|c| c.address.doc_id).collect();
+                let scores = proximity.scores(reader, prepared, &docs);
+                for (c, score) in best[at..end].iter_mut().zip(scores) {
+                    c.score += score * c.weight;
                 }
             }
-            // The page by its path (a page's sections may lie in several
-            // segments, so not by the segment's term ordinal).
-            if let Ok(Some(paths)) = reader.fast_fields().str("path") {
-                let mut ords: Vec<(u64, usize)> = (at..end)
-                    .filter_map(|i| Some((paths.ords().first(best[i].address.doc_id)?, i)))
-                    .collect();
-                ords.sort_unstable();
-                let sorted: Vec<u64> = ords.iter().map(|o| o.0).collect();
-                let mut next = ords.iter().map(|o| o.1);
-                let _ = paths.dictionary().sorted_ords_to_term_cb(&sorted, |path| {
-                    if let Some(i) = next.next() {
-                        let mut h = DefaultHasher::new();
-                        path.hash(&mut h);
-                        pages[i] = Some(h.finish());
-                    }
-                });
-            }
+            page_ids(reader, &best[at..end], &mut pages[at..end]);
         }
         at = end;
     }
@@ -296,6 +275,28 @@ fn rerank(searcher: &Searcher, query: Option<&dyn Query>, candidates: &mut [Cand
         best[i].score *= PAGE_REPEAT_DECAY.powi(before as i32);
         seen.push(page);
     }
+}
+
+/// Each candidate's page (one segment's candidates), by its path: a page's
+/// sections may lie in several segments, so not by the segment's term
+/// ordinal.
+fn page_ids(reader: &tantivy::SegmentReader, candidates: &[Candidate], pages: &mut [Option<u64>]) {
+    let Ok(Some(paths)) = reader.fast_fields().str("path") else { return };
+    let mut ords: Vec<(u64, usize)> = candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| Some((paths.ords().first(c.address.doc_id)?, i)))
+        .collect();
+    ords.sort_unstable();
+    let sorted: Vec<u64> = ords.iter().map(|o| o.0).collect();
+    let mut next = ords.iter().map(|o| o.1);
+    let _ = paths.dictionary().sorted_ords_to_term_cb(&sorted, |path| {
+        if let Some(i) = next.next() {
+            let mut h = DefaultHasher::new();
+            path.hash(&mut h);
+            pages[i] = Some(h.finish());
+        }
+    });
 }
 
 /// Sorts so that the first `k` candidates are the best, in order.
@@ -358,7 +359,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         tier1.append(&mut tier2);
     }
     if !flags.stop() {
-        rerank(searcher, compiled.proximity.as_deref(), &mut tier1);
+        rerank(searcher, &snap.fields, compiled.proximity.as_ref(), &mut tier1);
     }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));

@@ -498,6 +498,34 @@ fn words_found_together_rank_above_words_scattered() {
 }
 
 #[test]
+fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // 取消另一个会话 is written without spaces: 消另 and 另一 stand across
+    // the edges of 取消 / 另一个 / 会话 in the query, and in the decoy they are
+    // rare (另 is common, always in 另外), so BM25 alone would rank the short
+    // decoy, holding as many of the query's bigrams, first.
+    let mut texts: Vec<(String, String)> = vec![
+        ("/edge/target".into(), "在这里取消这个会话，然后重新连接到服务器并再次登录".into()),
+        ("/edge/decoy".into(), "撤消另一个".into()),
+    ];
+    for i in 0..12 {
+        texts.push((format!("/edge/other{i}"), format!("另外的设置第{i}项")));
+    }
+    for i in 0..3 {
+        texts.push((format!("/edge/session{i}"), format!("会话的设置与取消操作，一个例子第{i}项")));
+    }
+    for (path, text) in &texts {
+        writer.add_page("edge@1/zh-Hans", &page(path, "设置", &[(None, "设置", text)], &[])).unwrap();
+    }
+    writer.commit("").unwrap();
+    let found = paths(&search(&index, "取消另一个会话", &["edge@1/zh-Hans"], 0, 10));
+    let at = |p: &str| found.iter().position(|f| f == p);
+    assert!(at("/edge/target").is_some() && at("/edge/target") < at("/edge/decoy"), "{found:?}");
+}
+
+#[test]
 fn one_pages_sections_do_not_fill_the_top() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
