@@ -261,7 +261,10 @@ fn rerank(searcher: &Searcher, fields: &Fields, proximity: Option<&Proximity>, c
                     c.score += score * c.weight;
                 }
             }
-            page_ids(reader, &best[at..end], &mut pages[at..end]);
+            // One segment holds them all (one edition, most often): its
+            // path ordinals tell its pages apart without reading a path.
+            let alone = at == 0 && end == best.len();
+            page_ids(reader, &best[at..end], alone, &mut pages[at..end]);
         }
         at = end;
     }
@@ -277,16 +280,25 @@ fn rerank(searcher: &Searcher, fields: &Fields, proximity: Option<&Proximity>, c
     }
 }
 
-/// Each candidate's page (one segment's candidates), by its path: a page's
-/// sections may lie in several segments, so not by the segment's term
-/// ordinal.
-fn page_ids(reader: &tantivy::SegmentReader, candidates: &[Candidate], pages: &mut [Option<u64>]) {
+/// Each candidate's page (one segment's candidates): by its path, since a
+/// page's sections may lie in several segments, or by the segment's path
+/// ordinal when this segment holds every candidate (`alone`).
+fn page_ids(
+    reader: &tantivy::SegmentReader,
+    candidates: &[Candidate],
+    alone: bool,
+    pages: &mut [Option<u64>],
+) {
     let Ok(Some(paths)) = reader.fast_fields().str("path") else { return };
     let mut ords: Vec<(u64, usize)> = candidates
         .iter()
         .enumerate()
         .filter_map(|(i, c)| Some((paths.ords().first(c.address.doc_id)?, i)))
         .collect();
+    if alone {
+        ords.into_iter().for_each(|(ord, i)| pages[i] = Some(ord));
+        return;
+    }
     ords.sort_unstable();
     let sorted: Vec<u64> = ords.iter().map(|o| o.0).collect();
     let mut next = ords.iter().map(|o| o.1);
