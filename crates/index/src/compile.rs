@@ -2,7 +2,7 @@
 //! tier 1 (every word and phrase but the stopwords, or a symbol the query
 //! names), tier 2 (most of the words, weighed by rarity, Chinese question
 //! words left out), whether the two rank as one list (a question), the
-//! proximity query that rescores the best candidates, and what snippets
+//! word pairs whose proximity rescores the best candidates, and what snippets
 //! light.
 
 use std::collections::HashSet;
@@ -40,7 +40,7 @@ const WORD_SHARE: Score = 0.1;
 const EDGE_WEIGHT: Score = 0.5;
 /// A CJK run of at most this many chars is one word in tier 2.
 const MAX_CJK_WORD_CHARS: usize = 4;
-/// Weight of a proximity match, over the two words' own BM25.
+/// Weight of a proximity match, over the two words' rarity.
 const PROXIMITY_BOOST: Score = 1.0;
 /// The same in the title, whose matches weigh [`TITLE_BOOST`] times more.
 pub(crate) const PROXIMITY_TITLE_BOOST: Score = PROXIMITY_BOOST * TITLE_BOOST;
