@@ -3,7 +3,8 @@
 //! Syntax: words, searched as written (`--amend`, `-e`, `pg_ctl`, `C++`:
 //! a leading `-` is part of the word, as on a command line); `"quoted
 //! phrases"` (strict); exclusions written `NOT word`, `NOT "phrase"` or
-//! `-"phrase"` (forms no command-line word takes); filters `project:`, `version:`/`branch:`, `locale:`/`lang:`,
+//! `-"phrase"` (forms no command-line word takes; `NOT` before a word in
+//! capitals is SQL's, as in `IS NOT NULL`, and a word); filters `project:`, `version:`/`branch:`, `locale:`/`lang:`,
 //! `domain:`, `collection:` (value `*` = all); a leading version prefix
 //! `PG96:` / `pg 13:` / `postgresql18:`. Splitting a prefix into project
 //! alias and version needs the installed editions, so that is the library's job.
@@ -40,6 +41,14 @@ pub enum QueryError {
     Empty,
     #[error("{0}")]
     Invalid(String),
+}
+
+/// Whether the next word of `rest` is written in capitals (`NULL`, `IN`,
+/// `DISTINCT`): it has a letter and no lower-case one. A quoted phrase is
+/// not a word.
+fn before_capitals(rest: &str) -> bool {
+    let next = rest.split_whitespace().next().unwrap_or("");
+    !next.starts_with('"') && next.chars().any(char::is_alphabetic) && !next.chars().any(char::is_lowercase)
 }
 
 /// Parses query text. Never panics on any input.
@@ -103,8 +112,9 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
             q.excluded.push(token.to_string());
             continue;
         }
-        // `NOT` (capitals) before another word excludes it; last, it is a word.
-        if token == "NOT" && !rest[end..].trim().is_empty() {
+        // `NOT` (capitals) before another word excludes it; last, or before
+        // a word in capitals (SQL's `IS NOT NULL`, `NOT EXISTS`), it is a word.
+        if token == "NOT" && !rest[end..].trim().is_empty() && !before_capitals(&rest[end..]) {
             not = true;
             continue;
         }
@@ -237,6 +247,16 @@ mod tests {
         let q = parse_query("is not null NOT").unwrap();
         assert_eq!(words(&q), ["is", "not", "null", "NOT"]);
         assert!(q.excluded.is_empty());
+        // Before a word in capitals, `NOT` is SQL's: both are words.
+        for text in ["IS NOT NULL", "WHERE x NOT IN", "IS NOT DISTINCT FROM", "NOT EXISTS subquery"] {
+            let q = parse_query(text).unwrap();
+            assert_eq!(words(&q).join(" "), text, "{text}");
+            assert!(q.excluded.is_empty(), "{text}");
+        }
+        // Before a word in lower case or a phrase, it excludes.
+        let q = parse_query("vacuum NOT full NOT \"FULL\"").unwrap();
+        assert_eq!(words(&q), ["vacuum"]);
+        assert_eq!(q.excluded, ["full", "FULL"]);
     }
 
     #[test]

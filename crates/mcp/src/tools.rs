@@ -40,9 +40,9 @@ pub struct ListArgs {
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
     /// Search text, at most 256 characters. Supports filters (project:, version: or branch:, locale: or lang:,
-    /// domain:, collection:), "quoted phrases", exclusions written NOT word or -"phrase", and a version prefix
-    /// such as `PG96: SELECT`; command-line words (--amend, -e, pg_ctl) are searched as written; filters in
-    /// the text win over the parameters.
+    /// domain:, collection:), "quoted phrases", exclusions written NOT word or -"phrase" (NOT before a word in
+    /// capitals is SQL's: IS NOT NULL), and a version prefix such as `PG96: SELECT`; command-line words
+    /// (--amend, -e, pg_ctl) are searched as written; filters in the text win over the parameters.
     pub text: String,
     /// Project (default: the library's default project, e.g. postgresql).
     pub project: Option<String>,
