@@ -91,6 +91,15 @@ fn library() -> tempfile::TempDir {
         "sql-vacuum.html",
         "<html><head><title>VACUUM</title></head><body><div class=\"refentry\" id=\"SQL-VACUUM\"><div class=\"refnamediv\"><h2>VACUUM</h2><p>VACUUM — garbage-collect and optionally analyze a database</p></div><div class=\"refsect1\" id=\"SQL-VACUUM-DESCRIPTION\"><h2>Description</h2><p>Plain VACUUM reclaims storage occupied by dead tuples and can run alongside normal reading and writing. VACUUM FULL works differently: it rewrites the entire contents of the table into a new disk file, which needs an exclusive lock.</p></div><div class=\"refsect1\" id=\"SQL-VACUUM-COMPAT\"><h2>Compatibility</h2><p>There is no VACUUM statement in the SQL standard.</p></div></div></body></html>".to_owned(),
     );
+    write(
+        en.path(),
+        "functions-comparison.html",
+        page(
+            "9.2. Comparison Functions and Operators",
+            "<code>expression IS NOT NULL</code> is true when the value of the expression is not the null value.",
+            &[],
+        ),
+    );
     let zh = tempfile::tempdir().unwrap();
     write(
         zh.path(),
@@ -187,6 +196,18 @@ fn check(face: &mut dyn Face, name: &str) {
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+
+    // SQL's NOT before a word in capitals is a word of the query; before a
+    // word in lower case it excludes that word.
+    let r = face.search("IS NOT NULL", "en");
+    assert_eq!(first(&r).0, "/m/functions-comparison", "{name}: {r}");
+    let anchors = |r: &Value| -> Vec<String> {
+        r["hits"].as_array().unwrap().iter().map(|h| h["anchor"].as_str().unwrap_or("").to_owned()).collect()
+    };
+    let description = "SQL-VACUUM-DESCRIPTION".to_owned();
+    assert!(anchors(&face.search("VACUUM", "en")).contains(&description), "{name}");
+    let r = face.search("VACUUM NOT full", "en");
+    assert!(!anchors(&r).contains(&description), "{name}: {r}");
 
     // A quoted phrase is strict; the same words unquoted are not.
     let r = face.search("\"rewrites the entire contents\"", "en");
