@@ -620,8 +620,9 @@ fn tier2(
         )),
         _ => clauses.push((Occur::Must, most)),
     }
-    // The bigrams of a CJK sentence count alike: those spanning two
-    // words (制每 in 限制每个) are rare but say nothing.
+    // The bigrams of a CJK sentence count by the mean rarity, not their
+    // own: those spanning two words (制每 in 限制每个) are rare but say
+    // nothing, and count [`EDGE_WEIGHT`] of it.
     let weights = latin.iter().zip(idfs).map(|(_, idf)| idf.unwrap_or(mean_idf));
     let weights = weights.chain((latin.len()..latin.len() + grams.len()).map(|i| mean_idf * factor(i)));
     let coverage: Vec<(Box<dyn Query>, Score)> =
