@@ -13,7 +13,7 @@ use tantivy::{Score, Searcher, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::symbol_key_of_folded;
-use crate::proximity::Proximity;
+use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{content_pieces, identifier_symbols, is_stopword};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
@@ -552,11 +552,11 @@ fn offset_terms(unit: &Unit) -> Option<Vec<(usize, &str)>> {
 /// BM25's inverse document frequency of a unit in the body field: a term's,
 /// or a phrase's rarest term's (a phrase is at least as rare); None for a
 /// prefix expansion or a term no section holds.
-fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
-    let n = searcher.num_docs() as Score;
-    let of = |t: &str| -> Option<Score> {
-        let df = searcher.doc_freq(&Term::from_field_text(f.body, t)).ok()?;
-        (df > 0).then(|| (1.0 + (n - df as Score + 0.5) / (df as Score + 0.5)).ln())
+fn idf(freqs: &mut BodyFreqs<'_>, unit: &Unit) -> Option<Score> {
+    let n = freqs.searcher.num_docs() as Score;
+    let mut of = |t: &str| -> Option<Score> {
+        let df = freqs.get(t)?;
+        (df > 0).then(|| bm25_idf(df as Score, n))
     };
     match unit {
         Unit::Term(t) => of(t),
@@ -564,6 +564,30 @@ fn idf(searcher: &Searcher, f: &Fields, unit: &Unit) -> Option<Score> {
             ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
         }
         Unit::AnyOf(_) => None,
+    }
+}
+
+/// Document frequencies in the body field, each term looked up once per
+/// search: the words' rarity and the edge-bigram test read the same ones.
+struct BodyFreqs<'a> {
+    searcher: &'a Searcher,
+    field: Field,
+    /// Terms looked up so far (None: the lookup failed).
+    known: Vec<(String, Option<u64>)>,
+}
+
+impl<'a> BodyFreqs<'a> {
+    fn new(searcher: &'a Searcher, f: &Fields) -> BodyFreqs<'a> {
+        BodyFreqs { searcher, field: f.body, known: Vec::new() }
+    }
+
+    fn get(&mut self, t: &str) -> Option<u64> {
+        if let Some((_, df)) = self.known.iter().find(|(k, _)| k == t) {
+            return *df;
+        }
+        let df = self.searcher.doc_freq(&Term::from_field_text(self.field, t)).ok();
+        self.known.push((t.to_owned(), df));
+        df
     }
 }
 
@@ -643,29 +667,21 @@ fn tier2(
 /// section. Sentences are written without spaces, so an edge is as much a
 /// "word" to the index as a real one, and a rare one (`消另`) would
 /// otherwise weigh most. None is an edge when none looks like a word.
-/// Measured on the body field, each char looked up once.
-fn edge_bigrams(searcher: &Searcher, f: &Fields, grams: &[Unit]) -> Vec<bool> {
+/// Measured on the body field (see [`BodyFreqs`]).
+fn edge_bigrams(freqs: &mut BodyFreqs<'_>, grams: &[Unit]) -> Vec<bool> {
     if grams.len() < 2 {
         return vec![false; grams.len()];
     }
-    let n = searcher.num_docs().max(1) as Score;
-    let df = |t: &str| searcher.doc_freq(&Term::from_field_text(f.body, t)).unwrap_or(0) as Score;
-    let mut chars: Vec<(char, Score)> = Vec::new();
-    let mut char_df = |c: char| match chars.iter().find(|x| x.0 == c) {
-        Some(x) => x.1,
-        None => {
-            let d = df(c.encode_utf8(&mut [0u8; 4]));
-            chars.push((c, d));
-            d
-        }
-    };
+    let n = freqs.searcher.num_docs().max(1) as Score;
+    let mut df = |t: &str| freqs.get(t).unwrap_or(0) as Score;
     let word_like: Vec<bool> = grams
         .iter()
         .map(|g| {
             let Unit::Term(t) = g else { return true };
             let mut cs = t.chars();
             let (Some(a), Some(b), None) = (cs.next(), cs.next(), cs.next()) else { return true };
-            let (both, da, db) = (df(t), char_df(a), char_df(b));
+            let both = df(t);
+            let (da, db) = (df(a.encode_utf8(&mut [0u8; 4])), df(b.encode_utf8(&mut [0u8; 4])));
             both >= WORD_SHARE * da.min(db) && both * n >= da * db
         })
         .collect();
@@ -689,9 +705,11 @@ pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'
     let mut lit = Lit::new(&units);
     let (latin, grams) = tier2_words(&words, &units);
     let tier1 = tier1(f, request, &units, &words, &phrases);
-    // Each word's rarity, looked up once for both.
-    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(searcher, f, u)).collect();
-    let edges = edge_bigrams(searcher, f, &grams);
+    // Each word's rarity, looked up once for tier 2, proximity and the
+    // edge-bigram test.
+    let mut freqs = BodyFreqs::new(searcher, f);
+    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(&mut freqs, u)).collect();
+    let edges = edge_bigrams(&mut freqs, &grams);
     let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges));
     let proximity = proximity(&latin, &idfs[..latin.len()]);
     if tier2.is_some() {

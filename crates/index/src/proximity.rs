@@ -82,10 +82,7 @@ impl Proximity {
         let idf: Vec<Score> = self
             .terms
             .iter()
-            .map(|t| {
-                let df = searcher.doc_freq(&Term::from_field_text(f.title, t)).unwrap_or(0) as Score;
-                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-            })
+            .map(|t| bm25_idf(searcher.doc_freq(&Term::from_field_text(f.title, t)).unwrap_or(0) as Score, n))
             .collect();
         let title = self.pairs.iter().map(|p| title_boost * (idf[p.left] + idf[p.right])).collect();
         let body = self.pairs.iter().map(|p| p.weight).collect();
@@ -151,6 +148,12 @@ impl Proximity {
 /// title), its average length and each pair's weight.
 pub(crate) struct Prepared {
     fields: [(Field, Score, Vec<Score>); 2],
+}
+
+/// BM25's inverse document frequency of a term found in `df` of `n`
+/// documents, as tantivy computes it.
+pub(crate) fn bm25_idf(df: Score, n: Score) -> Score {
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// How many times `right` follows `left` within [`PROXIMITY_SLOP`] of the
