@@ -17,6 +17,7 @@ use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{content_pieces, identifier_symbols, is_stopword};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
+use crate::stats::Stats;
 use crate::text::{fold, is_cjk};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
@@ -552,10 +553,10 @@ fn offset_terms(unit: &Unit) -> Option<Vec<(usize, &str)>> {
 /// BM25's inverse document frequency of a unit in the body field: a term's,
 /// or a phrase's rarest term's (a phrase is at least as rare); None for a
 /// prefix expansion or a term no section holds.
-fn idf(freqs: &mut BodyFreqs<'_>, unit: &Unit) -> Option<Score> {
-    let n = freqs.searcher.num_docs() as Score;
-    let mut of = |t: &str| -> Option<Score> {
-        let df = freqs.get(t)?;
+fn idf(stats: &Stats<'_>, body: Field, unit: &Unit) -> Option<Score> {
+    let n = stats.searcher.num_docs() as Score;
+    let of = |t: &str| -> Option<Score> {
+        let df = stats.doc_freq_of(body, t)?;
         (df > 0).then(|| bm25_idf(df as Score, n))
     };
     match unit {
@@ -564,30 +565,6 @@ fn idf(freqs: &mut BodyFreqs<'_>, unit: &Unit) -> Option<Score> {
             ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
         }
         Unit::AnyOf(_) => None,
-    }
-}
-
-/// Document frequencies in the body field, each term looked up once per
-/// search: the words' rarity and the edge-bigram test read the same ones.
-struct BodyFreqs<'a> {
-    searcher: &'a Searcher,
-    field: Field,
-    /// Terms looked up so far (None: the lookup failed).
-    known: Vec<(String, Option<u64>)>,
-}
-
-impl<'a> BodyFreqs<'a> {
-    fn new(searcher: &'a Searcher, f: &Fields) -> BodyFreqs<'a> {
-        BodyFreqs { searcher, field: f.body, known: Vec::new() }
-    }
-
-    fn get(&mut self, t: &str) -> Option<u64> {
-        if let Some((_, df)) = self.known.iter().find(|(k, _)| k == t) {
-            return *df;
-        }
-        let df = self.searcher.doc_freq(&Term::from_field_text(self.field, t)).ok();
-        self.known.push((t.to_owned(), df));
-        df
     }
 }
 
@@ -667,13 +644,13 @@ fn tier2(
 /// section. Sentences are written without spaces, so an edge is as much a
 /// "word" to the index as a real one, and a rare one (`消另`) would
 /// otherwise weigh most. None is an edge when none looks like a word.
-/// Measured on the body field (see [`BodyFreqs`]).
-fn edge_bigrams(freqs: &mut BodyFreqs<'_>, grams: &[Unit]) -> Vec<bool> {
+/// Measured on the body field.
+fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     if grams.len() < 2 {
         return vec![false; grams.len()];
     }
-    let n = freqs.searcher.num_docs().max(1) as Score;
-    let mut df = |t: &str| freqs.get(t).unwrap_or(0) as Score;
+    let n = stats.searcher.num_docs().max(1) as Score;
+    let df = |t: &str| stats.doc_freq_of(body, t).unwrap_or(0) as Score;
     let word_like: Vec<bool> = grams
         .iter()
         .map(|g| {
@@ -694,7 +671,8 @@ fn edge_bigrams(freqs: &mut BodyFreqs<'_>, grams: &[Unit]) -> Vec<bool> {
 /// Compiles the request's query against this searcher (prefixes expand to
 /// its terms, words weigh by their rarity in it); None when the query has
 /// no word or phrase that could match.
-pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
+pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
+    let searcher = stats.searcher;
     let q = request.query;
     let words: Vec<Word> = q.words.iter().map(|w| Word::new(w)).collect();
     let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p)).collect();
@@ -705,11 +683,10 @@ pub(crate) fn compile(searcher: &Searcher, f: &Fields, request: &SearchRequest<'
     let mut lit = Lit::new(&units);
     let (latin, grams) = tier2_words(&words, &units);
     let tier1 = tier1(f, request, &units, &words, &phrases);
-    // Each word's rarity, looked up once for tier 2, proximity and the
-    // edge-bigram test.
-    let mut freqs = BodyFreqs::new(searcher, f);
-    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(&mut freqs, u)).collect();
-    let edges = edge_bigrams(&mut freqs, &grams);
+    // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
+    // the edge-bigram test and the tiers' BM25.
+    let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
+    let edges = edge_bigrams(stats, f.body, &grams);
     let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges));
     let proximity = proximity(&latin, &idfs[..latin.len()]);
     if tier2.is_some() {

@@ -11,6 +11,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
+use tantivy::columnar::{Column, StrColumn};
 use tantivy::store::StoreReader;
 use tantivy::{IndexReader, ReloadPolicy, Searcher};
 
@@ -58,6 +59,8 @@ pub(crate) struct SnapshotInner {
     /// Each segment's document store, for reading hits as bytes (the
     /// searcher's own stores only hand out deserialized documents).
     pub(crate) stores: Vec<StoreReader>,
+    /// Each segment's columns a search reads, opened once.
+    pub(crate) columns: Vec<SegmentColumns>,
     pub(crate) payload: String,
     pub(crate) opstamp: u64,
     pub(crate) fields: Arc<Fields>,
@@ -71,7 +74,31 @@ impl SnapshotInner {
             .iter()
             .map(|s| s.get_store_reader(STORE_CACHE_BLOCKS))
             .collect::<std::io::Result<_>>()?;
-        Ok(SnapshotInner { searcher, stores, payload, opstamp, fields, results: Default::default() })
+        let columns = searcher.segment_readers().iter().map(SegmentColumns::open).collect();
+        Ok(SnapshotInner { searcher, stores, columns, payload, opstamp, fields, results: Default::default() })
+    }
+}
+
+/// The fast-field columns of one segment that every search reads (the
+/// edition filter, section keys and weights, page paths): opening them
+/// costs more than a short search's reading them, so a snapshot opens them
+/// once. None where a segment lacks one.
+pub(crate) struct SegmentColumns {
+    pub(crate) edition: Option<StrColumn>,
+    pub(crate) path: Option<StrColumn>,
+    pub(crate) key: Option<Column<u64>>,
+    pub(crate) weight: Option<Column<u64>>,
+}
+
+impl SegmentColumns {
+    fn open(reader: &tantivy::SegmentReader) -> SegmentColumns {
+        let fast = reader.fast_fields();
+        SegmentColumns {
+            edition: fast.str("edition").ok().flatten(),
+            path: fast.str("path").ok().flatten(),
+            key: fast.u64("key_num").ok(),
+            weight: fast.u64("weight").ok(),
+        }
     }
 }
 

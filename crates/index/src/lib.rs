@@ -47,6 +47,7 @@ mod request;
 pub mod schema;
 mod search;
 pub mod snippet;
+mod stats;
 pub mod text;
 pub mod tokenizer;
 mod weight;

@@ -12,9 +12,10 @@
 
 use tantivy::postings::Postings;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
+use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
 use crate::schema::Fields;
+use crate::stats::Stats;
 
 /// Two neighbouring words count as close when the second stands up to this
 /// many positions from where a phrase would put it, before or after.
@@ -69,24 +70,18 @@ impl Proximity {
     /// the title, `title_boost` times the two words' rarity among titles
     /// (titles are few and short: a word rare in bodies may be common in
     /// titles, and the other way round).
-    pub(crate) fn prepare(&self, searcher: &Searcher, f: &Fields, title_boost: Score) -> Prepared {
-        let n = searcher.num_docs() as Score;
-        let average = |field: Field| {
-            let tokens: u64 = searcher
-                .segment_readers()
-                .iter()
-                .filter_map(|r| Some(r.inverted_index(field).ok()?.total_num_tokens()))
-                .sum();
-            (tokens as Score / n.max(1.0)).max(1.0)
-        };
+    pub(crate) fn prepare(&self, stats: &Stats<'_>, f: &Fields, title_boost: Score) -> Prepared {
+        let n = stats.searcher.num_docs() as Score;
         let idf: Vec<Score> = self
             .terms
             .iter()
-            .map(|t| bm25_idf(searcher.doc_freq(&Term::from_field_text(f.title, t)).unwrap_or(0) as Score, n))
+            .map(|t| bm25_idf(stats.doc_freq_of(f.title, t).unwrap_or(0) as Score, n))
             .collect();
         let title = self.pairs.iter().map(|p| title_boost * (idf[p.left] + idf[p.right])).collect();
         let body = self.pairs.iter().map(|p| p.weight).collect();
-        Prepared { fields: [(f.body, average(f.body), body), (f.title, average(f.title), title)] }
+        Prepared {
+            fields: [(f.body, stats.average_len(f.body), body), (f.title, stats.average_len(f.title), title)],
+        }
     }
 
     /// The proximity score of each of `docs` (ascending, one segment's). A

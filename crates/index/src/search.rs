@@ -29,10 +29,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use tantivy::columnar::StrColumn;
 use tantivy::query::{EnableScoring, Query};
 use tantivy::schema::OwnedValue;
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
-use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, TERMINATED};
+use tantivy::{DocAddress, DocId, DocSet, Score, TERMINATED};
 
 use crate::cache::Key;
 use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, compile};
@@ -42,6 +43,7 @@ use crate::index::{Snapshot, SnapshotInner};
 use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
+use crate::stats::Stats;
 use crate::weight::{FULL_WEIGHT, is_listing};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
@@ -124,7 +126,8 @@ struct Matching<'a> {
 /// Runs one tier: every live matching doc not in `skip` (sorted), checking
 /// the deadline and the cancel flag between segments and every 256 docs.
 fn collect(
-    searcher: &Searcher,
+    snap: &SnapshotInner,
+    stats: &Stats<'_>,
     matching: Matching<'_>,
     skip: &[DocAddress],
     keep: Keep,
@@ -132,8 +135,9 @@ fn collect(
     flags: &mut Flags,
 ) -> Tier {
     let mut out = Tier::default();
+    let searcher = &snap.searcher;
     let scoring = match keep {
-        Keep::Scored => EnableScoring::enabled_from_searcher(searcher),
+        Keep::Scored => EnableScoring::enabled_from_statistics_provider(stats, searcher),
         Keep::Count => EnableScoring::disabled_from_searcher(searcher),
     };
     let Matching { query, coverage, bonus } = matching;
@@ -152,13 +156,13 @@ fn collect(
         .unwrap_or_default();
     let total = coverage.map_or(1.0, |c| c.total);
     let scale = coverage.map_or(0.0, |c| c.scale);
-    for (ord, reader) in searcher.segment_readers().iter().enumerate() {
+    for ((ord, reader), columns) in searcher.segment_readers().iter().enumerate().zip(&snap.columns) {
         if flags.check(request) {
             break;
         }
         // Edition filter: the allowed ords of this segment's edition column
         // (None = every edition here is allowed).
-        let Ok(Some(editions)) = reader.fast_fields().str("edition") else { continue };
+        let Some(editions) = &columns.edition else { continue };
         let allowed: Vec<u64> = request
             .editions
             .iter()
@@ -170,8 +174,7 @@ fn collect(
         let check_edition = allowed.len() < editions.num_terms();
         let edition_ords = editions.ords();
         let Ok(mut scorer) = weight.scorer(reader, 1.0) else { continue };
-        let keys = reader.fast_fields().u64("key_num").ok();
-        let weights = reader.fast_fields().u64("weight").ok();
+        let (keys, weights) = (&columns.key, &columns.weight);
         let alive = reader.alive_bitset();
         let mut units: Vec<(Box<dyn tantivy::query::Scorer>, Score)> =
             unit_weights.iter().filter_map(|(w, idf)| Some((w.scorer(reader, 1.0).ok()?, *idf))).collect();
@@ -242,13 +245,19 @@ fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
 /// few dozen seeks rather than every candidate's positions; which candidates
 /// they are depends on the query alone, so the order is the same for every
 /// page size.
-fn rerank(searcher: &Searcher, fields: &Fields, proximity: Option<&Proximity>, candidates: &mut [Candidate]) {
+fn rerank(
+    snap: &SnapshotInner,
+    stats: &Stats<'_>,
+    proximity: Option<&Proximity>,
+    candidates: &mut [Candidate],
+) {
+    let searcher = &snap.searcher;
     let depth = RERANK_DEPTH.min(candidates.len());
     top(candidates, depth);
     let best = &mut candidates[..depth];
     best.sort_unstable_by_key(|c| c.address);
     let mut pages: Vec<Option<u64>> = vec![None; best.len()];
-    let prepared = proximity.map(|p| (p, p.prepare(searcher, fields, PROXIMITY_TITLE_BOOST)));
+    let prepared = proximity.map(|p| (p, p.prepare(stats, &snap.fields, PROXIMITY_TITLE_BOOST)));
     let mut at = 0;
     while at < best.len() {
         let ord = best[at].address.segment_ord;
@@ -264,7 +273,9 @@ fn rerank(searcher: &Searcher, fields: &Fields, proximity: Option<&Proximity>, c
             // One segment holds them all (one edition, most often): its
             // path ordinals tell its pages apart without reading a path.
             let alone = at == 0 && end == best.len();
-            page_ids(reader, &best[at..end], alone, &mut pages[at..end]);
+            if let Some(paths) = snap.columns.get(ord as usize).and_then(|c| c.path.as_ref()) {
+                page_ids(paths, &best[at..end], alone, &mut pages[at..end]);
+            }
         }
         at = end;
     }
@@ -283,13 +294,7 @@ fn rerank(searcher: &Searcher, fields: &Fields, proximity: Option<&Proximity>, c
 /// Each candidate's page (one segment's candidates): by its path, since a
 /// page's sections may lie in several segments, or by the segment's path
 /// ordinal when this segment holds every candidate (`alone`).
-fn page_ids(
-    reader: &tantivy::SegmentReader,
-    candidates: &[Candidate],
-    alone: bool,
-    pages: &mut [Option<u64>],
-) {
-    let Ok(Some(paths)) = reader.fast_fields().str("path") else { return };
+fn page_ids(paths: &StrColumn, candidates: &[Candidate], alone: bool, pages: &mut [Option<u64>]) {
     let mut ords: Vec<(u64, usize)> = candidates
         .iter()
         .enumerate()
@@ -333,8 +338,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         outcome.cancelled = flags.cancelled;
         return outcome;
     }
-    let Some(compiled) = compile(&snap.searcher, &snap.fields, request) else { return outcome };
-    let searcher = &snap.searcher;
+    let stats = Stats::new(&snap.searcher);
+    let Some(compiled) = compile(&stats, &snap.fields, request) else { return outcome };
     let wanted = request.offset.saturating_add(request.limit);
 
     // Coverage outweighs BM25 for keywords (tier 1 ahead of tier 2, which
@@ -343,7 +348,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     let merged = compiled.tier2.as_ref().filter(|(_, c)| c.merged).map(|(_, c)| c.scale);
     let bonus = merged.unwrap_or(0.0);
     let matching = Matching { query: &*compiled.tier1, coverage: None, bonus };
-    let tier1 = collect(searcher, matching, &[], Keep::Scored, request, &mut flags);
+    let tier1 = collect(snap, &stats, matching, &[], Keep::Scored, request, &mut flags);
     let tier1_count = tier1.count;
     // A manual's generated index holds every term verbatim, so it would win
     // tier 1 for terms its real sections word differently: it goes last.
@@ -359,7 +364,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         skip.sort();
         let keep = if merged.is_none() && tier1.len() >= wanted { Keep::Count } else { Keep::Scored };
         let matching = Matching { query: &**query, coverage: Some(coverage), bonus: 0.0 };
-        let found = collect(searcher, matching, &skip, keep, request, &mut flags);
+        let found = collect(snap, &stats, matching, &skip, keep, request, &mut flags);
         tier2_count = found.count;
         for c in found.candidates {
             if c.listing { listings.push(c) } else { tier2.push(c) }
@@ -371,7 +376,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         tier1.append(&mut tier2);
     }
     if !flags.stop() {
-        rerank(searcher, &snap.fields, compiled.proximity.as_ref(), &mut tier1);
+        rerank(snap, &stats, compiled.proximity.as_ref(), &mut tier1);
     }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
