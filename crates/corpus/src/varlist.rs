@@ -1,9 +1,12 @@
 //! Names a manual defines in its variable lists (DocBook `<varlistentry>`,
 //! HTML `<dl>`): configuration settings (`<dt id="GUC-WORK-MEM"><code
 //! class="varname">work_mem</code>`) and command-line options (`<code
-//! class="option">--data-only</code>`), as symbols of the section holding
-//! their definition, so that a search for the name finds its definition
-//! before the pages that only mention it.
+//! class="option">--data-only</code>`); and in the first cells of its
+//! tables: the function a row's signature starts with (`<code
+//! class="function">abbrev</code> ( inet ) → text`), the type, setting or
+//! environment variable a cell holds alone (`<td><code class="type">anyelement</code></td>`). Each becomes a
+//! symbol of the section holding its definition, so that a search for the
+//! name finds its definition before the pages that only mention it.
 
 use std::collections::HashSet;
 
@@ -19,6 +22,17 @@ const MAX_NAME_BYTES: usize = 100;
 /// The `<code>` classes that name what a list item defines, and the kind
 /// each becomes.
 const NAME_CLASSES: [(&str, &str); 2] = [("varname", "Setting"), ("option", "Option")];
+
+/// The `<code>` classes that name what a table row defines when they start
+/// its first cell, the kind each becomes, and whether the name must fill
+/// the cell (a type or a setting alone; a function is followed by its
+/// signature).
+const CELL_CLASSES: [(&str, &str, bool); 4] = [
+    ("function", "Function", false),
+    ("type", "Type", true),
+    ("varname", "Setting", true),
+    ("envar", "Environment", true),
+];
 
 /// Each term of each `<dt>` whose name is a setting or an option, attached
 /// to the section the `<dt>` falls in: `cuts` are the headings that start
@@ -39,12 +53,19 @@ pub(crate) fn varlist_symbols(
             continue;
         }
         let Some(el) = node.value().as_element() else { continue };
+        // The section the term falls in; past the last known one (a heading
+        // the converter dropped) the lead section.
+        let anchor = || cut.checked_sub(1).and_then(|i| anchors.get(i)).map(|a| (*a).to_owned());
+        if el.name() == "tr" || el.name() == "li" {
+            if let Some((name, kind)) = row_name(node) {
+                push(&mut out, name, kind, &anchor());
+            }
+            continue;
+        }
         if el.name() != "dt" {
             continue;
         }
-        // The section the term falls in; past the last known one (a heading
-        // the converter dropped) the lead section.
-        let anchor = cut.checked_sub(1).and_then(|i| anchors.get(i)).map(|a| (*a).to_owned());
+        let anchor = anchor();
         let before = out.len();
         for term in node.children().filter(|c| is_element(*c, "span", Some("term"))) {
             if let Some((name, kind)) = term_name(term) {
@@ -83,13 +104,55 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
             continue;
         }
         let (_, kind) = NAME_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class))?;
-        let text: String = child.descendants().filter_map(|d| d.value().as_text().map(|t| &**t)).collect();
+        let text = text_of(child);
         let name = text.trim().split(['=', ' ', '\n', '\t', '[']).next().unwrap_or("").trim_end_matches(',');
         let useful =
             !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
         return useful.then(|| (nfc(name), *kind));
     }
     None
+}
+
+/// The name a table row defines: its first cell's leading `<code>` of a
+/// [`CELL_CLASSES`] class (past empty anchors and a wrapping paragraph),
+/// when the cell is a data cell and, for the classes that must, holds
+/// nothing else. A list item defines the environment variable it starts
+/// with (`<li><p><code class="envar">PGHOST</code> behaves the same as…`).
+fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
+    let item = is_element(row, "li", None);
+    let cell = if item { row } else { row.children().find(|c| c.value().is_element())? };
+    if !item && !is_element(cell, "td", None) {
+        return None;
+    }
+    let mut at = cell;
+    let code = loop {
+        let first = at.children().find(|c| match c.value() {
+            Node::Text(t) => !t.trim().is_empty(),
+            Node::Element(e) => !(e.name() == "a" && text_of(*c).trim().is_empty()),
+            _ => false,
+        })?;
+        match first.value().as_element()?.name() {
+            "p" if at == cell => at = first,
+            "code" => break first,
+            _ => return None,
+        }
+    };
+    let el = code.value().as_element()?;
+    let (class, kind, alone) = CELL_CLASSES.iter().find(|(class, _, _)| el.classes().any(|k| k == *class))?;
+    if item && *class != "envar" {
+        return None;
+    }
+    let name = text_of(code);
+    let name = name.trim();
+    if *alone && !item && text_of(cell).trim() != name {
+        return None;
+    }
+    let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
+    useful.then(|| (nfc(name), *kind))
+}
+
+fn text_of(node: NodeRef<'_, Node>) -> String {
+    node.descendants().filter_map(|d| d.value().as_text().map(|t| &**t)).collect()
 }
 
 #[cfg(test)]
@@ -126,5 +189,36 @@ mod tests {
             ]
         );
         assert!(page.sections.iter().any(|s| s.anchor.as_deref() == Some("CONFIG-MEMORY")));
+    }
+
+    #[test]
+    fn names_that_start_a_table_row_become_symbols_of_their_section() {
+        let html = r#"<html><body><div class="sect1" id="FUNCS">
+<h2 class="title">9.12. Network Address Functions</h2>
+<div class="table"><table><thead><tr><th><p class="func_signature">Function</p></th><th>Description</th></tr></thead>
+<tbody><tr><td class="func_table_entry"><p class="func_signature"><a id="id-1"></a>
+<code class="function">abbrev</code> ( <code class="type">inet</code> ) → <code class="returnvalue">text</code></p>
+<p>Creates an abbreviated display format as text.</p></td></tr>
+<tr><td><code class="type">inet</code> <code class="literal">&lt;&lt;</code> <code class="type">inet</code></td><td>Is subnet strictly contained by subnet?</td></tr>
+<tr><td><code class="literal">on</code></td><td>a literal value, not a name</td></tr>
+<tr><td><a href="x.html">Prev</a></td><td>navigation</td></tr>
+</tbody></table></div></div>
+<div class="sect1" id="PSEUDO"><h2 class="title">8.21. Pseudo-Types</h2>
+<table><tr><td><code class="type">anyelement</code></td><td>Indicates that a function accepts any data type.</td></tr>
+<tr><td><code class="type">integer</code> or <code class="type">int</code></td><td>two names</td></tr></table>
+<ul><li><p><code class="envar">PGHOST</code> behaves the same as the host connection parameter.</p></li>
+<li><p><code class="varname">work_mem</code> is mentioned here, not defined.</p></li></ul>
+</div></body></html>"#;
+        let page = html_to_page(html.as_bytes(), "functions.html", "/pg").unwrap();
+        let got: Vec<(&str, &str, Option<&str>)> =
+            page.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+        assert_eq!(
+            got,
+            [
+                ("abbrev", "Function", None),
+                ("anyelement", "Type", Some("PSEUDO")),
+                ("PGHOST", "Environment", Some("PSEUDO")),
+            ]
+        );
     }
 }
