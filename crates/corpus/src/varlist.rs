@@ -4,7 +4,9 @@
 //! class="option">--data-only</code>`); and in the first cells of its
 //! tables: the function a row's signature starts with (`<code
 //! class="function">abbrev</code> ( inet ) → text`), the type, setting or
-//! environment variable a cell holds alone (`<td><code class="type">anyelement</code></td>`). Each becomes a
+//! environment variable a cell holds alone (`<td><code class="type">anyelement</code></td>`); and in headings
+//! that are nothing but a name (`8.11.2. <code class="type">tsquery</code>`).
+//! Each becomes a
 //! symbol of the section holding its definition, so that a search for the
 //! name finds its definition before the pages that only mention it.
 
@@ -22,6 +24,17 @@ const MAX_NAME_BYTES: usize = 100;
 /// The `<code>` classes that name what a list item defines, and the kind
 /// each becomes.
 const NAME_CLASSES: [(&str, &str); 2] = [("varname", "Setting"), ("option", "Option")];
+
+/// The kinds of the names headings are, by their `<code>` class (others
+/// are entries).
+const HEADING_CLASSES: [(&str, &str); 6] = [
+    ("function", "Function"),
+    ("type", "Type"),
+    ("structname", "Table"),
+    ("command", "Command"),
+    ("varname", "Setting"),
+    ("literal", "Literal"),
+];
 
 /// The `<code>` classes that name what a table row defines when they start
 /// its first cell, the kind each becomes, and whether the name must fill
@@ -50,6 +63,10 @@ pub(crate) fn varlist_symbols(
     for node in root.descendants() {
         if cuts.contains(&node.id()) {
             cut += 1;
+            if let Some((name, kind)) = heading_name(node) {
+                let anchor = anchors.get(cut - 1).map(|a| (*a).to_owned());
+                push(&mut out, name, kind, &anchor);
+            }
             continue;
         }
         let Some(el) = node.value().as_element() else { continue };
@@ -149,6 +166,36 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     }
     let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
     useful.then(|| (nfc(name), *kind))
+}
+
+/// The name a section heading is, when it is nothing but one `<code>`
+/// (past its number and its permalink): `8.11.2. <code
+/// class="type">tsquery</code>`, `9.4.1. <code
+/// class="function">format</code>`; a function's argument list is left out.
+fn heading_name(heading: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
+    let mut code = None;
+    for child in heading.children() {
+        match child.value() {
+            Node::Text(t) => {
+                let t = t.trim();
+                let number = t.contains(|c: char| c.is_ascii_digit())
+                    && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
+                if !t.is_empty() && !number {
+                    return None;
+                }
+            }
+            Node::Element(e) if e.name() == "a" && matches!(text_of(child).trim(), "" | "#" | "¶" | "§") => {}
+            Node::Element(e) if e.name() == "code" && code.is_none() => code = Some((child, e)),
+            Node::Element(_) => return None,
+            _ => {}
+        }
+    }
+    let (code, el) = code?;
+    let kind = HEADING_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class)).map_or("Entry", |k| k.1);
+    let text = text_of(code);
+    let name = text.split('(').next().unwrap_or("").trim();
+    let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
+    useful.then(|| (nfc(name), kind))
 }
 
 fn text_of(node: NodeRef<'_, Node>) -> String {
