@@ -184,14 +184,16 @@ fn heading_name(heading: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
                     return None;
                 }
             }
-            Node::Element(e) if e.name() == "a" && matches!(text_of(child).trim(), "" | "#" | "¶" | "§") => {}
+            Node::Element(e) if e.name() == "a" && matches!(text_of(child).trim(), "" | "#" | "¶" | "§") => {
+            }
             Node::Element(e) if e.name() == "code" && code.is_none() => code = Some((child, e)),
             Node::Element(_) => return None,
             _ => {}
         }
     }
     let (code, el) = code?;
-    let kind = HEADING_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class)).map_or("Entry", |k| k.1);
+    let kind =
+        HEADING_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class)).map_or("Entry", |k| k.1);
     let text = text_of(code);
     let name = text.split('(').next().unwrap_or("").trim();
     let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);

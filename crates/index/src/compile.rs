@@ -14,7 +14,7 @@ use tantivy::{Score, Searcher, Term};
 use crate::highlight::Highlight;
 use crate::keys::symbol_key_of_folded;
 use crate::proximity::{Proximity, bm25_idf};
-use crate::question::{content_pieces, identifier_symbols, is_stopword};
+use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::stats::Stats;
@@ -396,12 +396,12 @@ fn tier1(
         })
         .collect();
     // A section defining an identifier the query names qualifies too.
+    // So does one naming a name by its kind (`port configuration parameter`).
     let mut named: Vec<String> = Vec::new();
-    for w in &request.query.words {
-        for key in identifier_symbols(w) {
-            if key != symbol_text && !named.contains(&key) {
-                named.push(key);
-            }
+    let kind = kind_named(&request.query.words);
+    for key in request.query.words.iter().flat_map(|w| identifier_symbols(w)).chain(kind) {
+        if key != symbol_text && !named.contains(&key) {
+            named.push(key);
         }
     }
     let mut alternatives: Vec<(Occur, Box<dyn Query>)> =

@@ -97,6 +97,53 @@ pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
         .collect()
 }
 
+/// Words that name what kind of thing a manual defines, longest first where
+/// one holds another: a query that is one name and one of these (`port
+/// configuration parameter`, `geqo配置参数`, `lag function`, `tsquery（数据类型）`)
+/// asks for that name's definition.
+const KIND_WORDS: &[&str] = &[
+    "configuration parameters",
+    "configuration parameter",
+    "environment variable",
+    "parameter",
+    "setting",
+    "function",
+    "data type",
+    "type",
+    "配置参数",
+    "环境变量",
+    "数据类型",
+    "参数",
+    "函数",
+    "类型",
+];
+
+/// The symbol key of the one name a query qualifies by its kind
+/// ([`KIND_WORDS`]); None unless the query is that name and kind words.
+pub(crate) fn kind_named(words: &[String]) -> Option<String> {
+    let folded: String = words
+        .join(" ")
+        .to_lowercase()
+        .chars()
+        .map(|c| if "()（）[]【】,，、:：".contains(c) { ' ' } else { c })
+        .collect();
+    let mut rest = format!(" {folded} ");
+    let mut found = false;
+    for kind in KIND_WORDS {
+        // A Latin kind is a whole word; a Chinese one stands anywhere.
+        let pattern = if kind.chars().any(is_cjk) { (*kind).to_owned() } else { format!(" {kind} ") };
+        while let Some(at) = rest.find(&pattern) {
+            rest.replace_range(at..at + pattern.len(), " ");
+            found = true;
+        }
+    }
+    let mut names = rest.split_whitespace();
+    let (Some(name), None) = (names.next(), names.next()) else { return None };
+    let letters = name.chars().filter(|c| c.is_alphanumeric()).count();
+    let code_like = name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
+    (found && letters >= 2 && code_like).then(|| symbol_key(name))
+}
+
 fn is_identifier(run: &str) -> bool {
     let letters = run.chars().filter(|c| c.is_alphabetic()).count();
     if letters < 2 {
@@ -124,6 +171,24 @@ mod tests {
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
         assert_eq!(content_pieces("whatever"), ["whatever"]);
+    }
+
+    #[test]
+    fn a_name_and_its_kind_name_a_symbol() {
+        let words = |q: &str| q.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(kind_named(&words("port configuration parameter")), Some("port".into()));
+        assert_eq!(kind_named(&words("geqo配置参数")), Some("geqo".into()));
+        assert_eq!(kind_named(&words("port 配置参数")), Some("port".into()));
+        assert_eq!(kind_named(&words("tsquery（数据类型）")), Some("tsquery".into()));
+        assert_eq!(kind_named(&words("lag function")), Some("lag".into()));
+        assert_eq!(kind_named(&words("function lag")), Some("lag".into()));
+        // No kind, two names, a Chinese name or a kind alone: no symbol.
+        assert_eq!(kind_named(&words("port")), None);
+        assert_eq!(kind_named(&words("window function lag")), None);
+        assert_eq!(kind_named(&words("多态函数")), None);
+        assert_eq!(kind_named(&words("function")), None);
+        // A kind word inside another word is not one.
+        assert_eq!(kind_named(&words("typed tables")), None);
     }
 
     #[test]
