@@ -4,8 +4,9 @@
 //! `lectern mcp`.
 //!
 //! Contents:
-//! - definitions first: a setting's name finds the section defining it, not
-//!   the page that repeats it
+//! - definitions first: a setting's name (alone, inside a longer query, or
+//!   with its kind) and a function defined in a table row find the section
+//!   defining them, not the page that repeats them
 //! - a question with stopwords finds the reference page, not release notes
 //!   that happen to hold every word
 //! - a Chinese question's question words need not match
@@ -97,6 +98,52 @@ fn library() -> tempfile::TempDir {
         page(
             "9.2. Comparison Functions and Operators",
             "<code>expression IS NOT NULL</code> is true when the value of the expression is not the null value.",
+            &[],
+        ),
+    );
+    // A function defined in a table row, and a page that repeats its name.
+    write(
+        en.path(),
+        "functions-window.html",
+        page(
+            "9.22. Window Functions",
+            "Window functions provide the ability to perform calculations across sets of rows.",
+            &[(
+                "FUNCTIONS-WINDOW-TABLE",
+                "9.22.1. General-Purpose Window Functions",
+                &format!(
+                    "<p>{filler}</p><table><thead><tr><th>Function</th><th>Description</th></tr></thead><tbody><tr><td class=\"func_table_entry\"><p class=\"func_signature\"><code class=\"function\">row_number</code> () → <code class=\"returnvalue\">bigint</code></p><p>Returns the number of the current row within its partition.</p></td></tr><tr><td class=\"func_table_entry\"><p class=\"func_signature\"><code class=\"function\">lag</code> ( <code class=\"parameter\">value</code> <code class=\"type\">anycompatible</code> ) → <code class=\"returnvalue\">anycompatible</code></p><p>Returns value evaluated at the row that is offset rows before the current row.</p></td></tr></tbody></table>"
+                ),
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "monitoring-stats.html",
+        page("27.2. Replication Lag", "Replication lag: the write lag, the flush lag and the replay lag.", &[]),
+    );
+    // A setting defined in a variable list, and a page of the words around it.
+    write(
+        en.path(),
+        "runtime-config-connection.html",
+        page(
+            "19.3. Connections and Authentication",
+            "How clients connect.",
+            &[(
+                "RUNTIME-CONFIG-CONNECTION-SETTINGS",
+                "19.3.1. Connection Settings",
+                &format!(
+                    "<p>{filler}</p><div class=\"variablelist\"><dl class=\"variablelist\"><dt id=\"GUC-PORT\"><span class=\"term\"><code class=\"varname\">port</code> (<code class=\"type\">integer</code>)</span></dt><dd><p>The TCP port the server listens on; 5432 by default.</p></dd></dl></div>"
+                ),
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "libpq-connect.html",
+        page(
+            "32.1. Parameter Key Words",
+            "port: the port number to connect to. The server's port configuration parameter sets its default port.",
             &[],
         ),
     );
@@ -192,6 +239,18 @@ fn check(face: &mut dyn Face, name: &str) {
     let r = face.search("what does VACUUM FULL do differently from a plain VACUUM", "en");
     assert_eq!(first(&r), ("/m/sql-vacuum".to_owned(), "SQL-VACUUM-DESCRIPTION".to_owned()), "{name}: {r}");
     assert!(r["hits"].as_array().unwrap().iter().any(|h| h["path"] == "/m/release-18-1"), "{name}: {r}");
+
+    // A function defined in a table row, though another page repeats it.
+    let r = face.search("lag", "en");
+    assert_eq!(
+        first(&r),
+        ("/m/functions-window".to_owned(), "FUNCTIONS-WINDOW-TABLE".to_owned()),
+        "{name}: {r}"
+    );
+    // A name and its kind: the setting's definition, though another page
+    // holds every word.
+    let r = face.search("port configuration parameter", "en");
+    assert_eq!(first(&r).0, "/m/runtime-config-connection", "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
