@@ -120,7 +120,11 @@ fn library() -> tempfile::TempDir {
     write(
         en.path(),
         "monitoring-stats.html",
-        page("27.2. Replication Lag", "Replication lag: the write lag, the flush lag and the replay lag.", &[]),
+        page(
+            "27.2. Replication Lag",
+            "Replication lag: the write lag, the flush lag and the replay lag.",
+            &[],
+        ),
     );
     // A setting defined in a variable list, and a page of the words around it.
     write(

@@ -133,7 +133,7 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
 /// The name a table row defines: its first cell's leading `<code>` of a
 /// [`CELL_CLASSES`] class (past empty anchors and a wrapping paragraph),
 /// when the cell is a data cell and, for the classes that must, holds
-/// nothing else. A list item defines the environment variable it starts
+/// nothing else and another cell of the row describes it. A list item defines the environment variable it starts
 /// with (`<li><p><code class="envar">PGHOST</code> behaves the same as…`).
 fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     let item = is_element(row, "li", None);
@@ -161,11 +161,21 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     }
     let name = text_of(code);
     let name = name.trim();
-    if *alone && !item && text_of(cell).trim() != name {
+    // A name alone in its cell is defined when the row describes it in
+    // words; a row of names (a table mapping SQL types to C types) defines
+    // none of them.
+    if *alone && !item && (text_of(cell).trim() != name || !row.children().skip(1).any(describes)) {
         return None;
     }
     let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
     useful.then(|| (nfc(name), *kind))
+}
+
+/// True for a cell that says something in words: three or more, or four
+/// CJK chars (a description, not another name).
+fn describes(cell: NodeRef<'_, Node>) -> bool {
+    let text = text_of(cell);
+    text.split_whitespace().count() >= 3 || text.chars().filter(|&c| crate::script::is_cjk(c)).count() >= 4
 }
 
 /// The name a section heading is, when it is nothing but one `<code>`
@@ -255,6 +265,7 @@ mod tests {
 <div class="sect1" id="PSEUDO"><h2 class="title">8.21. Pseudo-Types</h2>
 <table><tr><td><code class="type">anyelement</code></td><td>Indicates that a function accepts any data type.</td></tr>
 <tr><td><code class="type">integer</code> or <code class="type">int</code></td><td>two names</td></tr></table>
+<table><tr><th>SQL Type</th><th>C Type</th></tr><tr><td><code class="type">interval</code></td><td><code class="type">Interval*</code></td></tr></table>
 <ul><li><p><code class="envar">PGHOST</code> behaves the same as the host connection parameter.</p></li>
 <li><p><code class="varname">work_mem</code> is mentioned here, not defined.</p></li></ul>
 </div></body></html>"#;
