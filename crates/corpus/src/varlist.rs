@@ -133,8 +133,12 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
 /// The name a table row defines: its first cell's leading `<code>` of a
 /// [`CELL_CLASSES`] class (past empty anchors and a wrapping paragraph),
 /// when the cell is a data cell and, for the classes that must, holds
-/// nothing else and another cell of the row describes it. A list item defines the environment variable it starts
-/// with (`<li><p><code class="envar">PGHOST</code> behaves the same as…`).
+/// nothing else and another cell of the row describes it; or the operator
+/// its signature shows between or before operands (`<code
+/// class="type">text</code> <code class="literal">||</code>`, `datatype
+/// IS NOT NULL`, `NOT boolean`). A list item defines the environment
+/// variable it starts with (`<li><p><code class="envar">PGHOST</code>
+/// behaves the same as…`).
 fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     let item = is_element(row, "li", None);
     let cell = if item { row } else { row.children().find(|c| c.value().is_element())? };
@@ -142,18 +146,17 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
         return None;
     }
     let mut at = cell;
-    let code = loop {
-        let first = at.children().find(|c| match c.value() {
-            Node::Text(t) => !t.trim().is_empty(),
-            Node::Element(e) => !(e.name() == "a" && text_of(*c).trim().is_empty()),
-            _ => false,
-        })?;
-        match first.value().as_element()?.name() {
-            "p" if at == cell => at = first,
-            "code" => break first,
-            _ => return None,
+    let leading = loop {
+        let kids = meaningful(at);
+        match kids.first()?.value().as_element()?.name() {
+            "p" if at == cell => at = kids[0],
+            _ => break kids,
         }
     };
+    if !item && let Some(operator) = operator_name(&leading) {
+        return Some((nfc(&operator), "Operator"));
+    }
+    let code = *leading.first().filter(|c| is_element(**c, "code", None))?;
     let el = code.value().as_element()?;
     let (class, kind, alone) = CELL_CLASSES.iter().find(|(class, _, _)| el.classes().any(|k| k == *class))?;
     if item && *class != "envar" {
@@ -169,6 +172,36 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     }
     let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
     useful.then(|| (nfc(name), *kind))
+}
+
+/// The children of `node` that show something: elements other than empty
+/// anchors, and text other than whitespace.
+fn meaningful(node: NodeRef<'_, Node>) -> Vec<NodeRef<'_, Node>> {
+    node.children()
+        .filter(|c| match c.value() {
+            Node::Text(t) => !t.trim().is_empty(),
+            Node::Element(e) => !(e.name() == "a" && text_of(*c).trim().is_empty()),
+            _ => false,
+        })
+        .collect()
+}
+
+/// The operator a signature starts with: a `<code class="literal">` after
+/// an operand (a type or a placeholder) or before one, with no other text
+/// between them.
+fn operator_name(leading: &[NodeRef<'_, Node>]) -> Option<String> {
+    let operand = |n: &NodeRef<'_, Node>| {
+        is_element(*n, "code", Some("type")) || is_element(*n, "em", Some("replaceable"))
+    };
+    let literal = |n: &NodeRef<'_, Node>| is_element(*n, "code", Some("literal"));
+    let op = match leading {
+        [a, b, ..] if operand(a) && literal(b) => b,
+        [a, b, ..] if literal(a) && operand(b) => a,
+        _ => return None,
+    };
+    let name = text_of(*op);
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!name.is_empty() && name.len() <= MAX_NAME_BYTES).then_some(name)
 }
 
 /// True for a cell that says something in words: three or more, or four
@@ -259,6 +292,10 @@ mod tests {
 <code class="function">abbrev</code> ( <code class="type">inet</code> ) → <code class="returnvalue">text</code></p>
 <p>Creates an abbreviated display format as text.</p></td></tr>
 <tr><td><code class="type">inet</code> <code class="literal">&lt;&lt;</code> <code class="type">inet</code></td><td>Is subnet strictly contained by subnet?</td></tr>
+<tr><td class="func_table_entry"><p class="func_signature"><em class="replaceable"><code>datatype</code></em> <code class="literal">IS NOT
+NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether value is not null.</p></td></tr>
+<tr><td><code class="literal">NOT</code> <code class="type">boolean</code> → <code class="returnvalue">boolean</code></td><td>Logical negation.</td></tr>
+<tr><td><code class="type">boolean</code> → <code class="returnvalue">boolean</code></td><td>an operand and no operator</td></tr>
 <tr><td><code class="literal">on</code></td><td>a literal value, not a name</td></tr>
 <tr><td><a href="x.html">Prev</a></td><td>navigation</td></tr>
 </tbody></table></div></div>
@@ -276,6 +313,9 @@ mod tests {
             got,
             [
                 ("abbrev", "Function", None),
+                ("<<", "Operator", None),
+                ("IS NOT NULL", "Operator", None),
+                ("NOT", "Operator", None),
                 ("anyelement", "Type", Some("PSEUDO")),
                 ("PGHOST", "Environment", Some("PSEUDO")),
             ]

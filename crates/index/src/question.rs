@@ -99,7 +99,8 @@ pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
 
 /// Words that name what kind of thing a manual defines, longest first where
 /// one holds another: a query that is one name and one of these (`port
-/// configuration parameter`, `geqo配置参数`, `lag function`, `tsquery（数据类型）`)
+/// configuration parameter`, `geqo配置参数`, `lag function`, `tsquery（数据类型）`,
+/// `NOT（操作符）`)
 /// asks for that name's definition.
 const KIND_WORDS: &[&str] = &[
     "configuration parameters",
@@ -108,11 +109,14 @@ const KIND_WORDS: &[&str] = &[
     "parameter",
     "setting",
     "function",
+    "operator",
     "data type",
     "type",
     "配置参数",
     "环境变量",
     "数据类型",
+    "操作符",
+    "运算符",
     "参数",
     "函数",
     "类型",
@@ -182,6 +186,7 @@ mod tests {
         assert_eq!(kind_named(&words("tsquery（数据类型）")), Some("tsquery".into()));
         assert_eq!(kind_named(&words("lag function")), Some("lag".into()));
         assert_eq!(kind_named(&words("function lag")), Some("lag".into()));
+        assert_eq!(kind_named(&words("NOT（操作符）")), Some("not".into()));
         // No kind, two names, a Chinese name or a kind alone: no symbol.
         assert_eq!(kind_named(&words("port")), None);
         assert_eq!(kind_named(&words("window function lag")), None);
