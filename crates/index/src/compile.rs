@@ -677,7 +677,10 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     let words: Vec<Word> = q.words.iter().map(|w| Word::new(w)).collect();
     let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);
-    if units.words.is_empty() && units.phrases.is_empty() {
+    // Punctuation alone (`||`, `::`) has no word to match, but still names
+    // the sections whose symbol it is.
+    let symbol_only = symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()));
+    if units.words.is_empty() && units.phrases.is_empty() && (symbol_only.is_empty() || !phrases.is_empty()) {
         return None;
     }
     let mut lit = Lit::new(&units);

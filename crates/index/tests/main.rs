@@ -941,3 +941,26 @@ mod substring {
         }
     }
 }
+
+#[test]
+fn punctuation_alone_finds_the_sections_whose_symbol_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let operators = page(
+        "/postgresql/functions-string",
+        "String Functions and Operators",
+        &[(None, "String Functions and Operators", "text || text → text concatenates the two strings.")],
+        &["||"],
+    );
+    let other = page("/postgresql/other", "Other", &[(None, "Other", "Two strings, || and more.")], &[]);
+    writer.add_page(EN, &operators).unwrap();
+    writer.add_page(EN, &other).unwrap();
+    writer.commit("p").unwrap();
+    let found = search(&index, "||", &[EN], 0, 10);
+    assert_eq!(paths(&found), ["/postgresql/functions-string"]);
+    assert_eq!(found.total, 1);
+    // Excluding a word still applies; punctuation no section names finds nothing.
+    assert_eq!(search(&index, "|| NOT concatenates", &[EN], 0, 10).total, 0);
+    assert_eq!(search(&index, "@>", &[EN], 0, 10).total, 0);
+}
