@@ -1,14 +1,17 @@
-//! Names a manual defines in its variable lists (DocBook `<varlistentry>`,
-//! HTML `<dl>`): configuration settings (`<dt id="GUC-WORK-MEM"><code
-//! class="varname">work_mem</code>`) and command-line options (`<code
-//! class="option">--data-only</code>`); and in the first cells of its
-//! tables: the function a row's signature starts with (`<code
-//! class="function">abbrev</code> ( inet ) → text`), the type, setting or
-//! environment variable a cell holds alone (`<td><code class="type">anyelement</code></td>`); and in headings
-//! that are nothing but a name (`8.11.2. <code class="type">tsquery</code>`).
-//! Each becomes a
-//! symbol of the section holding its definition, so that a search for the
-//! name finds its definition before the pages that only mention it.
+//! Names a manual defines, as symbols of the section holding their
+//! definition, so that a search for a name finds its definition before the
+//! pages that only mention it:
+//! - in its variable lists (DocBook `<varlistentry>`, HTML `<dl>`):
+//!   settings (`<dt id="GUC-WORK-MEM"><code class="varname">work_mem</code>`)
+//!   and command-line options (`<code class="option">--data-only</code>`);
+//! - in the first cells of its tables: the function a signature starts with
+//!   (`<code class="function">abbrev</code> ( inet ) → text`), the operator
+//!   it shows (`text || text`, `datatype IS NOT NULL`, `NOT boolean`), and
+//!   a type, setting or environment variable alone in its cell where the
+//!   row describes it (`<td><code class="type">anyelement</code></td>`);
+//! - in list items that start with an environment variable (`PGHOST`);
+//! - in headings that are nothing but a name (`8.11.2. <code
+//!   class="type">tsquery</code>`).
 
 use std::collections::HashSet;
 
@@ -284,7 +287,7 @@ mod tests {
     }
 
     #[test]
-    fn names_that_start_a_table_row_become_symbols_of_their_section() {
+    fn names_tables_list_items_and_headings_define_become_symbols_of_their_section() {
         let html = r#"<html><body><div class="sect1" id="FUNCS">
 <h2 class="title">9.12. Network Address Functions</h2>
 <div class="table"><table><thead><tr><th><p class="func_signature">Function</p></th><th>Description</th></tr></thead>
@@ -303,6 +306,9 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
 <table><tr><td><code class="type">anyelement</code></td><td>Indicates that a function accepts any data type.</td></tr>
 <tr><td><code class="type">integer</code> or <code class="type">int</code></td><td>two names</td></tr></table>
 <table><tr><th>SQL Type</th><th>C Type</th></tr><tr><td><code class="type">interval</code></td><td><code class="type">Interval*</code></td></tr></table>
+<div class="sect2" id="DATATYPE-TSQUERY"><h3 class="title">8.11.2. <code class="type">tsquery</code> <a href="functions.html#DATATYPE-TSQUERY" class="id_link">#</a></h3><p>A tsquery value stores lexemes.</p></div>
+<div class="sect2" id="FUNCS-FORMAT"><h3 class="title">9.4.1. <code class="function">format(text)</code></h3><p>Formats arguments.</p></div>
+<div class="sect2" id="MIXED"><h3 class="title">9.4.2. Using <code class="function">format</code></h3><p>Not a name alone.</p></div>
 <ul><li><p><code class="envar">PGHOST</code> behaves the same as the host connection parameter.</p></li>
 <li><p><code class="varname">work_mem</code> is mentioned here, not defined.</p></li></ul>
 </div></body></html>"#;
@@ -317,7 +323,9 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
                 ("IS NOT NULL", "Operator", None),
                 ("NOT", "Operator", None),
                 ("anyelement", "Type", Some("PSEUDO")),
-                ("PGHOST", "Environment", Some("PSEUDO")),
+                ("tsquery", "Type", Some("DATATYPE-TSQUERY")),
+                ("format", "Function", Some("FUNCS-FORMAT")),
+                ("PGHOST", "Environment", Some("MIXED")),
             ]
         );
     }

@@ -670,7 +670,7 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
 
 /// Compiles the request's query against this searcher (prefixes expand to
 /// its terms, words weigh by their rarity in it); None when the query has
-/// no word or phrase that could match.
+/// no word or phrase that could match and names no symbol.
 pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
     let searcher = stats.searcher;
     let q = request.query;
