@@ -126,9 +126,7 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
         let (_, kind) = NAME_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class))?;
         let text = text_of(child);
         let name = text.trim().split(['=', ' ', '\n', '\t', '[']).next().unwrap_or("").trim_end_matches(',');
-        let useful =
-            !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
-        return useful.then(|| (nfc(name), *kind));
+        return useful(name).then(|| (nfc(name), *kind));
     }
     None
 }
@@ -173,8 +171,7 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     if *alone && !item && (text_of(cell).trim() != name || !row.children().skip(1).any(describes)) {
         return None;
     }
-    let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
-    useful.then(|| (nfc(name), *kind))
+    useful(name).then(|| (nfc(name), *kind))
 }
 
 /// The children of `node` that show something: elements other than empty
@@ -242,8 +239,13 @@ fn heading_name(heading: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
         HEADING_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class)).map_or("Entry", |k| k.1);
     let text = text_of(code);
     let name = text.split('(').next().unwrap_or("").trim();
-    let useful = !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric);
-    useful.then(|| (nfc(name), kind))
+    useful(name).then(|| (nfc(name), kind))
+}
+
+/// True for a name worth a symbol: not too long (a whole sentence in a
+/// `<code>` is not a name) and holding a letter or a digit.
+fn useful(name: &str) -> bool {
+    !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric)
 }
 
 fn text_of(node: NodeRef<'_, Node>) -> String {

@@ -678,9 +678,9 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);
     // Punctuation alone (`||`, `::`) has no word to match, but still names
-    // the sections whose symbol it is.
-    let symbol_only = symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()));
-    if units.words.is_empty() && units.phrases.is_empty() && (symbol_only.is_empty() || !phrases.is_empty()) {
+    // the sections whose symbol it is (tier 1's exact symbol).
+    let names_symbol = || !symbol_key_of_folded(words.iter().map(|w| w.folded.as_str())).is_empty();
+    if units.words.is_empty() && units.phrases.is_empty() && (!phrases.is_empty() || !names_symbol()) {
         return None;
     }
     let mut lit = Lit::new(&units);

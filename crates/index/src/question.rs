@@ -99,9 +99,8 @@ pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
 
 /// Words that name what kind of thing a manual defines, longest first where
 /// one holds another: a query that is one name and one of these (`port
-/// configuration parameter`, `geqo配置参数`, `lag function`, `tsquery（数据类型）`,
-/// `NOT（操作符）`)
-/// asks for that name's definition.
+/// configuration parameter`, `geqo配置参数`, `lag function`,
+/// `tsquery（数据类型）`, `NOT（操作符）`) asks for that name's definition.
 const KIND_WORDS: &[&str] = &[
     "configuration parameters",
     "configuration parameter",
