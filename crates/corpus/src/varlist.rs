@@ -10,6 +10,9 @@
 //!   a type, setting or environment variable alone in its cell where the
 //!   row describes it (`<td><code class="type">anyelement</code></td>`);
 //! - in list items that start with an environment variable (`PGHOST`);
+//! - in the lines of a synopsis that are signatures (`boolean AND boolean
+//!   → boolean`, `<code class="function">lag</code> ( … ) → …`): their
+//!   operator or function;
 //! - in headings that are nothing but a name (`8.11.2. <code
 //!   class="type">tsquery</code>`).
 
@@ -79,6 +82,13 @@ pub(crate) fn varlist_symbols(
         if el.name() == "tr" || el.name() == "li" {
             if let Some((name, kind)) = row_name(node) {
                 push(&mut out, name, kind, &anchor());
+            }
+            continue;
+        }
+        if el.name() == "pre" && el.classes().any(|k| k == "synopsis") {
+            let anchor = anchor();
+            for (name, kind) in synopsis_names(node) {
+                push(&mut out, name, kind, &anchor);
             }
             continue;
         }
@@ -172,6 +182,42 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
         return None;
     }
     useful(name).then(|| (nfc(name), *kind))
+}
+
+/// The names a synopsis's signature lines define: a line that returns
+/// something (`→ <code class="returnvalue">`) names the operator it shows
+/// between or before operands, or the function it starts with. Command
+/// synopses (`CREATE TABLE …`) return nothing and define none.
+fn synopsis_names(pre: NodeRef<'_, Node>) -> Vec<(String, &'static str)> {
+    let mut lines: Vec<Vec<NodeRef<'_, Node>>> = vec![Vec::new()];
+    for child in pre.children() {
+        let line = lines.len() - 1;
+        match child.value() {
+            Node::Text(t) => {
+                if !t.trim().is_empty() {
+                    lines[line].push(child);
+                }
+                lines.extend((0..t.matches('\n').count()).map(|_| Vec::new()));
+            }
+            Node::Element(_) => lines[line].push(child),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    for line in lines {
+        if !line.iter().any(|n| is_element(*n, "code", Some("returnvalue"))) {
+            continue;
+        }
+        if let Some(operator) = operator_name(&line) {
+            names.push((nfc(&operator), "Operator"));
+        } else if let Some(function) = line.first().filter(|n| is_element(**n, "code", Some("function"))) {
+            let name = text_of(*function);
+            if useful(name.trim()) {
+                names.push((nfc(name.trim()), "Function"));
+            }
+        }
+    }
+    names
 }
 
 /// The children of `node` that show something: elements other than empty
@@ -289,7 +335,7 @@ mod tests {
     }
 
     #[test]
-    fn names_tables_list_items_and_headings_define_become_symbols_of_their_section() {
+    fn names_tables_list_items_headings_and_synopses_define_become_symbols_of_their_section() {
         let html = r#"<html><body><div class="sect1" id="FUNCS">
 <h2 class="title">9.12. Network Address Functions</h2>
 <div class="table"><table><thead><tr><th><p class="func_signature">Function</p></th><th>Description</th></tr></thead>
@@ -313,6 +359,12 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
 <div class="sect2" id="MIXED"><h3 class="title">9.4.2. Using <code class="function">format</code></h3><p>Not a name alone.</p></div>
 <ul><li><p><code class="envar">PGHOST</code> behaves the same as the host connection parameter.</p></li>
 <li><p><code class="varname">work_mem</code> is mentioned here, not defined.</p></li></ul>
+<pre class="synopsis">
+<code class="type">boolean</code> <code class="literal">OR</code> <code class="type">boolean</code> → <code class="returnvalue">boolean</code>
+<code class="literal">NOT</code> <code class="type">boolean</code> → <code class="returnvalue">boolean</code>
+<code class="function">lag</code> ( <code class="type">anycompatible</code> ) → <code class="returnvalue">anycompatible</code>
+</pre>
+<pre class="synopsis">ALTER TABLE <em class="replaceable"><code>name</code></em> <code class="literal">RENAME</code> <em class="replaceable"><code>a</code></em></pre>
 </div></body></html>"#;
         let page = html_to_page(html.as_bytes(), "functions.html", "/pg").unwrap();
         let got: Vec<(&str, &str, Option<&str>)> =
@@ -328,6 +380,9 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
                 ("tsquery", "Type", Some("DATATYPE-TSQUERY")),
                 ("format", "Function", Some("FUNCS-FORMAT")),
                 ("PGHOST", "Environment", Some("MIXED")),
+                ("OR", "Operator", Some("MIXED")),
+                ("NOT", "Operator", Some("MIXED")),
+                ("lag", "Function", Some("MIXED")),
             ]
         );
     }
