@@ -126,6 +126,27 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // Operators defined in a synopsis of signatures, and a page that repeats one.
+    write(
+        en.path(),
+        "functions-logical.html",
+        page(
+            "9.1. Logical Operators",
+            &format!(
+                "<p>{filler}</p><pre class=\"synopsis\">\n<code class=\"type\">boolean</code> <code class=\"literal\">AND</code> <code class=\"type\">boolean</code> → <code class=\"returnvalue\">boolean</code>\n<code class=\"type\">boolean</code> <code class=\"literal\">OR</code> <code class=\"type\">boolean</code> → <code class=\"returnvalue\">boolean</code>\n</pre>"
+            ),
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "queries-where.html",
+        page(
+            "7.2.2. Combining Conditions with OR",
+            "Conditions joined by OR: a OR b OR c matches when any test holds, OR none.",
+            &[],
+        ),
+    );
     // A setting defined in a variable list, and a page of the words around it.
     write(
         en.path(),
@@ -255,6 +276,10 @@ fn check(face: &mut dyn Face, name: &str) {
     // holds every word.
     let r = face.search("port configuration parameter", "en");
     assert_eq!(first(&r).0, "/m/runtime-config-connection", "{name}: {r}");
+
+    // An operator defined in a synopsis line, though another page repeats it.
+    let r = face.search("OR", "en");
+    assert_eq!(first(&r).0, "/m/functions-logical", "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
