@@ -211,9 +211,10 @@ fn synopsis_names(pre: NodeRef<'_, Node>) -> Vec<(String, &'static str)> {
         if let Some(operator) = operator_name(&line) {
             names.push((nfc(&operator), "Operator"));
         } else if let Some(function) = line.first().filter(|n| is_element(**n, "code", Some("function"))) {
-            let name = text_of(*function);
-            if useful(name.trim()) {
-                names.push((nfc(name.trim()), "Function"));
+            let text = text_of(*function);
+            let name = text.trim();
+            if useful(name) {
+                names.push((nfc(name), "Function"));
             }
         }
     }
