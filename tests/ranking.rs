@@ -9,6 +9,10 @@
 //!   defining them, not the page that repeats them
 //! - a question with stopwords finds the reference page, not release notes
 //!   that happen to hold every word
+//! - a type's aliases are defined with it, and a question naming several
+//!   names finds the section defining them
+//! - a question answered by one row of a long table finds the passage that
+//!   holds its words together
 //! - a Chinese question's question words need not match
 //! - a quoted phrase is strict: its words out of order match nothing
 
@@ -147,6 +151,70 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A type defined by its names in a table row (`varchar` among them), and
+    // pages that only use the names: a short one, and one with every word of
+    // a question about the types.
+    write(
+        en.path(),
+        "datatype-character.html",
+        page(
+            "8.3. Character Types",
+            &format!(
+                "<p>{filler}</p><table><thead><tr><th>Name</th><th>Description</th></tr></thead><tbody><tr><td><code class=\"type\">character varying(<em class=\"replaceable\"><code>n</code></em>)</code>, <code class=\"type\">varchar(<em class=\"replaceable\"><code>n</code></em>)</code></td><td>variable-length with limit</td></tr><tr><td><code class=\"type\">character(<em class=\"replaceable\"><code>n</code></em>)</code>, <code class=\"type\">char(<em class=\"replaceable\"><code>n</code></em>)</code></td><td>fixed-length, blank-padded</td></tr><tr><td><code class=\"type\">text</code></td><td>variable unlimited length</td></tr></tbody></table>"
+            ),
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "ecpg-variables.html",
+        page(
+            "34.4.4. Handling Character Strings",
+            &format!(
+                "A host variable of type char is an array. {filler} A varchar host variable is a struct. {filler} Either can hold text: the difference is in how they are declared."
+            ),
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "sql-createtable-examples.html",
+        page(
+            "Examples",
+            "CREATE TABLE films (code char(5), title varchar(40), kind varchar(10)); the varchar columns hold names.",
+            &[],
+        ),
+    );
+    // A function whose table row answers a question in one sentence, in a
+    // long table, and a short page holding the same words apart.
+    let gap = "Each step is described in the sections that follow, with its own example. ".repeat(3);
+    let rows = "<tr><td>pg_reload_conf ()</td><td>Causes all processes of the server to reload their configuration files.</td></tr>".repeat(6);
+    write(
+        en.path(),
+        "functions-admin.html",
+        page(
+            "9.28. System Administration Functions",
+            "The functions shown here send control signals to other server processes.",
+            &[(
+                "FUNCTIONS-ADMIN-SIGNAL",
+                "9.28.2. Server Signaling Functions",
+                &format!(
+                    "<p>{filler}</p><table><tbody>{rows}<tr><td>pg_cancel_backend ( pid integer ) → boolean</td><td>Cancels the current query of the session whose backend process has the specified process ID.</td></tr>{rows}</tbody></table>"
+                ),
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "libpq-pipeline.html",
+        page(
+            "32.5. Pipeline Mode",
+            &format!(
+                "A client may cancel a command it sent. {gap} A query sent in a pipeline is not answered at once. {gap} The session keeps its order. {gap} Results arrive while the pipeline is running."
+            ),
+            &[],
+        ),
+    );
     // A setting defined in a variable list, and a page of the words around it.
     write(
         en.path(),
@@ -280,6 +348,19 @@ fn check(face: &mut dyn Face, name: &str) {
     // An operator defined in a synopsis line, though another page repeats it.
     let r = face.search("OR", "en");
     assert_eq!(first(&r).0, "/m/functions-logical", "{name}: {r}");
+
+    // A type's aliases are defined with it: the section listing `varchar`
+    // among its names, though another page repeats the name.
+    let r = face.search("varchar", "en");
+    assert_eq!(first(&r).0, "/m/datatype-character", "{name}: {r}");
+    // A question naming several names: the section defining them, though
+    // another holds every word of the question.
+    let r = face.search("what is the difference between char, varchar and text", "en");
+    assert_eq!(first(&r).0, "/m/datatype-character", "{name}: {r}");
+    // A question answered by one row of a long table: the passage holding
+    // its words together, though a short page holds them all apart.
+    let r = face.search("cancel the query another session is running", "en");
+    assert_eq!(first(&r).0, "/m/functions-admin", "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");

@@ -80,8 +80,9 @@ pub(crate) fn varlist_symbols(
         // the converter dropped) the lead section.
         let anchor = || cut.checked_sub(1).and_then(|i| anchors.get(i)).map(|a| (*a).to_owned());
         if el.name() == "tr" || el.name() == "li" {
-            if let Some((name, kind)) = row_name(node) {
-                push(&mut out, name, kind, &anchor());
+            let anchor = anchor();
+            for (name, kind) in row_names(node) {
+                push(&mut out, name, kind, &anchor);
             }
             continue;
         }
@@ -141,7 +142,7 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     None
 }
 
-/// The name a table row defines: its first cell's leading `<code>` of a
+/// The names a table row defines: its first cell's leading `<code>` of a
 /// [`CELL_CLASSES`] class (past empty anchors and a wrapping paragraph),
 /// when the cell is a data cell and, for the classes that must, holds
 /// nothing else and another cell of the row describes it; or the operator
@@ -149,23 +150,23 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
 /// class="type">text</code> <code class="literal">||</code>`, `datatype
 /// IS NOT NULL`, `NOT boolean`). A list item defines the environment
 /// variable it starts with (`<li><p><code class="envar">PGHOST</code>
-/// behaves the same as…`).
-fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
+/// behaves the same as…`). A type's cell may list the names of one type
+/// (`character varying(n), varchar(n)`), and the next cell its aliases in
+/// the same way (`varchar [ (n) ]`): each is defined, without its
+/// parameters (`character varying`, `varchar`).
+fn row_names(row: NodeRef<'_, Node>) -> Vec<(String, &'static str)> {
+    row_names_of(row).unwrap_or_default()
+}
+
+fn row_names_of(row: NodeRef<'_, Node>) -> Option<Vec<(String, &'static str)>> {
     let item = is_element(row, "li", None);
     let cell = if item { row } else { row.children().find(|c| c.value().is_element())? };
     if !item && !is_element(cell, "td", None) {
         return None;
     }
-    let mut at = cell;
-    let leading = loop {
-        let kids = meaningful(at);
-        match kids.first()?.value().as_element()?.name() {
-            "p" if at == cell => at = kids[0],
-            _ => break kids,
-        }
-    };
+    let leading = unwrapped(cell);
     if !item && let Some(operator) = operator_name(&leading) {
-        return Some((nfc(&operator), "Operator"));
+        return Some(vec![(nfc(&operator), "Operator")]);
     }
     let code = *leading.first().filter(|c| is_element(**c, "code", None))?;
     let el = code.value().as_element()?;
@@ -173,15 +174,72 @@ fn row_name(row: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
     if item && *class != "envar" {
         return None;
     }
-    let name = text_of(code);
-    let name = name.trim();
     // A name alone in its cell is defined when the row describes it in
     // words; a row of names (a table mapping SQL types to C types) defines
     // none of them.
-    if *alone && !item && (text_of(cell).trim() != name || !row.children().skip(1).any(describes)) {
+    let described = || row.children().skip(1).any(describes);
+    if *class == "type" && !item {
+        let mut names = type_list(&leading)?;
+        if !described() {
+            return None;
+        }
+        let aliases = row.children().filter(|c| c.value().is_element()).nth(1);
+        names.extend(aliases.and_then(|a| type_list(&unwrapped(a))).unwrap_or_default());
+        return Some(names.into_iter().filter(|n| useful(n)).map(|n| (nfc(&n), *kind)).collect());
+    }
+    let name = text_of(code);
+    let name = name.trim();
+    if *alone && !item && (text_of(cell).trim() != name || !described()) {
         return None;
     }
-    useful(name).then(|| (nfc(name), *kind))
+    useful(name).then(|| vec![(nfc(name), *kind)])
+}
+
+/// The meaningful children of a cell, past a wrapping paragraph.
+fn unwrapped(cell: NodeRef<'_, Node>) -> Vec<NodeRef<'_, Node>> {
+    let kids = meaningful(cell);
+    match kids.first().and_then(|k| k.value().as_element()) {
+        Some(e) if e.name() == "p" => meaningful(kids[0]),
+        _ => kids,
+    }
+}
+
+/// The type names a cell lists and nothing else (`<code
+/// class="type">character varying(n)</code>, <code
+/// class="type">varchar(n)</code>`), each without its parameters; None
+/// for a cell holding anything else (`integer` or `int`).
+fn type_list(kids: &[NodeRef<'_, Node>]) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    for (i, kid) in kids.iter().enumerate() {
+        if i % 2 == 1 {
+            let sep = kid.value().as_text().map(|t| t.trim());
+            if !matches!(sep, Some("," | "，" | "、")) {
+                return None;
+            }
+        } else if is_element(*kid, "code", Some("type")) {
+            names.push(without_parameters(&text_of(*kid)));
+        } else {
+            return None;
+        }
+    }
+    (!names.is_empty() && kids.len() % 2 == 1).then_some(names)
+}
+
+/// A type's name without its parameter lists: `character varying(n)` and
+/// `varchar [ (n) ]` name `character varying` and `varchar`; `timestamp [
+/// (p) ] with time zone` names `timestamp with time zone`.
+fn without_parameters(name: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in name.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The names a synopsis's signature lines define: a line that returns
@@ -353,7 +411,10 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
 </tbody></table></div></div>
 <div class="sect1" id="PSEUDO"><h2 class="title">8.21. Pseudo-Types</h2>
 <table><tr><td><code class="type">anyelement</code></td><td>Indicates that a function accepts any data type.</td></tr>
-<tr><td><code class="type">integer</code> or <code class="type">int</code></td><td>two names</td></tr></table>
+<tr><td><code class="type">integer</code> or <code class="type">int</code></td><td>two names, not a list of one type's names</td></tr>
+<tr><td><code class="type">character varying(<em class="replaceable"><code>n</code></em>)</code>, <code class="type">varchar(<em class="replaceable"><code>n</code></em>)</code></td><td>variable-length with limit</td></tr>
+<tr><td><code class="type">timestamp [ (<em class="replaceable"><code>p</code></em>) ] with time zone</code></td><td><code class="type">timestamptz</code></td><td>date and time, including time zone</td></tr>
+<tr><td><code class="type">bytea</code></td><td><code class="type">binary</code></td><td>data</td></tr></table>
 <table><tr><th>SQL Type</th><th>C Type</th></tr><tr><td><code class="type">interval</code></td><td><code class="type">Interval*</code></td></tr></table>
 <div class="sect2" id="DATATYPE-TSQUERY"><h3 class="title">8.11.2. <code class="type">tsquery</code> <a href="functions.html#DATATYPE-TSQUERY" class="id_link">#</a></h3><p>A tsquery value stores lexemes.</p></div>
 <div class="sect2" id="FUNCS-FORMAT"><h3 class="title">9.4.1. <code class="function">format(text)</code></h3><p>Formats arguments.</p></div>
@@ -378,6 +439,10 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
                 ("IS NOT NULL", "Operator", None),
                 ("NOT", "Operator", None),
                 ("anyelement", "Type", Some("PSEUDO")),
+                ("character varying", "Type", Some("PSEUDO")),
+                ("varchar", "Type", Some("PSEUDO")),
+                ("timestamp with time zone", "Type", Some("PSEUDO")),
+                ("timestamptz", "Type", Some("PSEUDO")),
                 ("tsquery", "Type", Some("DATATYPE-TSQUERY")),
                 ("format", "Function", Some("FUNCS-FORMAT")),
                 ("PGHOST", "Environment", Some("MIXED")),

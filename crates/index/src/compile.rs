@@ -13,8 +13,9 @@ use tantivy::{Score, Searcher, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::symbol_key_of_folded;
+use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
-use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named};
+use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::stats::Stats;
@@ -73,6 +74,8 @@ pub(crate) struct Coverage {
     /// True when the two tiers rank as one list (a question: enough words
     /// that a section may miss one and still answer).
     pub(crate) merged: bool,
+    /// A question's words, scored where one passage holds most of them.
+    pub(crate) passage: Option<Passage>,
 }
 
 /// Coverage of keywords counts more than any BM25 sum of a section: the
@@ -83,6 +86,11 @@ const KEYWORD_COVERAGE_SCORE: Score = 200.0;
 const QUESTION_COVERAGE_SCORE: Score = 30.0;
 /// A query with this many words (of tier 2) is ranked as a question.
 const QUESTION_WORDS: usize = 3;
+/// What each of a question's names adds to a section defining it (`char`,
+/// `varchar`, `text` in "the difference between char, varchar and text"):
+/// the section defining most of them comes first among those that match
+/// as well.
+const QUESTION_NAME_SCORE: Score = 15.0;
 
 /// One searchable unit: a term, a phrase (terms at offsets), or any of
 /// several terms (a prefix expansion).
@@ -373,6 +381,7 @@ fn tier1(
     units: &Units,
     words: &[Word],
     phrases: &[Word],
+    names: &[String],
 ) -> Box<dyn Query> {
     // Exact symbol: the query words, folded and joined by single spaces.
     let symbol_text = if !words.is_empty() {
@@ -417,6 +426,8 @@ fn tier1(
         (true, false) => tier1.extend(alternatives),
         (true, true) => {}
     }
+    let names = names.iter().filter(|k| **k != symbol_text && !named.contains(k));
+    push_names(&mut tier1, f, names);
     // A query that starts with a symbol (`create index concurrently`) favours
     // the sections of the page defining it; BM25 picks among them.
     for k in (1..words.len()).rev() {
@@ -426,6 +437,18 @@ fn tier1(
         }
     }
     Box::new(BooleanQuery::new(tier1))
+}
+
+/// A question's names, each scoring the sections defining it, when the
+/// clauses hold one that must match (a name alone never qualifies).
+fn push_names<'a>(
+    clauses: &mut Vec<(Occur, Box<dyn Query>)>,
+    f: &Fields,
+    names: impl Iterator<Item = &'a String>,
+) {
+    if clauses.iter().any(|(occur, _)| *occur == Occur::Must) {
+        clauses.extend(names.map(|k| (Occur::Should, const_term(f.symbol, k, QUESTION_NAME_SCORE))));
+    }
 }
 
 /// Phrase terms split into CJK runs (consecutive bigrams) and the rest.
@@ -577,6 +600,7 @@ fn tier2(
     units: &Units,
     (latin, grams): (&[Unit], &[Unit]),
     (idfs, edges): (&[Option<Score>], &[bool]),
+    names: &[String],
 ) -> Option<(Box<dyn Query>, Coverage)> {
     let all = || latin.iter().chain(grams);
     let known: Vec<Score> = idfs.iter().flatten().copied().collect();
@@ -621,19 +645,33 @@ fn tier2(
         )),
         _ => clauses.push((Occur::Must, most)),
     }
+    push_names(&mut clauses, f, names.iter());
     // The bigrams of a CJK sentence count by the mean rarity, not their
     // own: those spanning two words (制每 in 限制每个) are rare but say
     // nothing, and count [`EDGE_WEIGHT`] of it.
     let weights = latin.iter().zip(idfs).map(|(_, idf)| idf.unwrap_or(mean_idf));
-    let weights = weights.chain((latin.len()..latin.len() + grams.len()).map(|i| mean_idf * factor(i)));
+    let weights: Vec<Score> =
+        weights.chain((latin.len()..latin.len() + grams.len()).map(|i| mean_idf * factor(i))).collect();
     let coverage: Vec<(Box<dyn Query>, Score)> =
-        all().zip(weights).filter_map(|(u, weight)| Some((u.query(f)?, weight))).collect();
+        all().zip(&weights).filter_map(|(u, weight)| Some((u.query(f)?, *weight))).collect();
     let total = coverage.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
     // Two bigrams of a CJK sentence make about one word.
-    let merged = latin.len() + grams.len() / 2 >= QUESTION_WORDS;
+    let merged = question(latin, grams);
     let scale = if merged { QUESTION_COVERAGE_SCORE } else { KEYWORD_COVERAGE_SCORE };
-    let coverage = Coverage { units: coverage, total, scale, merged };
+    // A question's words found in one passage: each word by its first term.
+    let passage = merged
+        .then(|| {
+            Passage::new(all().zip(&weights).filter_map(|(u, w)| Some((offset_terms(u)?.first()?.1, *w))))
+        })
+        .flatten();
+    let coverage = Coverage { units: coverage, total, scale, merged, passage };
     Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
+}
+
+/// True for a question: enough words (two bigrams of a CJK sentence make
+/// about one) that a section may miss one and still answer.
+fn question(latin: &[Unit], grams: &[Unit]) -> bool {
+    latin.len() + grams.len() / 2 >= QUESTION_WORDS
 }
 
 /// Which bigrams of CJK sentences are two words' edges (`消另`, `个会`,
@@ -685,12 +723,21 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     }
     let mut lit = Lit::new(&units);
     let (latin, grams) = tier2_words(&words, &units);
-    let tier1 = tier1(f, request, &units, &words, &phrases);
+    // A question's names (not a keyword query's: there every word must
+    // match, and exact symbols rank first already).
+    let question = question(&latin, &grams);
+    let mut names: Vec<String> = Vec::new();
+    for key in q.words.iter().flat_map(|w| latin_names(w)) {
+        if question && !names.contains(&key) {
+            names.push(key);
+        }
+    }
+    let tier1 = tier1(f, request, &units, &words, &phrases, &names);
     // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
     let edges = edge_bigrams(stats, f.body, &grams);
-    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges));
+    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges), &names);
     let proximity = proximity(&latin, &idfs[..latin.len()]);
     if tier2.is_some() {
         lit.add_grams(&grams);

@@ -39,6 +39,7 @@ mod highlight;
 mod hitdoc;
 mod index;
 mod keys;
+mod passage;
 mod proximity;
 pub mod query;
 mod question;

@@ -101,31 +101,8 @@ impl Proximity {
         docs: &[DocId],
         out: &mut [Score],
     ) -> tantivy::Result<()> {
-        let index = reader.inverted_index(field)?;
         let norms = reader.get_fieldnorms_reader(field)?;
-        // positions[term][doc]: each term's positions in each doc (empty
-        // where it is absent).
-        let mut positions: Vec<Vec<Vec<u32>>> = Vec::with_capacity(self.terms.len());
-        for t in &self.terms {
-            let term = Term::from_field_text(field, t);
-            let mut per_doc = vec![Vec::new(); docs.len()];
-            if let Some(mut postings) =
-                index.read_postings(&term, IndexRecordOption::WithFreqsAndPositions)?
-            {
-                for (i, &doc) in docs.iter().enumerate() {
-                    if postings.doc() < doc {
-                        postings.seek(doc);
-                    }
-                    if postings.doc() == TERMINATED {
-                        break;
-                    }
-                    if postings.doc() == doc {
-                        postings.positions(&mut per_doc[i]);
-                    }
-                }
-            }
-            positions.push(per_doc);
-        }
+        let positions = positions(reader, field, &self.terms, docs)?;
         for (i, &doc) in docs.iter().enumerate() {
             let norm = K1 * (1.0 - B + B * norms.fieldnorm(doc) as Score / average);
             for (pair, weight) in self.pairs.iter().zip(weights) {
@@ -137,6 +114,37 @@ impl Proximity {
         }
         Ok(())
     }
+}
+
+/// Each term's positions in each of `docs` (ascending, one segment's) in
+/// one field: `positions[term][doc]`, empty where the term is absent.
+pub(crate) fn positions(
+    reader: &SegmentReader,
+    field: Field,
+    terms: &[String],
+    docs: &[DocId],
+) -> tantivy::Result<Vec<Vec<Vec<u32>>>> {
+    let index = reader.inverted_index(field)?;
+    let mut positions: Vec<Vec<Vec<u32>>> = Vec::with_capacity(terms.len());
+    for t in terms {
+        let term = Term::from_field_text(field, t);
+        let mut per_doc = vec![Vec::new(); docs.len()];
+        if let Some(mut postings) = index.read_postings(&term, IndexRecordOption::WithFreqsAndPositions)? {
+            for (i, &doc) in docs.iter().enumerate() {
+                if postings.doc() < doc {
+                    postings.seek(doc);
+                }
+                if postings.doc() == TERMINATED {
+                    break;
+                }
+                if postings.doc() == doc {
+                    postings.positions(&mut per_doc[i]);
+                }
+            }
+        }
+        positions.push(per_doc);
+    }
+    Ok(positions)
 }
 
 /// A [`Proximity`]'s whole-index figures for one search: per field (body,

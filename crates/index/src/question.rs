@@ -147,6 +147,18 @@ pub(crate) fn kind_named(words: &[String]) -> Option<String> {
     (found && letters >= 2 && code_like).then(|| symbol_key(name))
 }
 
+/// The symbol keys of a query word's Latin names (`char`, `varchar` and
+/// `text` in `char、varchar和text有什么区别`): its runs of letters, digits
+/// and `_` outside CJK text, of two letters or more, stopwords left out.
+/// A section defining several of a question's names is what it asks about.
+pub(crate) fn latin_names(word: &str) -> Vec<String> {
+    word.split(|c: char| is_cjk(c) || !(c.is_alphanumeric() || c == '_'))
+        .filter(|run| run.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .map(symbol_key)
+        .filter(|k| !is_stopword(k))
+        .collect()
+}
+
 fn is_identifier(run: &str) -> bool {
     let letters = run.chars().filter(|c| c.is_alphabetic()).count();
     if letters < 2 {
@@ -193,6 +205,15 @@ mod tests {
         assert_eq!(kind_named(&words("function")), None);
         // A kind word inside another word is not one.
         assert_eq!(kind_named(&words("typed tables")), None);
+    }
+
+    #[test]
+    fn latin_names_inside_words() {
+        assert_eq!(latin_names("char、varchar和text有什么区别"), ["char", "varchar", "text"]);
+        assert_eq!(latin_names("char,"), ["char"]);
+        assert_eq!(latin_names("the"), Vec::<String>::new());
+        assert_eq!(latin_names("如何取消查询"), Vec::<String>::new());
+        assert_eq!(latin_names("pg_locks视图"), ["pg_locks"]);
     }
 
     #[test]

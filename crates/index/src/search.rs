@@ -40,6 +40,7 @@ use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, compile};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{Snapshot, SnapshotInner};
+use crate::passage::Passage;
 use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
@@ -57,6 +58,8 @@ const RERANK_DEPTH: usize = 40;
 /// score multiplied by this once more: one page's sections do not fill the
 /// top of the list while other pages match almost as well.
 const PAGE_REPEAT_DECAY: Score = 0.6;
+/// What a passage holding all of a question's words adds (see `passage`).
+const PASSAGE_SCORE: Score = 30.0;
 
 /// One candidate: score, numeric section key (tie break), address.
 #[derive(Debug, Clone, Copy)]
@@ -249,6 +252,7 @@ fn rerank(
     snap: &SnapshotInner,
     stats: &Stats<'_>,
     proximity: Option<&Proximity>,
+    passage: Option<&Passage>,
     candidates: &mut [Candidate],
 ) {
     let searcher = &snap.searcher;
@@ -268,6 +272,13 @@ fn rerank(
                 let scores = proximity.scores(reader, prepared, &docs);
                 for (c, score) in best[at..end].iter_mut().zip(scores) {
                     c.score += score * c.weight;
+                }
+            }
+            if let Some(passage) = passage {
+                let docs: Vec<DocId> = best[at..end].iter().map(|c| c.address.doc_id).collect();
+                let shares = passage.scores(reader, &snap.fields, &docs);
+                for (c, share) in best[at..end].iter_mut().zip(shares) {
+                    c.score += PASSAGE_SCORE * share * c.weight;
                 }
             }
             // One segment holds them all (one edition, most often): its
@@ -376,7 +387,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         tier1.append(&mut tier2);
     }
     if !flags.stop() {
-        rerank(snap, &stats, compiled.proximity.as_ref(), &mut tier1);
+        let passage = compiled.tier2.as_ref().and_then(|(_, c)| c.passage.as_ref());
+        rerank(snap, &stats, compiled.proximity.as_ref(), passage, &mut tier1);
     }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
