@@ -13,7 +13,8 @@
 //!   names finds the section defining them
 //! - a question answered by one row of a long table finds the passage that
 //!   holds its words together
-//! - a Chinese question's question words need not match
+//! - a Chinese question's question words need not match, and a reference
+//!   page's purpose line counts as its title
 //! - a quoted phrase is strict: its words out of order match nothing
 
 use std::path::Path;
@@ -255,6 +256,25 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A reference page whose purpose line says what a question asks, and a
+    // page titled with one of its words.
+    let filler_zh = "下面分别说明每个参数的类型和默认值。".repeat(12);
+    write(
+        zh.path(),
+        "sql-createsequence.html",
+        format!(
+            "<html><head><title>CREATE SEQUENCE</title></head><body><div class=\"refentry\" id=\"SQL-CREATESEQUENCE\"><div class=\"refnamediv\"><h2>CREATE SEQUENCE</h2><p>CREATE SEQUENCE — 定义一个新的序列生成器</p></div><div class=\"refsect1\" id=\"SQL-CREATESEQUENCE-DESCRIPTION\"><h2>描述</h2><p>CREATE SEQUENCE创建一个新的数字发生器。{filler_zh}</p></div></div></body></html>"
+        ),
+    );
+    write(
+        zh.path(),
+        "functions-sequence.html",
+        page(
+            "9.17. 序列操作函数",
+            "本节描述操作序列生成器的函数。序列生成器的定义和新的序列生成器如何生成值见下文。",
+            &[],
+        ),
+    );
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -365,6 +385,12 @@ fn check(face: &mut dyn Face, name: &str) {
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+
+    // A reference page's purpose line counts as its title: the command
+    // whose purpose is what the question asks, though its heading is in
+    // another language and another page holds the words more often.
+    let r = face.search("如何定义新的序列生成器", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/sql-createsequence", "{name}: {r}");
 
     // SQL's NOT before a word in capitals is a word of the query; before a
     // word in lower case it excludes that word.

@@ -27,7 +27,10 @@ pub(crate) struct HitFields<S> {
     pub section_key: S,
     pub path: S,
     pub anchor: Option<S>,
+    /// The first title value: the section's heading (a lead section may
+    /// hold its page's description as a second, searched, not shown).
     pub title: S,
+    pub titled: bool,
     pub breadcrumb: Vec<S>,
     pub body: S,
 }
@@ -45,7 +48,10 @@ impl<S> HitFields<S> {
             _ if field == f.section_key => self.section_key = text,
             _ if field == f.path => self.path = text,
             _ if field == f.anchor => self.anchor = Some(text),
-            _ if field == f.title => self.title = text,
+            _ if field == f.title && !self.titled => {
+                self.title = text;
+                self.titled = true;
+            }
             _ if field == f.breadcrumb => self.breadcrumb.push(text),
             _ => {}
         }
@@ -61,6 +67,7 @@ impl HitFields<String> {
             path: &self.path,
             anchor: self.anchor.as_deref(),
             title: &self.title,
+            titled: self.titled,
             breadcrumb: self.breadcrumb.iter().map(String::as_str).collect(),
             body: &self.body,
         }

@@ -148,6 +148,14 @@ impl Writer {
                 doc.add_text(f.anchor, anchor);
             }
             doc.add_text(f.title, &section.title);
+            // What the page says it is (a reference page's purpose line,
+            // a Markdown page's frontmatter description) is searched as the
+            // lead section's title too; the heading stays what is shown.
+            if section.anchor.is_none()
+                && let Some(description) = &page.description
+            {
+                doc.add_text(f.title, description);
+            }
             for crumb in &section.breadcrumb {
                 doc.add_text(f.breadcrumb, crumb);
             }
