@@ -90,7 +90,7 @@ const QUESTION_WORDS: usize = 3;
 /// `varchar`, `text` in "the difference between char, varchar and text"):
 /// the section defining most of them comes first among those that match
 /// as well.
-const QUESTION_NAME_SCORE: Score = 15.0;
+const QUESTION_NAME_SCORE: Score = 8.0;
 
 /// One searchable unit: a term, a phrase (terms at offsets), or any of
 /// several terms (a prefix expansion).

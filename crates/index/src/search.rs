@@ -59,7 +59,7 @@ const RERANK_DEPTH: usize = 40;
 /// top of the list while other pages match almost as well.
 const PAGE_REPEAT_DECAY: Score = 0.6;
 /// What a passage holding all of a question's words adds (see `passage`).
-const PASSAGE_SCORE: Score = 30.0;
+const PASSAGE_SCORE: Score = 20.0;
 
 /// One candidate: score, numeric section key (tie break), address.
 #[derive(Debug, Clone, Copy)]
