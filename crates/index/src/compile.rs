@@ -2,8 +2,8 @@
 //! tier 1 (every word and phrase but the stopwords, or a symbol the query
 //! names), tier 2 (most of the words, weighed by rarity, Chinese question
 //! words left out), whether the two rank as one list (a question), the
-//! word pairs whose proximity rescores the best candidates, and what snippets
-//! light.
+//! word pairs whose proximity rescores the best candidates, a question's
+//! words for passage coverage and its names, and what snippets light.
 
 use std::collections::HashSet;
 
@@ -655,7 +655,6 @@ fn tier2(
     let coverage: Vec<(Box<dyn Query>, Score)> =
         all().zip(&weights).filter_map(|(u, weight)| Some((u.query(f)?, *weight))).collect();
     let total = coverage.iter().map(|u| u.1).sum::<Score>().max(Score::MIN_POSITIVE);
-    // Two bigrams of a CJK sentence make about one word.
     let merged = question(latin, grams);
     let scale = if merged { QUESTION_COVERAGE_SCORE } else { KEYWORD_COVERAGE_SCORE };
     // A question's words found in one passage: each word by its first term.
@@ -725,11 +724,12 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     let (latin, grams) = tier2_words(&words, &units);
     // A question's names (not a keyword query's: there every word must
     // match, and exact symbols rank first already).
-    let question = question(&latin, &grams);
     let mut names: Vec<String> = Vec::new();
-    for key in q.words.iter().flat_map(|w| latin_names(w)) {
-        if question && !names.contains(&key) {
-            names.push(key);
+    if question(&latin, &grams) {
+        for key in q.words.iter().flat_map(|w| latin_names(w)) {
+            if !names.contains(&key) {
+                names.push(key);
+            }
         }
     }
     let tier1 = tier1(f, request, &units, &words, &phrases, &names);

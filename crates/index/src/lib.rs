@@ -19,6 +19,7 @@
 //! - `question`: words a question asks with (English stopwords, Chinese question words), identifiers inside queries.
 //! - `request`: a search's request, outcome and hits.
 //! - `compile`: a query compiled into the two tiers' queries and what snippets light.
+//! - `proximity`, `passage`: the best candidates rescored by their words' positions.
 //! - `search`: ranked search over a set of editions, tiers, deadline, cancellation.
 //! - `cache`: a snapshot's recent search results.
 //! - `highlight`, `snippet`: snippets with highlight ranges in scalar offsets.

@@ -16,8 +16,9 @@
 //! appendices and "See Also" parts weigh less; see `weight`). The best
 //! forty of the first list are then rescored: a proximity score (the
 //! query's neighbouring words found within a few words of each other) is
-//! added, and each further section of a page already ranked above weighs
-//! less, so that the top shows several pages.
+//! added, and for a question a passage score (the share of its words one
+//! short passage of the section holds); each further section of a page
+//! already ranked above weighs less, so that the top shows several pages.
 //! The candidates and their order depend on the query and the editions
 //! only, never on `limit` or `offset`: `total` is the same for every page
 //! size and any page is a slice of the one list. When tier 1 alone fills
@@ -243,7 +244,8 @@ fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
 }
 
 /// Rescores the best [`RERANK_DEPTH`] candidates: adds the proximity score
-/// (see `compile::proximity`), then lowers each further section of a page
+/// (see `compile::proximity`) and, for a question, the passage score (see
+/// `passage`), then lowers each further section of a page
 /// ([`PAGE_REPEAT_DECAY`]). Only they are rescored, so proximity costs a
 /// few dozen seeks rather than every candidate's positions; which candidates
 /// they are depends on the query alone, so the order is the same for every
@@ -267,15 +269,14 @@ fn rerank(
         let ord = best[at].address.segment_ord;
         let end = at + best[at..].partition_point(|c| c.address.segment_ord == ord);
         if let Some(reader) = searcher.segment_readers().get(ord as usize) {
+            let docs: Vec<DocId> = best[at..end].iter().map(|c| c.address.doc_id).collect();
             if let Some((proximity, prepared)) = &prepared {
-                let docs: Vec<DocId> = best[at..end].iter().map(|c| c.address.doc_id).collect();
                 let scores = proximity.scores(reader, prepared, &docs);
                 for (c, score) in best[at..end].iter_mut().zip(scores) {
                     c.score += score * c.weight;
                 }
             }
             if let Some(passage) = passage {
-                let docs: Vec<DocId> = best[at..end].iter().map(|c| c.address.doc_id).collect();
                 let shares = passage.scores(reader, &snap.fields, &docs);
                 for (c, share) in best[at..end].iter_mut().zip(shares) {
                     c.score += PASSAGE_SCORE * share * c.weight;
