@@ -18,6 +18,12 @@ use crate::schema::Fields;
 /// A passage is this many consecutive positions (a sentence or two; a CJK
 /// char is a position, as is a Latin word).
 const PASSAGE_SPAN: u32 = 24;
+/// Words of a question scored, at most (a 256-char Chinese question has
+/// about 250 bigrams): the first ones.
+const MAX_WORDS: usize = 32;
+/// Positions of a word read per section, at most (the first ones): a
+/// section's cost stays bounded whatever its length.
+const MAX_POSITIONS: usize = 512;
 
 /// The question's words for passage coverage: each as one term (a phrase by
 /// its first), with its weight.
@@ -35,6 +41,9 @@ impl Passage {
         let mut terms: Vec<String> = Vec::new();
         let mut out: Vec<(usize, Score)> = Vec::new();
         for (term, weight) in words {
+            if out.len() == MAX_WORDS {
+                break;
+            }
             let id = match terms.iter().position(|t| t == term) {
                 Some(i) => i,
                 None => {
@@ -63,7 +72,9 @@ impl Passage {
                     .words
                     .iter()
                     .enumerate()
-                    .flat_map(|(w, (term, _))| positions[*term][i].iter().map(move |&p| (p, w)))
+                    .flat_map(|(w, (term, _))| {
+                        positions[*term][i].iter().take(MAX_POSITIONS).map(move |&p| (p, w))
+                    })
                     .collect();
                 events.sort_unstable();
                 best_window(&events, &self.words) / self.total
@@ -117,5 +128,10 @@ mod tests {
         assert_eq!(p.terms, ["cancel", "query"]);
         assert_eq!(p.total, 3.0);
         assert_eq!(Passage::new([("cancel", 1.0)]), None);
+        // A long question: its first words only.
+        let many: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();
+        let p = Passage::new(many.iter().map(|w| (w.as_str(), 1.0))).unwrap();
+        assert_eq!((p.words.len(), p.terms.len()), (MAX_WORDS, MAX_WORDS));
+        assert_eq!(p.total, MAX_WORDS as Score);
     }
 }
