@@ -443,8 +443,7 @@ pub(crate) fn convert(
     conv.flush();
     conv.emit_due_anchors();
     let sections = conv.finish();
-    let description = refentry_purpose(root);
-    let mut symbols = refentry_symbols(root);
+    let (mut symbols, description) = refentry(root);
     symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections));
     // Other definition terms that name code (a Sphinx API entry, a texinfo
     // index entry), each name once: a variable list's own entry wins.
@@ -811,48 +810,41 @@ fn plain_text(node: NodeRef<'_, Node>) -> String {
     out
 }
 
-/// A DocBook reference page's name block (`div.refnamediv`).
-fn refnamediv(root: NodeRef<'_, Node>) -> Option<NodeRef<'_, Node>> {
-    root.descendants()
-        .find(|n| n.value().as_element().is_some_and(|e| e.name() == "div" && has_class(e, "refnamediv")))
-}
-
 /// A name block's purpose line split at its dash (`VACUUM — garbage-collect
 /// and optionally analyze a database`): the names and what they do.
 fn purpose_line(line: &str) -> Option<(&str, &str)> {
     line.split_once(" — ").or_else(|| line.split_once(" -- "))
 }
 
-/// What a DocBook reference page says it does: its purpose line after the
-/// dash (`garbage-collect and optionally analyze a database`, `定义访问特权`),
-/// the page's description.
-fn refentry_purpose(root: NodeRef<'_, Node>) -> Option<String> {
-    let div = refnamediv(root)?;
-    div.children().filter(|c| c.value().as_element().is_some_and(|e| e.name() == "p")).find_map(|p| {
-        let line = collapse_whitespace(&plain_text(p));
-        let purpose = purpose_line(&line)?.1.trim();
-        (!purpose.is_empty() && purpose.len() <= MAX_PURPOSE_BYTES).then(|| nfc(purpose))
-    })
-}
-
 /// Longest purpose line kept as a description.
 const MAX_PURPOSE_BYTES: usize = 500;
 
-/// SQL command names of a DocBook reference page (`div.refnamediv`): the
-/// title and the names listed before the dash in its purpose line.
-fn refentry_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
-    let Some(div) = refnamediv(root) else {
-        return Vec::new();
+/// What a DocBook reference page's name block (`div.refnamediv`) says: its
+/// SQL command names (the title and the names listed before the dash in its
+/// purpose line), and what the page does (the purpose line after the dash,
+/// `garbage-collect and optionally analyze a database`, `定义访问特权`: the
+/// page's description).
+fn refentry(root: NodeRef<'_, Node>) -> (Vec<Symbol>, Option<String>) {
+    let Some(div) = root
+        .descendants()
+        .find(|n| n.value().as_element().is_some_and(|e| e.name() == "div" && has_class(e, "refnamediv")))
+    else {
+        return (Vec::new(), None);
     };
     let mut names: Vec<String> = Vec::new();
+    let mut description = None;
     for child in div.children() {
         let Some(el) = child.value().as_element() else { continue };
         if heading_level(el).is_some() {
             names.push(heading_text(child));
         } else if el.name() == "p" {
             let line = collapse_whitespace(&plain_text(child));
-            if let Some((head, _)) = purpose_line(&line) {
+            if let Some((head, purpose)) = purpose_line(&line) {
                 names.extend(head.split(',').map(|s| s.trim().to_owned()));
+                let purpose = purpose.trim();
+                if description.is_none() && !purpose.is_empty() && purpose.len() <= MAX_PURPOSE_BYTES {
+                    description = Some(nfc(purpose));
+                }
             }
         }
     }
@@ -863,7 +855,7 @@ fn refentry_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
             symbols.push(Symbol { name, kind: "Command".to_owned(), anchor: None });
         }
     }
-    symbols
+    (symbols, description)
 }
 
 /// Most definition-list terms taken as symbols from one page.

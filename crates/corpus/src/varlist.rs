@@ -81,7 +81,7 @@ pub(crate) fn varlist_symbols(
         let anchor = || cut.checked_sub(1).and_then(|i| anchors.get(i)).map(|a| (*a).to_owned());
         if el.name() == "tr" || el.name() == "li" {
             let anchor = anchor();
-            for (name, kind) in row_names(node) {
+            for (name, kind) in row_names(node).into_iter().flatten() {
                 push(&mut out, name, kind, &anchor);
             }
             continue;
@@ -154,11 +154,7 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
 /// (`character varying(n), varchar(n)`), and the next cell its aliases in
 /// the same way (`varchar [ (n) ]`): each is defined, without its
 /// parameters (`character varying`, `varchar`).
-fn row_names(row: NodeRef<'_, Node>) -> Vec<(String, &'static str)> {
-    row_names_of(row).unwrap_or_default()
-}
-
-fn row_names_of(row: NodeRef<'_, Node>) -> Option<Vec<(String, &'static str)>> {
+fn row_names(row: NodeRef<'_, Node>) -> Option<Vec<(String, &'static str)>> {
     let item = is_element(row, "li", None);
     let cell = if item { row } else { row.children().find(|c| c.value().is_element())? };
     if !item && !is_element(cell, "td", None) {
