@@ -33,7 +33,10 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
     if is_release_notes(page) {
         return RELEASE_NOTES_WEIGHT;
     }
-    if section.anchor.is_some() && is_trailer(&section.title) {
+    // A part of a trailer ("Zero-Column Tables" under "Compatibility") is
+    // one too.
+    let trailer = is_trailer(&section.title) || section.breadcrumb.iter().skip(1).any(|t| is_trailer(t));
+    if section.anchor.is_some() && trailer {
         return TRAILER_WEIGHT;
     }
     if is_appendix(&page.title) {
@@ -170,6 +173,14 @@ mod tests {
         assert_eq!(section_weight(&p, &section(Some("a"), "Compatibility")), TRAILER_WEIGHT);
         assert_eq!(section_weight(&p, &section(Some("b"), "另请参阅")), TRAILER_WEIGHT);
         assert_eq!(section_weight(&p, &section(Some("c"), "Description")), FULL_WEIGHT);
+        // A part of a trailer is one; a page titled like a trailer is not.
+        let mut part = section(Some("d"), "Zero-Column Tables");
+        part.breadcrumb = vec!["CREATE INDEX".into(), "Compatibility".into()];
+        assert_eq!(section_weight(&p, &part), TRAILER_WEIGHT);
+        part.breadcrumb = vec!["CREATE INDEX".into(), "Examples".into()];
+        assert_eq!(section_weight(&p, &part), FULL_WEIGHT);
+        part.breadcrumb = vec!["Compatibility".into()];
+        assert_eq!(section_weight(&p, &part), FULL_WEIGHT);
         let mut listing = page("/pg/bookindex", "Index");
         listing.listing = true;
         assert!(is_listing(section_weight(&listing, &lead)));
