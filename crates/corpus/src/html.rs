@@ -323,6 +323,14 @@ const SKIP_CLASSES: [&str; 11] = [
 /// Classes of links that wrap a heading's own text and point back at a table
 /// of contents (Sphinx `toc-backref`): their text is kept, the link is not.
 const UNLINKED_CLASSES: [&str; 1] = ["toc-backref"];
+
+/// Classes of a table of contents in the page's body (DocBook, Sphinx).
+const CONTENTS_CLASSES: [&str; 2] = ["toc", "toctree-wrapper"];
+
+/// The most characters (spaces aside) an item of a list of links may add to
+/// its link and still be a table of contents' line, as DocBook's
+/// "ABORT — abort the current transaction" is.
+const MAX_CONTENTS_TAIL: usize = 80;
 /// Texts of permalink markers generators put beside headings (`¶`, `#`, `§`, `🔗`).
 const PERMALINK_MARKS: [&str; 6] = ["¶", "#", "§", "🔗", "\u{f0c1}", "◆"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
@@ -438,6 +446,7 @@ pub(crate) fn convert(
         in_heading: false,
         title_done: false,
         next_to_title: false,
+        in_contents: false,
     };
     conv.block_children(root, 0);
     conv.flush();
@@ -891,6 +900,14 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     symbols
 }
 
+/// The characters (spaces aside) of an element's text outside the lists it holds.
+fn outside_lists(node: NodeRef<'_, Node>) -> usize {
+    node.children()
+        .filter(|c| !c.value().as_element().is_some_and(|e| matches!(e.name(), "ul" | "ol" | "dl")))
+        .map(|c| plain_text(c).chars().filter(|ch| !ch.is_whitespace()).count())
+        .sum()
+}
+
 /// A section being written.
 struct SectionBuf {
     anchor: Option<String>,
@@ -1066,6 +1083,8 @@ struct Converter<'a, 'p> {
     title_done: bool,
     /// No heading came since the page's own.
     next_to_title: bool,
+    /// Inside a table of contents: its blocks are written, not searched.
+    in_contents: bool,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -1152,9 +1171,10 @@ impl<'p> Converter<'_, 'p> {
             out.push_str(line);
             out.push('\n');
         }
+        let searched = !self.in_contents;
         let sec = self.current();
         sec.markdown.push_str(&out);
-        if !text.trim().is_empty() {
+        if searched && !text.trim().is_empty() {
             sec.text.push_str(text);
             sec.text.push('\n');
         }
@@ -1224,6 +1244,16 @@ impl<'p> Converter<'_, 'p> {
     }
 
     fn element(&mut self, node: NodeRef<'p, Node>, el: &Element, depth: usize) {
+        if !self.in_contents && self.is_contents(node, el) {
+            // A list of other pages repeats their titles: a search for
+            // those words should find the pages, not the list.
+            self.flush();
+            self.in_contents = true;
+            self.element(node, el, depth);
+            self.flush();
+            self.in_contents = false;
+            return;
+        }
         let name = el.name();
         if let Some(level) = heading_level(el) {
             self.heading(node, level);
@@ -1293,6 +1323,69 @@ impl<'p> Converter<'_, 'p> {
             self.inline(node, el, &mut para, depth);
             self.para = para;
         }
+    }
+
+    /// A table of contents: marked so (DocBook's `div.toc`, Sphinx's
+    /// `toctree-wrapper`), or a list of at least two items each of which is
+    /// a link to another page of the tree and at most a short line after it.
+    fn is_contents(&self, node: NodeRef<'p, Node>, el: &Element) -> bool {
+        if CONTENTS_CLASSES.iter().any(|c| has_class(el, c)) {
+            return true;
+        }
+        if !matches!(el.name(), "ul" | "ol" | "dl") {
+            return false;
+        }
+        let mut items = 0usize;
+        for child in node.children() {
+            match child.value() {
+                Node::Text(t) if t.trim().is_empty() => {}
+                Node::Element(e) if e.name() == "dd" => {
+                    if outside_lists(child) > MAX_CONTENTS_TAIL {
+                        return false;
+                    }
+                }
+                Node::Element(e) if matches!(e.name(), "li" | "dt") => {
+                    if !self.links_another_page(child) {
+                        return false;
+                    }
+                    items += 1;
+                }
+                Node::Comment(_) => {}
+                _ => return false,
+            }
+        }
+        items >= 2
+    }
+
+    /// An item whose first words are a link to another page of the tree,
+    /// followed by at most a short line (nested lists aside).
+    fn links_another_page(&self, item: NodeRef<'p, Node>) -> bool {
+        let Some(first) =
+            item.descendants().find(|n| n.value().as_text().is_some_and(|t| !t.trim().is_empty()))
+        else {
+            return false;
+        };
+        let Some(link) = first
+            .ancestors()
+            .take_while(|a| a.id() != item.id())
+            .find(|a| a.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_some()))
+        else {
+            return false;
+        };
+        let href = link.value().as_element().and_then(|e| e.attr("href")).unwrap_or("").trim();
+        let scheme = href.find(':').is_some_and(|i| i < href.find(['/', '?', '#']).unwrap_or(href.len()));
+        let path = href.split(['#', '?']).next().unwrap_or("");
+        if scheme || path.is_empty() || path.starts_with('/') {
+            return false;
+        }
+        let Some(resolved) = paths::resolve(self.rel_file, path) else { return false };
+        if !(is_html(&resolved) || resolved.is_empty())
+            || paths::page_path(self.prefix, &resolved) == self.page_path
+        {
+            return false;
+        }
+        let link_text = plain_text(link).chars().filter(|c| !c.is_whitespace()).count();
+        outside_lists(item).saturating_sub(link_text) <= MAX_CONTENTS_TAIL
     }
 
     fn item(&mut self, node: NodeRef<'p, Node>, marker: String, depth: usize) {

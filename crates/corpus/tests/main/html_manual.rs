@@ -107,3 +107,43 @@ fn a_line_break_beside_chinese_is_no_space_but_stays_one_in_korean() {
     assert!(page.text.contains("本节介绍如何运行。Frob 与数据库"), "{}", page.text);
     assert!(page.text.contains("색인을 만든다。"), "{}", page.text);
 }
+
+#[test]
+fn a_table_of_contents_is_shown_but_not_searched() {
+    let docbook = read(&fixture("docbook"), "/frob");
+    let index = docbook.pages.iter().find(|p| p.path == "/frob").unwrap();
+    assert!(index.markdown.contains("[1.1. Getting Started](/frob/tutorial-start)"), "{}", index.markdown);
+    assert!(index.markdown.contains("frobnicate a table"), "{}", index.markdown);
+    for gone in ["Getting Started", "Installation", "FROBNICATE", "frobnicate a table"] {
+        assert!(!index.text.contains(gone), "{gone:?} in {:?}", index.text);
+    }
+    // A list of links to other pages, marked or not; the words around it stay searchable.
+    let html = r#"<html><body><h1>Guide</h1><p>Read these in order.</p>
+        <ul><li><a href="install.html">Installing widgets</a></li>
+            <li><a href="run.html#start">Running widgets</a> — the first start</li></ul>
+        <p>Then come back.</p></body></html>"#;
+    let page = html_to_page(html.as_bytes(), "guide/index.html", "/demo").unwrap();
+    check_invariants(&page);
+    assert!(page.markdown.contains("- [Installing widgets](/demo/guide/install)"), "{}", page.markdown);
+    assert!(!page.text.contains("Installing widgets") && !page.text.contains("first start"), "{}", page.text);
+    assert!(
+        page.text.contains("Read these in order.") && page.text.contains("Then come back."),
+        "{}",
+        page.text
+    );
+    // Lists that only look alike stay searchable: links elsewhere on the web,
+    // to the page's own parts, with a paragraph after the link, or one item.
+    let kept = [
+        r#"<ul><li><a href="https://example.org/a">Widget maker</a></li><li><a href="https://example.org/b">Widget seller</a></li></ul>"#,
+        r##"<ul><li><a href="#a">Widget maker</a></li><li><a href="#b">Widget seller</a></li></ul>"##,
+        r#"<ul><li><a href="a.html">Widget maker</a> builds a widget from the parts it is given, checking each part against the plan first and refusing any that does not fit it.</li><li><a href="b.html">Widget seller</a></li></ul>"#,
+        r#"<ul><li><a href="a.html">Widget maker</a></li></ul>"#,
+        r#"<dl><dt><a href="a.html">Widget maker</a></dt><dd>Builds a widget from the parts it is given, checking each part against the plan first and refusing any that does not fit.</dd><dt><a href="b.html">Widget seller</a></dt></dl>"#,
+        r#"<ul><li>See <a href="a.html">Widget maker</a></li><li><a href="b.html">Widget seller</a></li></ul>"#,
+    ];
+    for list in kept {
+        let html = format!("<html><body><h1>Guide</h1><p>Intro.</p>{list}</body></html>");
+        let page = html_to_page(html.as_bytes(), "guide/index.html", "/demo").unwrap();
+        assert!(page.text.contains("Widget maker"), "{list}: {:?}", page.text);
+    }
+}
