@@ -331,6 +331,13 @@ const CONTENTS_CLASSES: [&str; 2] = ["toc", "toctree-wrapper"];
 /// its link and still be a table of contents' line, as DocBook's
 /// "ABORT — abort the current transaction" is.
 const MAX_CONTENTS_TAIL: usize = 80;
+
+/// The longest link (spaces aside) a table of contents' line is counted with.
+const MAX_CONTENTS_LINK: usize = 1000;
+
+/// The most nodes looked at in one item of a list while deciding whether it
+/// is a table of contents (a line of one holds a handful).
+const MAX_CONTENTS_NODES: usize = 256;
 /// Texts of permalink markers generators put beside headings (`¶`, `#`, `§`, `🔗`).
 const PERMALINK_MARKS: [&str; 6] = ["¶", "#", "§", "🔗", "\u{f0c1}", "◆"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
@@ -900,12 +907,40 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     symbols
 }
 
-/// The characters (spaces aside) of an element's text outside the lists it holds.
-fn outside_lists(node: NodeRef<'_, Node>) -> usize {
-    node.children()
-        .filter(|c| !c.value().as_element().is_some_and(|e| matches!(e.name(), "ul" | "ol" | "dl")))
-        .map(|c| plain_text(c).chars().filter(|ch| !ch.is_whitespace()).count())
-        .sum()
+/// The characters (spaces aside) of an element's text outside the lists it
+/// holds, counted up to one past `limit` (and past it when the element holds
+/// more than [`MAX_CONTENTS_NODES`] nodes), so that asking costs little
+/// however large the element is.
+fn outside_lists(node: NodeRef<'_, Node>, limit: usize) -> usize {
+    let mut count = 0usize;
+    for child in node.children() {
+        if child.value().as_element().is_some_and(|e| matches!(e.name(), "ul" | "ol" | "dl")) {
+            continue;
+        }
+        count += visible_chars(child, limit - count.min(limit));
+        if count > limit {
+            break;
+        }
+    }
+    count
+}
+
+/// The characters (spaces aside) of the text below `node`, counted up to one
+/// past `limit`, looking at no more than [`MAX_CONTENTS_NODES`] nodes.
+fn visible_chars(node: NodeRef<'_, Node>, limit: usize) -> usize {
+    let mut count = 0usize;
+    for (seen, n) in node.descendants().enumerate() {
+        if seen >= MAX_CONTENTS_NODES {
+            return limit + 1;
+        }
+        if let Node::Text(t) = n.value() {
+            count += t.chars().filter(|c| !c.is_whitespace()).take(limit + 1 - count.min(limit)).count();
+            if count > limit {
+                return count;
+            }
+        }
+    }
+    count
 }
 
 /// A section being written.
@@ -1340,7 +1375,7 @@ impl<'p> Converter<'_, 'p> {
             match child.value() {
                 Node::Text(t) if t.trim().is_empty() => {}
                 Node::Element(e) if e.name() == "dd" => {
-                    if outside_lists(child) > MAX_CONTENTS_TAIL {
+                    if outside_lists(child, MAX_CONTENTS_TAIL) > MAX_CONTENTS_TAIL {
                         return false;
                     }
                 }
@@ -1360,8 +1395,10 @@ impl<'p> Converter<'_, 'p> {
     /// An item whose first words are a link to another page of the tree,
     /// followed by at most a short line (nested lists aside).
     fn links_another_page(&self, item: NodeRef<'p, Node>) -> bool {
-        let Some(first) =
-            item.descendants().find(|n| n.value().as_text().is_some_and(|t| !t.trim().is_empty()))
+        let Some(first) = item
+            .descendants()
+            .take(MAX_CONTENTS_NODES)
+            .find(|n| n.value().as_text().is_some_and(|t| !t.trim().is_empty()))
         else {
             return false;
         };
@@ -1384,8 +1421,8 @@ impl<'p> Converter<'_, 'p> {
         {
             return false;
         }
-        let link_text = plain_text(link).chars().filter(|c| !c.is_whitespace()).count();
-        outside_lists(item).saturating_sub(link_text) <= MAX_CONTENTS_TAIL
+        let link_text = visible_chars(link, MAX_CONTENTS_LINK);
+        outside_lists(item, link_text + MAX_CONTENTS_TAIL).saturating_sub(link_text) <= MAX_CONTENTS_TAIL
     }
 
     fn item(&mut self, node: NodeRef<'p, Node>, marker: String, depth: usize) {

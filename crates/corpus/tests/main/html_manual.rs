@@ -95,6 +95,12 @@ fn hostile_html_does_not_panic() {
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     assert!(html_to_page(b"\0\0<h2>\0</h2>", "nul.html", "").is_ok());
     assert!(html_to_page(b"\xff\xfe<p>x</p>", "bad.html", "").is_err());
+    // Lists of links nested in one another around a large text: deciding
+    // whether each is a table of contents looks at a bounded part of it.
+    let level = r#"<ul><li><a href="a.html">a</a> <div>"#;
+    let nested = level.repeat(190) + &"words ".repeat(400_000) + &"</div></li></ul>".repeat(190);
+    let page = html_to_page(nested.as_bytes(), "n.html", "").unwrap();
+    assert!(page.text.contains("words words"));
     let headings = "<h2>a</h2>".repeat(20_000);
     assert_eq!(html_to_page(headings.as_bytes(), "h.html", "").unwrap().sections.len(), 20_000);
 }
@@ -131,6 +137,13 @@ fn a_table_of_contents_is_shown_but_not_searched() {
         "{}",
         page.text
     );
+    // A title longer than a line's tail is still a line of contents.
+    let long = "Installing, configuring, upgrading and running widgets on every platform and every version the widget maker supports";
+    let html = format!(
+        r#"<html><body><h1>Guide</h1><p>Intro.</p><ol><li><a href="a.html">{long}</a></li><li><a href="b.html">Two</a></li></ol></body></html>"#
+    );
+    let page = html_to_page(html.as_bytes(), "guide/index.html", "/demo").unwrap();
+    assert!(!page.text.contains("widget maker supports") && page.markdown.contains(long), "{}", page.text);
     // Lists that only look alike stay searchable: links elsewhere on the web,
     // to the page's own parts, with a paragraph after the link, or one item.
     let kept = [
