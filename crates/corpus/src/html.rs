@@ -1362,7 +1362,8 @@ impl<'p> Converter<'_, 'p> {
 
     /// A table of contents: marked so (DocBook's `div.toc`, Sphinx's
     /// `toctree-wrapper`), or a list of at least two items each of which is
-    /// a link to another page of the tree and at most a short line after it.
+    /// a link to another page of the tree (not to a part of one) and at most
+    /// a short line after it.
     fn is_contents(&self, node: NodeRef<'p, Node>, el: &Element) -> bool {
         if CONTENTS_CLASSES.iter().any(|c| has_class(el, c)) {
             return true;
@@ -1392,8 +1393,8 @@ impl<'p> Converter<'_, 'p> {
         items >= 2
     }
 
-    /// An item whose first words are a link to another page of the tree,
-    /// followed by at most a short line (nested lists aside).
+    /// An item whose first words are a link to another page of the tree as
+    /// a whole, followed by at most a short line (nested lists aside).
     fn links_another_page(&self, item: NodeRef<'p, Node>) -> bool {
         let Some(first) = item
             .descendants()
@@ -1411,8 +1412,11 @@ impl<'p> Converter<'_, 'p> {
         };
         let href = link.value().as_element().and_then(|e| e.attr("href")).unwrap_or("").trim();
         let scheme = href.find(':').is_some_and(|i| i < href.find(['/', '?', '#']).unwrap_or(href.len()));
+        // A line of contents names a whole page: a link to a part of one
+        // (an API reference, `os.html#os.chflags`) is a mention.
+        let fragment = href.split_once('#').is_some_and(|(_, f)| !f.is_empty());
         let path = href.split(['#', '?']).next().unwrap_or("");
-        if scheme || path.is_empty() || path.starts_with('/') {
+        if scheme || fragment || path.is_empty() || path.starts_with('/') {
             return false;
         }
         let Some(resolved) = paths::resolve(self.rel_file, path) else { return false };

@@ -126,7 +126,7 @@ fn a_table_of_contents_is_shown_but_not_searched() {
     // A list of links to other pages, marked or not; the words around it stay searchable.
     let html = r#"<html><body><h1>Guide</h1><p>Read these in order.</p>
         <ul><li><a href="install.html">Installing widgets</a></li>
-            <li><a href="run.html#start">Running widgets</a> — the first start</li></ul>
+            <li><a href="run.html">Running widgets</a> — the first start</li></ul>
         <p>Then come back.</p></body></html>"#;
     let page = html_to_page(html.as_bytes(), "guide/index.html", "/demo").unwrap();
     check_invariants(&page);
@@ -145,10 +145,12 @@ fn a_table_of_contents_is_shown_but_not_searched() {
     let page = html_to_page(html.as_bytes(), "guide/index.html", "/demo").unwrap();
     assert!(!page.text.contains("widget maker supports") && page.markdown.contains(long), "{}", page.text);
     // Lists that only look alike stay searchable: links elsewhere on the web,
-    // to the page's own parts, with a paragraph after the link, or one item.
+    // to the page's own parts or to parts of other pages (references to
+    // what those define), with a paragraph after the link, or one item.
     let kept = [
         r#"<ul><li><a href="https://example.org/a">Widget maker</a></li><li><a href="https://example.org/b">Widget seller</a></li></ul>"#,
         r##"<ul><li><a href="#a">Widget maker</a></li><li><a href="#b">Widget seller</a></li></ul>"##,
+        r##"<ul><li><a href="api.html#maker">Widget maker</a> is new.</li><li><a href="api.html#seller">Widget seller</a></li></ul>"##,
         r#"<ul><li><a href="a.html">Widget maker</a> builds a widget from the parts it is given, checking each part against the plan first and refusing any that does not fit it.</li><li><a href="b.html">Widget seller</a></li></ul>"#,
         r#"<ul><li><a href="a.html">Widget maker</a></li></ul>"#,
         r#"<dl><dt><a href="a.html">Widget maker</a></dt><dd>Builds a widget from the parts it is given, checking each part against the plan first and refusing any that does not fit.</dd><dt><a href="b.html">Widget seller</a></dt></dl>"#,
