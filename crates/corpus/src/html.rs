@@ -330,7 +330,7 @@ const CONTENTS_CLASSES: [&str; 2] = ["toc", "toctree-wrapper"];
 /// The most characters (spaces aside) an item of a list of links may add to
 /// its link and still be a table of contents' line, as DocBook's
 /// "ABORT — abort the current transaction" is.
-const MAX_CONTENTS_TAIL: usize = 80;
+pub(crate) const MAX_CONTENTS_TAIL: usize = 80;
 
 /// The longest link (spaces aside) a table of contents' line is counted with.
 const MAX_CONTENTS_LINK: usize = 1000;
@@ -1410,19 +1410,8 @@ impl<'p> Converter<'_, 'p> {
         else {
             return false;
         };
-        let href = link.value().as_element().and_then(|e| e.attr("href")).unwrap_or("").trim();
-        let scheme = href.find(':').is_some_and(|i| i < href.find(['/', '?', '#']).unwrap_or(href.len()));
-        // A line of contents names a whole page: a link to a part of one
-        // (an API reference, `os.html#os.chflags`) is a mention.
-        let fragment = href.split_once('#').is_some_and(|(_, f)| !f.is_empty());
-        let path = href.split(['#', '?']).next().unwrap_or("");
-        if scheme || fragment || path.is_empty() || path.starts_with('/') {
-            return false;
-        }
-        let Some(resolved) = paths::resolve(self.rel_file, path) else { return false };
-        if !(is_html(&resolved) || resolved.is_empty())
-            || paths::page_path(self.prefix, &resolved) == self.page_path
-        {
+        let href = link.value().as_element().and_then(|e| e.attr("href")).unwrap_or("");
+        if !crate::links::names_other_page(href, self.rel_file) {
             return false;
         }
         let link_text = visible_chars(link, MAX_CONTENTS_LINK);

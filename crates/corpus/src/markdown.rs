@@ -35,7 +35,7 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         None => frontmatter::Fields::default(),
     };
     let body = split.body;
-    let parsed = parse_body(body);
+    let parsed = parse_body(body, rel_file);
     let title = fields
         .title
         .clone()
@@ -92,12 +92,22 @@ struct Parsed {
 
 /// One pass over the events: where sections start, their titles, and the
 /// plain text of each.
-fn parse_body(body: &str) -> Parsed {
+fn parse_body(body: &str, rel_file: &str) -> Parsed {
     let mut parsed = Parsed { first_h1: None, cuts: Vec::new(), texts: vec![String::new()] };
+    let contents = contents_ranges(body, rel_file);
+    let mut next_contents = 0usize;
     let mut depth = 0usize; // containers (quotes, lists, footnotes) we are inside
     let mut heading: Option<(HeadingLevel, Option<String>, usize, String)> = None;
     let mut html = TagStripper::default();
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        // A table of contents is shown, not searched: its words are left out.
+        while contents.get(next_contents).is_some_and(|c| c.end <= range.start) {
+            next_contents += 1;
+        }
+        let in_contents = contents.get(next_contents).is_some_and(|c| c.start <= range.start);
+        if in_contents && matches!(event, Event::Text(_) | Event::Code(_)) {
+            continue;
+        }
         match event {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 if depth == 0 && level != HeadingLevel::H1 {
@@ -140,7 +150,9 @@ fn parse_body(body: &str) -> Parsed {
             Event::HardBreak => push(&mut parsed.texts, "\n"),
             Event::Html(h) => {
                 let t = html.strip(&h);
-                push(&mut parsed.texts, &t);
+                if !in_contents {
+                    push(&mut parsed.texts, &t);
+                }
             }
             Event::InlineHtml(h) => {
                 let _ = html.strip(&h);
@@ -162,6 +174,93 @@ fn parse_body(body: &str) -> Parsed {
         }
     }
     parsed
+}
+
+/// A list being read while looking for tables of contents.
+#[derive(Default)]
+struct ContentsList {
+    start: usize,
+    items: usize,
+    /// Every item so far is a line of contents.
+    lines: bool,
+    item: Option<ContentsItem>,
+}
+
+/// An item of a [`ContentsList`] being read.
+#[derive(Default)]
+struct ContentsItem {
+    /// Its first words were read: they were in a link to another page.
+    first: Option<bool>,
+    /// Characters (spaces aside) outside its links.
+    tail: usize,
+}
+
+/// Where the page's tables of contents are: lists of at least two items each
+/// of which is a link to another whole page and at most a short line after
+/// it (what nested lists say aside), as `docs/index.md` lists the guide's pages.
+fn contents_ranges(body: &str, rel_file: &str) -> Vec<std::ops::Range<usize>> {
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut lists: Vec<ContentsList> = Vec::new();
+    // Inside a link: whether it names another page.
+    let mut link: Option<bool> = None;
+    for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::List(_)) => {
+                lists.push(ContentsList { start: range.start, lines: true, ..Default::default() })
+            }
+            Event::End(TagEnd::List(_)) => {
+                if let Some(list) = lists.pop()
+                    && list.lines
+                    && list.items >= 2
+                {
+                    ranges.push(list.start..range.end);
+                }
+            }
+            Event::Start(Tag::Item) => {
+                if let Some(list) = lists.last_mut() {
+                    list.item = Some(ContentsItem::default());
+                }
+            }
+            Event::End(TagEnd::Item) => {
+                if let Some(list) = lists.last_mut()
+                    && let Some(item) = list.item.take()
+                {
+                    list.items += 1;
+                    list.lines &= item.first == Some(true) && item.tail <= crate::html::MAX_CONTENTS_TAIL;
+                }
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                link = Some(crate::links::names_other_page(&dest_url, rel_file))
+            }
+            Event::End(TagEnd::Link) => link = None,
+            Event::Text(t) | Event::Code(t) => {
+                let Some(item) = lists.last_mut().and_then(|l| l.item.as_mut()) else { continue };
+                let chars = t.chars().filter(|c| !c.is_whitespace()).count();
+                if chars > 0 && item.first.is_none() {
+                    item.first = Some(link == Some(true));
+                }
+                if link.is_none() {
+                    item.tail += chars;
+                }
+            }
+            Event::Html(_) | Event::InlineHtml(_) => {
+                if let Some(item) = lists.last_mut().and_then(|l| l.item.as_mut()) {
+                    item.first.get_or_insert(false);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Nested lists end before the lists holding them: in reading order, merged.
+    ranges.sort_by_key(|r| r.start);
+    let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match merged.last_mut() {
+            Some(last) if r.start < last.end => last.end = last.end.max(r.end),
+            _ => merged.push(r),
+        }
+    }
+    merged
 }
 
 fn push(texts: &mut [String], s: &str) {
@@ -311,6 +410,29 @@ mod tests {
         assert_eq!(p.text, "Intro text.\n\nStep one\nDo it.");
         let joined: String = p.sections.iter().map(|s| s.markdown.as_str()).collect();
         assert_eq!(joined, p.markdown);
+    }
+
+    #[test]
+    fn a_list_of_other_pages_is_shown_but_not_searched() {
+        let src = "# Guide\n\nRead these.\n\n- [Installing widgets](install.md)\n- [Running widgets](../run/) — the first start\n  - [Flags](flags.md)\n\nThen come back.\n";
+        let p = markdown_to_page(src.as_bytes(), "guide/index.md", "/app").unwrap();
+        assert!(p.markdown.contains("[Installing widgets](install.md)"));
+        assert_eq!(p.text, "Guide\nRead these.\nThen come back.");
+        // Lists that only look alike stay searchable.
+        for list in [
+            "- [Widget maker](https://example.org/a)\n- [Widget seller](https://example.org/b)\n",
+            "- [Widget maker](#maker)\n- [Widget seller](#seller)\n",
+            "- [Widget maker](api.md#maker)\n- [Widget seller](api.md#seller)\n",
+            "- [Widget maker](a.md)\n",
+            "- See [Widget maker](a.md)\n- [Widget seller](b.md)\n",
+            "- [Widget maker](a.md) builds a widget from the parts it is given, checking each part against the plan first and refusing any that does not fit it.\n- [Widget seller](b.md)\n",
+            "- [Widget maker](logo.png)\n- [Widget seller](b.md)\n",
+            "- [Widget maker](index.md)\n- [Widget seller](b.md)\n",
+        ] {
+            let p =
+                markdown_to_page(format!("Intro.\n\n{list}").as_bytes(), "guide/index.md", "/app").unwrap();
+            assert!(p.text.contains("Widget maker"), "{list}: {:?}", p.text);
+        }
     }
 
     #[test]
