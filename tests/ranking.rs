@@ -16,6 +16,8 @@
 //! - a Chinese question's question words need not match, and a reference
 //!   page's purpose line counts as its title
 //! - a quoted phrase is strict: its words out of order match nothing
+//! - a chapter's table of contents is shown, not searched: the section it
+//!   lists answers for that section's words
 
 use std::path::Path;
 
@@ -241,6 +243,24 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A chapter whose table of contents repeats its sections' titles, and
+    // the section a question about one of them asks for.
+    write(
+        en.path(),
+        "plpgsql.html",
+        "<html><head><title>Chapter 41. PL/pgSQL — SQL Procedural Language</title></head><body><div class=\"chapter\" id=\"PLPGSQL\"><div class=\"titlepage\"><h2 class=\"title\">Chapter 41. PL/pgSQL — SQL Procedural Language</h2></div><div class=\"toc\"><p><strong>Table of Contents</strong></p><dl class=\"toc\"><dt><span class=\"sect1\"><a href=\"plpgsql-overview.html\">41.1. Overview of PL/pgSQL</a></span></dt><dt><span class=\"sect1\"><a href=\"plpgsql-trigger.html\">41.2. Writing Trigger Functions in PL/pgSQL</a></span></dt><dt><span class=\"sect1\"><a href=\"plpgsql-event-trigger.html\">41.3. Writing Event Trigger Functions in PL/pgSQL</a></span></dt><dt><span class=\"sect1\"><a href=\"plpgsql-porting.html\">41.4. Porting PL/pgSQL Functions</a></span></dt></dl></div></div></body></html>".to_owned(),
+    );
+    write(
+        en.path(),
+        "plpgsql-trigger.html",
+        page(
+            "41.2. Trigger Functions",
+            &format!(
+                "A function called when data changes can be written in this language: it is declared with no arguments and a return type of trigger. {filler}"
+            ),
+            &[],
+        ),
+    );
     let zh = tempfile::tempdir().unwrap();
     write(
         zh.path(),
@@ -381,6 +401,14 @@ fn check(face: &mut dyn Face, name: &str) {
     // its words together, though a short page holds them all apart.
     let r = face.search("cancel the query another session is running", "en");
     assert_eq!(first(&r).0, "/m/functions-admin", "{name}: {r}");
+
+    // A chapter's table of contents is not searched: the section it
+    // lists, not the chapter, answers a question about that section; the
+    // chapter is still found by its own title.
+    let r = face.search("write a trigger function in PL/pgSQL", "en");
+    assert_eq!(first(&r).0, "/m/plpgsql-trigger", "{name}: {r}");
+    let r = face.search("SQL Procedural Language", "en");
+    assert_eq!(first(&r).0, "/m/plpgsql", "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
