@@ -1411,7 +1411,7 @@ impl<'p> Converter<'_, 'p> {
             return false;
         };
         let href = link.value().as_element().and_then(|e| e.attr("href")).unwrap_or("");
-        if !crate::links::names_other_page(href, self.rel_file) {
+        if !crate::links::names_other_page(href, self.rel_file, &is_html) {
             return false;
         }
         let link_text = visible_chars(link, MAX_CONTENTS_LINK);

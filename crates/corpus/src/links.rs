@@ -280,9 +280,9 @@ pub fn has_scheme(url: &str) -> bool {
 
 /// Whether a link written in `from_file` names another page of the tree as a
 /// whole, as a line of a table of contents does: relative, without a scheme
-/// or a fragment, to an HTML or Markdown file or a name without an extension,
-/// and not to `from_file` itself.
-pub(crate) fn names_other_page(href: &str, from_file: &str) -> bool {
+/// or a fragment, to a file `is_page` accepts or a name without an
+/// extension, and not to `from_file` itself.
+pub(crate) fn names_other_page(href: &str, from_file: &str, is_page: &dyn Fn(&str) -> bool) -> bool {
     let href = href.trim();
     let fragment = href.split_once('#').is_some_and(|(_, f)| !f.is_empty());
     let path = href.split(['#', '?']).next().unwrap_or("");
@@ -291,9 +291,7 @@ pub(crate) fn names_other_page(href: &str, from_file: &str) -> bool {
     }
     let Some(resolved) = paths::resolve(from_file, path) else { return false };
     let name = resolved.rsplit('/').next().unwrap_or("");
-    let page_like =
-        crate::html::is_html(&resolved) || crate::markdown::is_markdown(&resolved) || !name.contains('.');
-    page_like && paths::page_rel(&resolved) != paths::page_rel(from_file)
+    (is_page(&resolved) || !name.contains('.')) && paths::page_rel(&resolved) != paths::page_rel(from_file)
 }
 
 /// Source-relative files a link path may mean, most likely first.

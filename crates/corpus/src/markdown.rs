@@ -189,7 +189,8 @@ struct ContentsList {
 /// An item of a [`ContentsList`] being read.
 #[derive(Default)]
 struct ContentsItem {
-    /// Its first words were read: they were in a link to another page.
+    /// Once its first words are read: whether they were in a link to
+    /// another page.
     first: Option<bool>,
     /// Characters (spaces aside) outside its links.
     tail: usize,
@@ -230,7 +231,9 @@ fn contents_ranges(body: &str, rel_file: &str) -> Vec<std::ops::Range<usize>> {
                 }
             }
             Event::Start(Tag::Link { dest_url, .. }) => {
-                link = Some(crate::links::names_other_page(&dest_url, rel_file))
+                link = Some(crate::links::names_other_page(&dest_url, rel_file, &|f| {
+                    is_markdown(f) || crate::html::is_html(f)
+                }))
             }
             Event::End(TagEnd::Link) => link = None,
             Event::Text(t) | Event::Code(t) => {
