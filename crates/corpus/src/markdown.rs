@@ -94,20 +94,11 @@ struct Parsed {
 /// plain text of each.
 fn parse_body(body: &str, rel_file: &str) -> Parsed {
     let mut parsed = Parsed { first_h1: None, cuts: Vec::new(), texts: vec![String::new()] };
-    let contents = contents_ranges(body, rel_file);
-    let mut next_contents = 0usize;
+    let mut contents = ContentsScan::default();
     let mut depth = 0usize; // containers (quotes, lists, footnotes) we are inside
     let mut heading: Option<(HeadingLevel, Option<String>, usize, String)> = None;
     let mut html = TagStripper::default();
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
-        // A table of contents is shown, not searched: its words are left out.
-        while contents.get(next_contents).is_some_and(|c| c.end <= range.start) {
-            next_contents += 1;
-        }
-        let in_contents = contents.get(next_contents).is_some_and(|c| c.start <= range.start);
-        if in_contents && matches!(event, Event::Text(_) | Event::Code(_)) {
-            continue;
-        }
         match event {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 if depth == 0 && level != HeadingLevel::H1 {
@@ -127,14 +118,40 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 }
                 push_line_end(&mut parsed.texts);
             }
-            Event::Start(Tag::BlockQuote(_) | Tag::List(_) | Tag::FootnoteDefinition(_)) => depth += 1,
-            Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition) => {
+            Event::Start(Tag::List(_)) => {
+                depth += 1;
+                contents.start_list(parsed.texts.last().map_or(0, String::len));
+            }
+            Event::End(TagEnd::List(_)) => {
+                depth = depth.saturating_sub(1);
+                // A table of contents is shown, not searched: its words are left out.
+                if let Some(start) = contents.end_list()
+                    && let Some(t) = parsed.texts.last_mut()
+                {
+                    t.truncate(start);
+                }
+                push_line_end(&mut parsed.texts);
+            }
+            Event::Start(Tag::Item) => contents.start_item(),
+            Event::End(TagEnd::Item) => {
+                contents.end_item();
+                push_line_end(&mut parsed.texts);
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                contents.link = Some(crate::links::names_other_page(&dest_url, rel_file, &|f| {
+                    is_markdown(f) || crate::html::is_html(f)
+                }));
+            }
+            Event::End(TagEnd::Link) => contents.link = None,
+            Event::Start(Tag::BlockQuote(_) | Tag::FootnoteDefinition(_)) => depth += 1,
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::FootnoteDefinition) => {
                 depth = depth.saturating_sub(1);
                 push_line_end(&mut parsed.texts);
             }
             // The text of an inline `<script>…</script>` is no text.
             Event::Text(_) | Event::Code(_) if html.raw_until.is_some() => {}
             Event::Text(t) | Event::Code(t) => {
+                contents.text(&t);
                 if let Some((_, _, _, title)) = heading.as_mut() {
                     title.push_str(&t);
                 }
@@ -149,12 +166,12 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
             }
             Event::HardBreak => push(&mut parsed.texts, "\n"),
             Event::Html(h) => {
+                contents.html();
                 let t = html.strip(&h);
-                if !in_contents {
-                    push(&mut parsed.texts, &t);
-                }
+                push(&mut parsed.texts, &t);
             }
             Event::InlineHtml(h) => {
+                contents.html();
                 let _ = html.strip(&h);
             }
             Event::End(TagEnd::TableCell) => push(&mut parsed.texts, " | "),
@@ -165,9 +182,9 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 }
                 push_line_end(&mut parsed.texts);
             }
-            Event::End(
-                TagEnd::Paragraph | TagEnd::Item | TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table,
-            ) => push_line_end(&mut parsed.texts),
+            Event::End(TagEnd::Paragraph | TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table) => {
+                push_line_end(&mut parsed.texts)
+            }
             Event::TaskListMarker(done) => push(&mut parsed.texts, if done { "[x] " } else { "[ ] " }),
             Event::Rule => push_line_end(&mut parsed.texts),
             _ => {}
@@ -179,7 +196,8 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
 /// A list being read while looking for tables of contents.
 #[derive(Default)]
 struct ContentsList {
-    start: usize,
+    /// Where its text starts in the section's text.
+    text_start: usize,
     items: usize,
     /// Every item so far is a line of contents.
     lines: bool,
@@ -196,74 +214,66 @@ struct ContentsItem {
     tail: usize,
 }
 
-/// Where the page's tables of contents are: lists of at least two items each
-/// of which is a link to another whole page and at most a short line after
-/// it (what nested lists say aside), as `docs/index.md` lists the guide's pages.
-fn contents_ranges(body: &str, rel_file: &str) -> Vec<std::ops::Range<usize>> {
-    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut lists: Vec<ContentsList> = Vec::new();
-    // Inside a link: whether it names another page.
-    let mut link: Option<bool> = None;
-    for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
-        match event {
-            Event::Start(Tag::List(_)) => {
-                lists.push(ContentsList { start: range.start, lines: true, ..Default::default() })
-            }
-            Event::End(TagEnd::List(_)) => {
-                if let Some(list) = lists.pop()
-                    && list.lines
-                    && list.items >= 2
-                {
-                    ranges.push(list.start..range.end);
-                }
-            }
-            Event::Start(Tag::Item) => {
-                if let Some(list) = lists.last_mut() {
-                    list.item = Some(ContentsItem::default());
-                }
-            }
-            Event::End(TagEnd::Item) => {
-                if let Some(list) = lists.last_mut()
-                    && let Some(item) = list.item.take()
-                {
-                    list.items += 1;
-                    list.lines &= item.first == Some(true) && item.tail <= crate::html::MAX_CONTENTS_TAIL;
-                }
-            }
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                link = Some(crate::links::names_other_page(&dest_url, rel_file, &|f| {
-                    is_markdown(f) || crate::html::is_html(f)
-                }))
-            }
-            Event::End(TagEnd::Link) => link = None,
-            Event::Text(t) | Event::Code(t) => {
-                let Some(item) = lists.last_mut().and_then(|l| l.item.as_mut()) else { continue };
-                let chars = t.chars().filter(|c| !c.is_whitespace()).count();
-                if chars > 0 && item.first.is_none() {
-                    item.first = Some(link == Some(true));
-                }
-                if link.is_none() {
-                    item.tail += chars;
-                }
-            }
-            Event::Html(_) | Event::InlineHtml(_) => {
-                if let Some(item) = lists.last_mut().and_then(|l| l.item.as_mut()) {
-                    item.first.get_or_insert(false);
-                }
-            }
-            _ => {}
+/// Finds, while the text is extracted, the page's tables of contents: lists
+/// of at least two items each of which is a link to another whole page and
+/// at most a short line after it (what nested lists say aside), as
+/// `docs/index.md` lists the guide's pages.
+#[derive(Default)]
+struct ContentsScan {
+    /// The lists being read, innermost last.
+    lists: Vec<ContentsList>,
+    /// Inside a link: whether it names another page.
+    link: Option<bool>,
+}
+
+impl ContentsScan {
+    fn start_list(&mut self, text_start: usize) {
+        self.lists.push(ContentsList { text_start, lines: true, ..Default::default() });
+    }
+
+    /// Where the list's text started, when the list is a table of contents.
+    fn end_list(&mut self) -> Option<usize> {
+        let list = self.lists.pop()?;
+        (list.lines && list.items >= 2).then_some(list.text_start)
+    }
+
+    fn start_item(&mut self) {
+        if let Some(list) = self.lists.last_mut() {
+            list.item = Some(ContentsItem::default());
         }
     }
-    // Nested lists end before the lists holding them: in reading order, merged.
-    ranges.sort_by_key(|r| r.start);
-    let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        match merged.last_mut() {
-            Some(last) if r.start < last.end => last.end = last.end.max(r.end),
-            _ => merged.push(r),
+
+    fn end_item(&mut self) {
+        if let Some(list) = self.lists.last_mut()
+            && let Some(item) = list.item.take()
+        {
+            list.items += 1;
+            list.lines &= item.first == Some(true) && item.tail <= crate::html::MAX_CONTENTS_TAIL;
         }
     }
-    merged
+
+    fn item(&mut self) -> Option<&mut ContentsItem> {
+        self.lists.last_mut().and_then(|l| l.item.as_mut())
+    }
+
+    fn text(&mut self, t: &str) {
+        let in_link = self.link;
+        let Some(item) = self.item() else { return };
+        let chars = t.chars().filter(|c| !c.is_whitespace()).count();
+        if chars > 0 && item.first.is_none() {
+            item.first = Some(in_link == Some(true));
+        }
+        if in_link.is_none() {
+            item.tail += chars;
+        }
+    }
+
+    /// Markup in an item: words that come after it are not a link's first.
+    fn html(&mut self) {
+        if let Some(item) = self.item() {
+            item.first.get_or_insert(false);
+        }
+    }
 }
 
 fn push(texts: &mut [String], s: &str) {
