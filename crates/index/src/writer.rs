@@ -61,17 +61,29 @@ fn title_is_symbol(title: &str) -> bool {
 const PAGE_SYMBOLS_MAX: usize = 256;
 
 /// Each section's symbols (keys): a symbol goes to the section whose anchor
-/// it names, else to the lead section, as does a title that is a symbol.
-/// Linear in symbols + sections: anchors and each section's keys are hashed.
+/// it names, or that holds the element it names (`<a id="asyncio.gather">`
+/// inside "Running Tasks Concurrently": a Sphinx or Dash entry points at its
+/// definition, not at a heading), else to the lead section, as does a title
+/// that is a symbol. Linear in symbols + sections + the Markdown's length:
+/// anchors and each section's keys are hashed.
 fn section_symbols(page: &Page) -> Vec<Vec<String>> {
     let sections = page.sections.len().max(1);
     let mut symbols: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); sections];
-    let mut by_anchor: HashMap<&str, usize> = HashMap::new();
+    let mut by_anchor: HashMap<String, usize> = HashMap::new();
     for (ordinal, section) in page.sections.iter().enumerate() {
         if let Some(anchor) = section.anchor.as_deref() {
             // The first section with an anchor wins, as a scan would.
-            by_anchor.entry(anchor).or_insert(ordinal);
+            by_anchor.entry(anchor.to_owned()).or_insert(ordinal);
+        }
+    }
+    // The ids inside sections, read only when a symbol names one that no
+    // heading has; a heading's anchor wins over an inner id.
+    if page.symbols.iter().any(|s| s.anchor.as_deref().is_some_and(|a| !by_anchor.contains_key(a))) {
+        for (ordinal, section) in page.sections.iter().enumerate() {
+            for id in inner_ids(&section.markdown) {
+                by_anchor.entry(id).or_insert(ordinal);
+            }
         }
     }
     let mut attach = |name: &str, anchor: Option<&str>| {
@@ -91,6 +103,17 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
         attach(&page.title, None);
     }
     symbols
+}
+
+/// The ids of the `<a id="…">` tags in a section's Markdown (HTML sources
+/// keep every element id that no heading took as one), unescaped.
+fn inner_ids(markdown: &str) -> impl Iterator<Item = String> + '_ {
+    const TAG: &str = "<a id=\"";
+    markdown.match_indices(TAG).filter_map(|(at, _)| {
+        let rest = &markdown[at + TAG.len()..];
+        let id = &rest[..rest.find('"')?];
+        Some(id.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    })
 }
 
 /// The symbols copied onto every section of the page (sorted, distinct): all
@@ -254,5 +277,68 @@ impl Writer {
         self.writer.wait_merging_threads()?;
         self.shared.refresh(true)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lectern_corpus::{Section, Symbol};
+
+    use super::*;
+
+    fn section(anchor: Option<&str>, markdown: &str) -> Section {
+        Section {
+            anchor: anchor.map(str::to_owned),
+            title: anchor.unwrap_or("Tasks").into(),
+            level: 2,
+            breadcrumb: Vec::new(),
+            markdown: markdown.into(),
+            text: String::new(),
+        }
+    }
+
+    fn symbol(name: &str, anchor: Option<&str>) -> Symbol {
+        Symbol { name: name.into(), kind: "Function".into(), anchor: anchor.map(str::to_owned) }
+    }
+
+    #[test]
+    fn a_symbol_goes_to_the_section_holding_its_definition() {
+        let page = Page {
+            path: "/py/library/asyncio-task".into(),
+            source_file: "library/asyncio-task.html".into(),
+            title: "Coroutines and Tasks".into(),
+            description: None,
+            order: None,
+            draft: false,
+            frontmatter: None,
+            markdown: String::new(),
+            text: String::new(),
+            sections: vec![
+                section(None, "# Coroutines and Tasks\n\nWhat tasks are. <a id=\"running\"></a>"),
+                section(
+                    Some("sleeping"),
+                    "## Sleeping\n\n- <a id=\"asyncio.sleep\"></a>asyncio.sleep(delay)",
+                ),
+                section(
+                    Some("running"),
+                    "## Running\n\n- <a id=\"asyncio.gather\"></a>gather\n- <a id=\"a&amp;b&quot;\"></a>odd",
+                ),
+            ],
+            symbols: vec![
+                symbol("asyncio.gather", Some("asyncio.gather")),
+                symbol("asyncio.sleep", Some("asyncio.sleep")),
+                // A heading's anchor wins over an id of the same name earlier on.
+                symbol("asyncio.run", Some("running")),
+                symbol("odd", Some("a&b\"")),
+                symbol("nowhere", Some("missing")),
+                symbol("page", None),
+            ],
+            listing: false,
+            nav: Default::default(),
+        };
+        let found = section_symbols(&page);
+        assert_eq!(found[0], ["nowhere", "page"]);
+        assert_eq!(found[1], ["asyncio.sleep"]);
+        assert_eq!(found[2], ["asyncio.gather", "asyncio.run", "odd"]);
     }
 }
