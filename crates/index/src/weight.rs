@@ -6,6 +6,8 @@
 
 use lectern_corpus::{Page, Section};
 
+use crate::snippet::title_lead;
+
 /// Percent; what every other section weighs.
 pub(crate) const FULL_WEIGHT: u64 = 100;
 /// A generated listing (a manual's index) holds every term: it would
@@ -19,6 +21,12 @@ const RELEASE_NOTES_WEIGHT: u64 = 45;
 const TRAILER_WEIGHT: u64 = 70;
 /// Appendices: reference too, but below the body of the manual for the same match.
 const APPENDIX_WEIGHT: u64 = 90;
+/// A heading with nothing under it but its subsections (a FAQ's "Sequences
+/// (Tuples/Lists)"): it matches by its title alone and shows nothing, so
+/// the parts that say something come first. A page's lead section is not
+/// one: it stands for the page (a chapter whose contents are its only text,
+/// SQLite's "Write-Ahead Logging" above "1. Overview").
+const EMPTY_WEIGHT: u64 = 60;
 
 /// Below this a weight marks a listing (see [`LISTING_WEIGHT`]).
 pub(crate) fn is_listing(weight: u64) -> bool {
@@ -39,10 +47,18 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
     if section.anchor.is_some() && trailer {
         return TRAILER_WEIGHT;
     }
+    if section.anchor.is_some() && is_empty(section) {
+        return EMPTY_WEIGHT;
+    }
     if is_appendix(&page.title) {
         return APPENDIX_WEIGHT;
     }
     FULL_WEIGHT
+}
+
+/// True for a section whose text is its title at most.
+fn is_empty(section: &Section) -> bool {
+    section.text[title_lead(&section.text, &section.title)..].trim().is_empty()
 }
 
 /// A title without its DocBook numbering (`E.1.2. `, `12.4. `, `Appendix E. `).
@@ -56,10 +72,18 @@ fn unnumbered(title: &str) -> &str {
     if numbered && head.len() <= 16 { t[number_end..].trim_start() } else { t }
 }
 
-/// Release notes, changelogs, "what's new" pages: by the page's file name
-/// or its title, in English or Chinese.
+/// Folders that hold release notes page by page (Python's `whatsnew/3.7`).
+const RELEASE_NOTES_FOLDERS: &[&str] =
+    &["whatsnew", "whats-new", "what-s-new", "release-notes", "releasenotes", "changelog", "changelogs"];
+
+/// Release notes, changelogs, "what's new" pages: by the page's file name,
+/// its folder or its title, in English or Chinese.
 fn is_release_notes(page: &Page) -> bool {
-    let name = page.path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+    let mut parts = page.path.rsplit('/');
+    let name = parts.next().unwrap_or("").to_ascii_lowercase();
+    if parts.any(|folder| RELEASE_NOTES_FOLDERS.contains(&folder.to_ascii_lowercase().as_str())) {
+        return true;
+    }
     let by_name = [
         "release-",
         "release_",
@@ -78,7 +102,8 @@ fn is_release_notes(page: &Page) -> bool {
     if by_name {
         return true;
     }
-    let title = unnumbered(&page.title).to_lowercase();
+    // Typeset apostrophes (`What’s New In Python 3.7`) count as plain ones.
+    let title = unnumbered(&page.title).to_lowercase().replace(['\u{2019}', '\u{2018}'], "'");
     let release_n = ["release ", "发布 ", "版本 "]
         .iter()
         .any(|p| title.strip_prefix(p).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())));
@@ -147,7 +172,7 @@ mod tests {
             level: 2,
             breadcrumb: Vec::new(),
             markdown: String::new(),
-            text: String::new(),
+            text: format!("{title}\nWhat it says."),
         }
     }
 
@@ -160,6 +185,10 @@ mod tests {
             ("/pg/release", "Appendix E. Release Notes", RELEASE_NOTES_WEIGHT),
             ("/app/docs/changelog", "Changelog", RELEASE_NOTES_WEIGHT),
             ("/app/docs/v2", "What's New in 2.0", RELEASE_NOTES_WEIGHT),
+            ("/py/whatsnew/3.7", "What\u{2019}s New In Python 3.7", RELEASE_NOTES_WEIGHT),
+            ("/py/whatsnew/2.0", "Python 2.0", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/v3", "What\u{2019}s new in 3.0", RELEASE_NOTES_WEIGHT),
+            ("/py/library/asyncio-task", "Coroutines and Tasks", FULL_WEIGHT),
             ("/pg/sql-release-savepoint", "RELEASE SAVEPOINT", FULL_WEIGHT),
             ("/pg/errcodes-appendix", "Appendix A. PostgreSQL Error Codes", APPENDIX_WEIGHT),
             ("/pg/datetime-units-history", "B.6. History of Units", APPENDIX_WEIGHT),
@@ -181,6 +210,15 @@ mod tests {
         assert_eq!(section_weight(&p, &part), FULL_WEIGHT);
         part.breadcrumb = vec!["Compatibility".into()];
         assert_eq!(section_weight(&p, &part), FULL_WEIGHT);
+        // A heading with nothing under it but its subsections.
+        let mut empty = section(Some("e"), "Sequences (Tuples/Lists)");
+        empty.text = "Sequences (Tuples/Lists)\n ".into();
+        assert_eq!(section_weight(&p, &empty), EMPTY_WEIGHT);
+        empty.text = "Sequences (Tuples/Lists) are ordered.".into();
+        assert_eq!(section_weight(&p, &empty), FULL_WEIGHT);
+        empty.text = String::new();
+        assert_eq!(section_weight(&p, &empty), EMPTY_WEIGHT);
+        assert_eq!(section_weight(&p, &Section { anchor: None, ..empty }), FULL_WEIGHT);
         let mut listing = page("/pg/bookindex", "Index");
         listing.listing = true;
         assert!(is_listing(section_weight(&listing, &lead)));
