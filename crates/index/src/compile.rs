@@ -339,10 +339,18 @@ impl Lit {
         let only_stopwords = units.phrases.is_empty() && units.stop.iter().all(|&s| s);
         let words = units.words.iter().zip(&units.stop).filter(|(_, stop)| only_stopwords || !**stop);
         for unit in words.map(|(u, _)| u).chain(&units.phrases) {
+            // The words of a Latin phrase or a dotted name (`os.path.join`)
+            // are lit as groups of their own: the window showing all of
+            // them beats one showing `os` and `path` often.
+            let apart = matches!(unit, Unit::Phrase(ts) if !ts.iter().any(|(_, t)| t.chars().any(is_cjk)));
             for t in unit.terms() {
-                lit.add(t, lit.groups);
+                if lit.add(t, lit.groups) && apart {
+                    lit.groups += 1;
+                }
             }
-            lit.groups += 1;
+            if !apart {
+                lit.groups += 1;
+            }
         }
         lit
     }
