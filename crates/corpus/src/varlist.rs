@@ -98,7 +98,15 @@ pub(crate) fn varlist_symbols(
         }
         let anchor = anchor();
         let before = out.len();
-        for term in node.children().filter(|c| is_element(*c, "span", Some("term"))) {
+        let mut terms = node.children().filter(|c| is_element(*c, "span", Some("term"))).peekable();
+        if terms.peek().is_none() {
+            // A term written as plain text (asciidoc's and man pages'
+            // lists: `--amend`, `-c <commit>`, `core.autocrlf`).
+            for (name, kind) in plain_names(&text_of(node)) {
+                push(&mut out, nfc(&name), kind, &anchor);
+            }
+        }
+        for term in terms {
             if let Some((name, kind)) = term_name(term) {
                 push(&mut out, name, kind, &anchor);
             }
@@ -140,6 +148,48 @@ fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
         return useful(name).then(|| (nfc(name), *kind));
     }
     None
+}
+
+/// The names a `<dt>` of plain text defines: the options it lists (`-a,
+/// --all`; `-c <commit>` names `-c`, `--untracked-files[=<mode>]` names
+/// `--untracked-files`, `--[no-]verify` names `--verify` and
+/// `--no-verify`), or the one dotted or underscored name it is
+/// (`core.autocrlf`, `http.proxy`): none for words (`Examples`, `Return
+/// value`).
+fn plain_names(text: &str) -> Vec<(String, &'static str)> {
+    let text = text.trim();
+    if text.len() > MAX_NAME_BYTES * 2 {
+        return Vec::new();
+    }
+    if text.starts_with('-') {
+        let mut names = Vec::new();
+        for part in text.split([',', '\n']).map(str::trim).filter(|p| !p.is_empty()) {
+            let dashes = part.len() - part.trim_start_matches('-').len();
+            let name: String = part
+                .replace("[no-]", "\u{0}")
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '\u{0}'))
+                .collect();
+            let body = &name[dashes.min(name.len())..];
+            if !(1..=2).contains(&dashes) || !body.starts_with(|c: char| c.is_alphanumeric() || c == '\u{0}')
+            {
+                return names;
+            }
+            let plain = name.replace('\u{0}', "");
+            if name.contains('\u{0}') {
+                names.push((name.replace('\u{0}', "no-"), "Option"));
+            }
+            if useful(&plain) {
+                names.push((plain, "Option"));
+            }
+        }
+        return names;
+    }
+    let dotted = text.starts_with(|c: char| c.is_alphabetic())
+        && text.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && text.contains(['.', '_'])
+        && text.ends_with(|c: char| c.is_alphanumeric());
+    if dotted && useful(text) { vec![(text.to_owned(), "Entry")] } else { Vec::new() }
 }
 
 /// The names a table row defines: its first cell's leading `<code>` of a
@@ -356,6 +406,42 @@ fn text_of(node: NodeRef<'_, Node>) -> String {
 #[cfg(test)]
 mod tests {
     use crate::html_to_page;
+
+    #[test]
+    fn plain_option_and_setting_terms_become_symbols() {
+        let html = r#"<html><body><h1>git-commit(1)</h1>
+<div class="sect1"><h2 id="_options">OPTIONS</h2><div class="dlist"><dl>
+<dt class="hdlist1">-a</dt><dt class="hdlist1">--all</dt><dd><p>Stage files.</p></dd>
+<dt class="hdlist1">-c &lt;commit&gt;, --reedit-message=&lt;commit&gt;</dt><dd><p>Like -C.</p></dd>
+<dt class="hdlist1">--amend</dt><dd><p>Replace the tip.</p></dd>
+<dt class="hdlist1">--untracked-files[=&lt;mode&gt;]</dt><dd><p>Show.</p></dd>
+<dt class="hdlist1">--[no-]verify</dt><dd><p>Hooks.</p></dd>
+<dt class="hdlist1">-&lt;number&gt;</dt><dd><p>Not a name.</p></dd>
+</dl></div></div>
+<div class="sect1"><h2 id="_configuration">CONFIGURATION</h2><div class="dlist"><dl>
+<dt class="hdlist1">core.autocrlf</dt><dd><p>Line endings.</p></dd>
+<dt class="hdlist1">Return value</dt><dd><p>Words are not names.</p></dd>
+<dt class="hdlist1">--</dt><dd><p>Nor is a bare separator.</p></dd>
+</dl></div></div></body></html>"#;
+        let page = html_to_page(html.as_bytes(), "git-commit.html", "/git").unwrap();
+        let got: Vec<(&str, &str, Option<&str>)> =
+            page.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+        let opts = Some("_options");
+        assert_eq!(
+            got,
+            [
+                ("-a", "Option", opts),
+                ("--all", "Option", opts),
+                ("-c", "Option", opts),
+                ("--reedit-message", "Option", opts),
+                ("--amend", "Option", opts),
+                ("--untracked-files", "Option", opts),
+                ("--no-verify", "Option", opts),
+                ("--verify", "Option", opts),
+                ("core.autocrlf", "Entry", Some("_configuration")),
+            ]
+        );
+    }
 
     #[test]
     fn settings_and_options_become_symbols_of_their_section() {
