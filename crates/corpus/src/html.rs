@@ -636,13 +636,33 @@ struct Plan<'a> {
     page_heading: Option<NodeRef<'a, Node>>,
     cuts: std::collections::HashSet<ego_tree::NodeId>,
     min_cut_level: u8,
+    /// The headings' texts as a table of contents may list them ([`contents_key`]).
+    heading_keys: std::collections::HashSet<String>,
+}
+
+/// A heading's text as a line of a table of contents names it: without
+/// its numbering (`1.1 What is Bash?` and `What is Bash?` are one), case
+/// and spacing folded.
+pub(crate) fn contents_key(text: &str) -> String {
+    let text = text.trim();
+    let first = text.split_whitespace().next().unwrap_or("");
+    let numbering = first.len() <= 12
+        && first.chars().any(|c| c.is_ascii_digit())
+        && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
+    let rest = if numbering { &text[first.len()..] } else { text };
+    collapse_whitespace(rest).to_lowercase()
 }
 
 /// `doc_title` is the page's `<title>`: a first heading other than an
 /// `<h1>` that it does not name (Doxygen's "Public Member Functions") is a
 /// section, not the page's own heading.
 fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<&str>) -> Plan<'a> {
-    let mut plan = Plan { page_heading: None, cuts: Default::default(), min_cut_level: 6 };
+    let mut plan = Plan {
+        page_heading: None,
+        cuts: Default::default(),
+        min_cut_level: 6,
+        heading_keys: Default::default(),
+    };
     let mut first = true;
     let mut banner = false;
     for node in root.descendants() {
@@ -703,6 +723,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         } else if !caption {
             plan.cuts.insert(node.id());
             plan.min_cut_level = plan.min_cut_level.min(level);
+            plan.heading_keys.insert(contents_key(&text));
         }
     }
     plan
@@ -1394,7 +1415,9 @@ impl<'p> Converter<'_, 'p> {
     }
 
     /// An item whose first words are a link to another page of the tree as
-    /// a whole, followed by at most a short line (nested lists aside).
+    /// a whole, or to a part of this page by that part's heading (texinfo's
+    /// `section-toc`, a contents list at a page's top), followed by at most
+    /// a short line (nested lists aside).
     fn links_another_page(&self, item: NodeRef<'p, Node>) -> bool {
         let Some(first) = item
             .descendants()
@@ -1411,10 +1434,15 @@ impl<'p> Converter<'_, 'p> {
             return false;
         };
         let href = link.value().as_element().and_then(|e| e.attr("href")).unwrap_or("");
-        if !crate::links::names_other_page(href, self.rel_file, &is_html) {
+        let link_text = visible_chars(link, MAX_CONTENTS_LINK);
+        let names_heading = || {
+            link_text < MAX_CONTENTS_LINK
+                && crate::links::own_fragment(href, self.rel_file).is_some()
+                && self.plan.heading_keys.contains(&contents_key(&heading_text(link)))
+        };
+        if !crate::links::names_other_page(href, self.rel_file, &is_html) && !names_heading() {
             return false;
         }
-        let link_text = visible_chars(link, MAX_CONTENTS_LINK);
         outside_lists(item, link_text + MAX_CONTENTS_TAIL).saturating_sub(link_text) <= MAX_CONTENTS_TAIL
     }
 

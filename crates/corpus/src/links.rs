@@ -294,6 +294,18 @@ pub(crate) fn names_other_page(href: &str, from_file: &str, is_page: &dyn Fn(&st
     (is_page(&resolved) || !name.contains('.')) && paths::page_rel(&resolved) != paths::page_rel(from_file)
 }
 
+/// The fragment of a link written in `from_file` to a part of that same
+/// page (`#Shell-Syntax`, `bashref.html#Shell-Syntax`); None for any other link.
+pub(crate) fn own_fragment<'h>(href: &'h str, from_file: &str) -> Option<&'h str> {
+    let (path, fragment) = href.trim().split_once('#')?;
+    if fragment.is_empty() || has_scheme(path) || path.starts_with('/') || path.contains('?') {
+        return None;
+    }
+    let own = path.is_empty()
+        || paths::resolve(from_file, path).is_some_and(|r| paths::page_rel(&r) == paths::page_rel(from_file));
+    own.then_some(fragment)
+}
+
 /// Source-relative files a link path may mean, most likely first.
 fn candidates(path: &str, from_file: &str, prefix: &str) -> Vec<String> {
     let mut out = Vec::new();

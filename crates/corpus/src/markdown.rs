@@ -2,6 +2,8 @@
 //! byte, plain text extracted with pulldown-cmark, and sections cut at
 //! headings of level 2 and deeper.
 
+use std::collections::HashSet;
+
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use crate::frontmatter;
@@ -124,11 +126,16 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
             }
             Event::End(TagEnd::List(_)) => {
                 depth = depth.saturating_sub(1);
-                // A table of contents is shown, not searched: its words are left out.
-                if let Some(start) = contents.end_list()
-                    && let Some(t) = parsed.texts.last_mut()
-                {
-                    t.truncate(start);
+                // A table of contents is shown, not searched: its words are
+                // left out, now or (when it names this page's own headings,
+                // which may come later) once every heading is known.
+                let section = parsed.texts.len() - 1;
+                let end = parsed.texts.last().map_or(0, String::len);
+                if let Some(start) = contents.end_list(section, end) {
+                    if let Some(t) = parsed.texts.last_mut() {
+                        t.truncate(start);
+                    }
+                    contents.own.retain(|d| d.section != section || d.start < start);
                 }
                 push_line_end(&mut parsed.texts);
             }
@@ -137,12 +144,8 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 contents.end_item();
                 push_line_end(&mut parsed.texts);
             }
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                contents.link = Some(crate::links::names_other_page(&dest_url, rel_file, &|f| {
-                    is_markdown(f) || crate::html::is_html(f)
-                }));
-            }
-            Event::End(TagEnd::Link) => contents.link = None,
+            Event::Start(Tag::Link { dest_url, .. }) => contents.link = Some(LinkTo::of(&dest_url, rel_file)),
+            Event::End(TagEnd::Link) => contents.end_link(),
             Event::Start(Tag::BlockQuote(_) | Tag::FootnoteDefinition(_)) => depth += 1,
             Event::End(TagEnd::BlockQuote(_) | TagEnd::FootnoteDefinition) => {
                 depth = depth.saturating_sub(1);
@@ -190,8 +193,36 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
             _ => {}
         }
     }
+    cut_own_contents(&mut parsed, std::mem::take(&mut contents.own));
     parsed
 }
+
+/// Leaves out the words of the lists of links to this page's parts that
+/// name its headings (now that every heading is known).
+fn cut_own_contents(parsed: &mut Parsed, mut own: Vec<OwnContents>) {
+    let headings: HashSet<String> = parsed.cuts.iter().map(|c| crate::html::contents_key(&c.title)).collect();
+    own.retain(|d| d.names.iter().all(|n| headings.contains(&crate::html::contents_key(n))));
+    // An outer list's range holds its nested lists': it goes whole.
+    own.sort_by_key(|d| (d.section, d.start, std::cmp::Reverse(d.end)));
+    let mut outermost: Vec<OwnContents> = Vec::new();
+    for d in own {
+        if !outermost.last().is_some_and(|o| o.section == d.section && d.start < o.end) {
+            outermost.push(d);
+        }
+    }
+    // Last first, so the earlier ranges stay where they were.
+    for d in outermost.into_iter().rev() {
+        if let Some(t) = parsed.texts.get_mut(d.section)
+            && d.start <= d.end
+            && d.end <= t.len()
+        {
+            t.replace_range(d.start..d.end, "");
+        }
+    }
+}
+
+/// The most of a link's text kept to compare with the page's headings.
+const MAX_OWN_LINK_BYTES: usize = 1000;
 
 /// A list being read while looking for tables of contents.
 #[derive(Default)]
@@ -201,7 +232,29 @@ struct ContentsList {
     items: usize,
     /// Every item so far is a line of contents.
     lines: bool,
+    /// The link texts of the items that are lines into this page's parts.
+    own: Vec<String>,
     item: Option<ContentsItem>,
+}
+
+/// What a link in a list item points at.
+enum LinkTo {
+    OtherPage,
+    /// A part of this page; the link's text so far.
+    OwnPart(String),
+    Elsewhere,
+}
+
+impl LinkTo {
+    fn of(href: &str, rel_file: &str) -> LinkTo {
+        if crate::links::names_other_page(href, rel_file, &|f| is_markdown(f) || crate::html::is_html(f)) {
+            LinkTo::OtherPage
+        } else if crate::links::own_fragment(href, rel_file).is_some() {
+            LinkTo::OwnPart(String::new())
+        } else {
+            LinkTo::Elsewhere
+        }
+    }
 }
 
 /// An item of a [`ContentsList`] being read.
@@ -210,20 +263,35 @@ struct ContentsItem {
     /// Once its first words are read: whether they were in a link to
     /// another page.
     first: Option<bool>,
+    /// When its first words are a link to a part of this page: that link's text.
+    own: Option<String>,
     /// Characters (spaces aside) outside its links.
     tail: usize,
 }
 
+/// A list of links to parts of this page, whose words go once the headings
+/// are known to be what it names.
+struct OwnContents {
+    section: usize,
+    start: usize,
+    end: usize,
+    /// The text of each item's link.
+    names: Vec<String>,
+}
+
 /// Finds, while the text is extracted, the page's tables of contents: lists
-/// of at least two items each of which is a link to another whole page and
-/// at most a short line after it (what nested lists say aside), as
-/// `docs/index.md` lists the guide's pages.
+/// of at least two items each of which is a link to another whole page (as
+/// `docs/index.md` lists the guide's pages) or to a part of this page by
+/// its heading (a README's contents), and at most a short line after it
+/// (what nested lists say aside).
 #[derive(Default)]
 struct ContentsScan {
     /// The lists being read, innermost last.
     lists: Vec<ContentsList>,
-    /// Inside a link: whether it names another page.
-    link: Option<bool>,
+    /// Inside a link: what it points at.
+    link: Option<LinkTo>,
+    /// Lists into this page's parts, decided once its headings are known.
+    own: Vec<OwnContents>,
 }
 
 impl ContentsScan {
@@ -231,10 +299,30 @@ impl ContentsScan {
         self.lists.push(ContentsList { text_start, lines: true, ..Default::default() });
     }
 
-    /// Where the list's text started, when the list is a table of contents.
-    fn end_list(&mut self) -> Option<usize> {
+    /// Where the list's text started, when the list is a table of contents
+    /// of other pages; a list into this page's parts is kept for later.
+    fn end_list(&mut self, section: usize, end: usize) -> Option<usize> {
         let list = self.lists.pop()?;
-        (list.lines && list.items >= 2).then_some(list.text_start)
+        if !(list.lines && list.items >= 2) {
+            return None;
+        }
+        if list.own.is_empty() {
+            return Some(list.text_start);
+        }
+        self.own.push(OwnContents { section, start: list.text_start, end, names: list.own });
+        None
+    }
+
+    fn end_link(&mut self) {
+        let link = self.link.take();
+        if let Some(LinkTo::OwnPart(text)) = link
+            && let Some(item) = self.item()
+            && item.first == Some(true)
+            && item.own.is_none()
+            && item.tail == 0
+        {
+            item.own = Some(text);
+        }
     }
 
     fn start_item(&mut self) {
@@ -249,6 +337,7 @@ impl ContentsScan {
         {
             list.items += 1;
             list.lines &= item.first == Some(true) && item.tail <= crate::html::MAX_CONTENTS_TAIL;
+            list.own.extend(item.own);
         }
     }
 
@@ -257,7 +346,16 @@ impl ContentsScan {
     }
 
     fn text(&mut self, t: &str) {
-        let in_link = self.link;
+        if let Some(LinkTo::OwnPart(text)) = &mut self.link
+            && text.len() < MAX_OWN_LINK_BYTES
+        {
+            text.push_str(t);
+        }
+        let in_link = match &self.link {
+            None => None,
+            Some(LinkTo::Elsewhere) => Some(false),
+            Some(_) => Some(true),
+        };
         let Some(item) = self.item() else { return };
         let chars = t.chars().filter(|c| !c.is_whitespace()).count();
         if chars > 0 && item.first.is_none() {
@@ -446,6 +544,45 @@ mod tests {
                 markdown_to_page(format!("Intro.\n\n{list}").as_bytes(), "guide/index.md", "/app").unwrap();
             assert!(p.text.contains("Widget maker"), "{list}: {:?}", p.text);
         }
+    }
+
+    #[test]
+    fn contents_of_the_page_itself_are_shown_but_not_searched() {
+        let src = "# Widgets
+
+A library.
+
+## Contents
+
+- [Install](#install)
+- [Usage](#usage)
+  - [The crank](README.md#the-crank)
+
+## Install
+
+Run npm.
+
+## Usage
+
+Call it.
+
+### The crank
+
+Turn it.
+
+## More
+
+- [Install](#install) first
+- [Sellers](#sellers)
+";
+        let p = markdown_to_page(src.as_bytes(), "README.md", "/app").unwrap();
+        assert!(p.markdown.contains("- [Install](#install)"), "{}", p.markdown);
+        let contents = p.sections.iter().find(|s| s.title == "Contents").unwrap();
+        assert_eq!(contents.text.trim(), "Contents", "{:?}", contents.text);
+        // A list naming a part no heading has stays searchable.
+        let more = p.sections.iter().find(|s| s.title == "More").unwrap();
+        assert!(more.text.contains("Sellers") && more.text.contains("first"), "{:?}", more.text);
+        assert!(p.text.contains("Run npm.") && p.text.contains("Turn it."), "{:?}", p.text);
     }
 
     #[test]

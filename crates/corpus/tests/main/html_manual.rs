@@ -161,4 +161,25 @@ fn a_table_of_contents_is_shown_but_not_searched() {
         let page = html_to_page(html.as_bytes(), "guide/index.html", "/demo").unwrap();
         assert!(page.text.contains("Widget maker"), "{list}: {:?}", page.text);
     }
+    // Contents of the page itself (texinfo's, one manual in one file): lines
+    // naming its own headings, numbered or not, whole list or a chapter's.
+    let html = r##"<html><body><h1>Widget Manual</h1>
+        <div class="contents"><ul><li><a href="#Intro">1 Introduction</a>
+          <ul><li><a href="#What">1.1 What is a widget?</a></li></ul></li>
+          <li><a href="manual.html#Use">2 Using widgets</a></li></ul></div>
+        <h2 id="Intro">1 Introduction</h2>
+        <ul class="section-toc"><li><a href="#What">What is a widget?</a></li><li><a href="#Why">Why widgets</a></li></ul>
+        <h3 id="What">1.1 What is a widget?</h3><p>A small gadget.</p>
+        <h3 id="Why">1.2 Why widgets</h3><p>They help.</p>
+        <h2 id="Use">2 Using widgets</h2><p>Turn the crank.</p>
+        <ul><li><a href="#What">What is a widget?</a> tells more</li><li><a href="#Nowhere">Widget sellers</a></li></ul>
+        </body></html>"##;
+    let page = html_to_page(html.as_bytes(), "manual.html", "/demo").unwrap();
+    check_invariants(&page);
+    let intro = page.sections.iter().find(|s| s.anchor.as_deref() == Some("Intro")).unwrap();
+    assert!(intro.markdown.contains("[What is a widget?]"), "{}", intro.markdown);
+    assert_eq!(intro.text.trim(), "1 Introduction", "{:?}", intro.text);
+    assert!(!page.sections[0].text.contains("Using widgets"), "{:?}", page.sections[0].text);
+    // A list naming a heading of the page and a part no heading has is not contents.
+    assert!(page.text.contains("Widget sellers") && page.text.contains("tells more"), "{:?}", page.text);
 }
