@@ -18,6 +18,8 @@
 //! - a quoted phrase is strict: its words out of order match nothing
 //! - a chapter's table of contents is shown, not searched: the section it
 //!   lists answers for that section's words
+//! - a name an API page defines inside a section, and an option a command's
+//!   page lists as a plain term, find that section
 
 use std::path::Path;
 
@@ -261,6 +263,37 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // An API page whose entries sit inside its sections, and whose top
+    // repeats their names: a name finds the section defining it.
+    write(
+        en.path(),
+        "widget-tasks.html",
+        "<html><head><title>Widget Tasks</title></head><body><section id=\"widget-tasks\"><h1>Widget Tasks</h1><p>Widgets run tasks: widget.gather, widget.gather and widget.gather are described below, with widget.sleep.</p><section id=\"sleeping\"><h2>Sleeping</h2><dl class=\"function\"><dt id=\"widget.sleep\"><code>widget.sleep</code>(delay)</dt><dd><p>Block for a number of seconds.</p></dd></dl></section><section id=\"running-together\"><h2>Running Tasks Together</h2><dl class=\"function\"><dt id=\"widget.gather\"><code>widget.gather</code>(*aws)</dt><dd><p>Run awaitable objects at once and wait for all of them.</p></dd></dl></section></section></body></html>".to_owned(),
+    );
+    // A command's options written as plain terms (asciidoc), and a guide
+    // that names the command and option more often.
+    write(
+        en.path(),
+        "widget-commit.html",
+        page(
+            "widget-commit(1)",
+            "widget-commit - Record changes to the widget store",
+            &[(
+                "_options",
+                "OPTIONS",
+                "<div class=\"dlist\"><dl><dt class=\"hdlist1\">--amend</dt><dd><p>Replace the tip of the current line by a new record.</p></dd><dt class=\"hdlist1\">-q, --quiet</dt><dd><p>Say less.</p></dd></dl></div>",
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "widget-manual.html",
+        page(
+            "Widget User Manual",
+            "To fix the last record, run widget commit --amend; widget commit --amend replaces it, and widget commit --amend again replaces that.",
+            &[],
+        ),
+    );
     let zh = tempfile::tempdir().unwrap();
     write(
         zh.path(),
@@ -409,6 +442,14 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r).0, "/m/plpgsql-trigger", "{name}: {r}");
     let r = face.search("SQL Procedural Language", "en");
     assert_eq!(first(&r).0, "/m/plpgsql", "{name}: {r}");
+
+    // A name an API page defines inside a section finds that section, not
+    // the page's top that repeats it; an option written as a plain term
+    // finds its command's options, not the guide repeating it.
+    let r = face.search("widget.gather", "en");
+    assert_eq!(first(&r), ("/m/widget-tasks".to_owned(), "running-together".to_owned()), "{name}: {r}");
+    let r = face.search("widget commit --amend", "en");
+    assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
