@@ -144,10 +144,11 @@ fn is_appendix(title: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn page(path: &str, title: &str) -> Page {
+    /// A page with no sections or symbols (other tests of the crate use it too).
+    pub(crate) fn page(path: &str, title: &str) -> Page {
         Page {
             path: path.into(),
             source_file: "x.html".into(),

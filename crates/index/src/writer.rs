@@ -303,39 +303,24 @@ mod tests {
 
     #[test]
     fn a_symbol_goes_to_the_section_holding_its_definition() {
-        let page = Page {
-            path: "/py/library/asyncio-task".into(),
-            source_file: "library/asyncio-task.html".into(),
-            title: "Coroutines and Tasks".into(),
-            description: None,
-            order: None,
-            draft: false,
-            frontmatter: None,
-            markdown: String::new(),
-            text: String::new(),
-            sections: vec![
-                section(None, "# Coroutines and Tasks\n\nWhat tasks are. <a id=\"running\"></a>"),
-                section(
-                    Some("sleeping"),
-                    "## Sleeping\n\n- <a id=\"asyncio.sleep\"></a>asyncio.sleep(delay)",
-                ),
-                section(
-                    Some("running"),
-                    "## Running\n\n- <a id=\"asyncio.gather\"></a>gather\n- <a id=\"a&amp;b&quot;\"></a>odd",
-                ),
-            ],
-            symbols: vec![
-                symbol("asyncio.gather", Some("asyncio.gather")),
-                symbol("asyncio.sleep", Some("asyncio.sleep")),
-                // A heading's anchor wins over an id of the same name earlier on.
-                symbol("asyncio.run", Some("running")),
-                symbol("odd", Some("a&b\"")),
-                symbol("nowhere", Some("missing")),
-                symbol("page", None),
-            ],
-            listing: false,
-            nav: Default::default(),
-        };
+        let mut page = crate::weight::tests::page("/py/library/asyncio-task", "Coroutines and Tasks");
+        page.sections = vec![
+            section(None, "# Coroutines and Tasks\n\nWhat tasks are. <a id=\"running\"></a>"),
+            section(Some("sleeping"), "## Sleeping\n\n- <a id=\"asyncio.sleep\"></a>asyncio.sleep(delay)"),
+            section(
+                Some("running"),
+                "## Running\n\n- <a id=\"asyncio.gather\"></a>gather\n- <a id=\"a&amp;b&quot;\"></a>odd",
+            ),
+        ];
+        page.symbols = vec![
+            symbol("asyncio.gather", Some("asyncio.gather")),
+            symbol("asyncio.sleep", Some("asyncio.sleep")),
+            // A heading's anchor wins over an id of the same name earlier on.
+            symbol("asyncio.run", Some("running")),
+            symbol("odd", Some("a&b\"")),
+            symbol("nowhere", Some("missing")),
+            symbol("page", None),
+        ];
         let found = section_symbols(&page);
         assert_eq!(found[0], ["nowhere", "page"]);
         assert_eq!(found[1], ["asyncio.sleep"]);
