@@ -76,8 +76,9 @@ fn unnumbered(title: &str) -> &str {
 const RELEASE_NOTES_FOLDERS: &[&str] =
     &["whatsnew", "whats-new", "what-s-new", "release-notes", "releasenotes", "changelog", "changelogs"];
 
-/// Release notes, changelogs, "what's new" pages: by the page's file name,
-/// its folder or its title, in English or Chinese.
+/// Release notes, changelogs, "what's new" pages and guides from one
+/// version to the next: by the page's file name, its folder or its title,
+/// in English or Chinese.
 fn is_release_notes(page: &Page) -> bool {
     let mut parts = page.path.rsplit('/');
     let name = parts.next().unwrap_or("").to_ascii_lowercase();
@@ -94,6 +95,10 @@ fn is_release_notes(page: &Page) -> bool {
         "whats-new",
         "what-s-new",
         "news",
+        // Guides from one major version to the next walk every change.
+        "migration-guide",
+        "migrating-to",
+        "upgrade-guide",
     ]
     .iter()
     .any(|p| name.starts_with(p))
@@ -107,7 +112,9 @@ fn is_release_notes(page: &Page) -> bool {
     let release_n = ["release ", "发布 ", "版本 "]
         .iter()
         .any(|p| title.strip_prefix(p).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())));
+    let between_versions = ["migration guide", "upgrade guide", "迁移指南"].iter().any(|g| title.contains(g));
     release_n
+        || between_versions
         || [
             "release notes",
             "changelog",
@@ -190,6 +197,10 @@ pub(crate) mod tests {
             ("/py/whatsnew/2.0", "Python 2.0", RELEASE_NOTES_WEIGHT),
             ("/app/docs/v3", "What\u{2019}s new in 3.0", RELEASE_NOTES_WEIGHT),
             ("/py/library/asyncio-task", "Coroutines and Tasks", FULL_WEIGHT),
+            ("/fastify/Guides/Migration-Guide-V3", "V3 Migration Guide", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/moving-on", "Upgrade Guide for 2.x", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/v5", "The V5 Migration Guide", RELEASE_NOTES_WEIGHT),
+            ("/pg/upgrading", "18.6. Upgrading a PostgreSQL Cluster", FULL_WEIGHT),
             ("/pg/sql-release-savepoint", "RELEASE SAVEPOINT", FULL_WEIGHT),
             ("/pg/errcodes-appendix", "Appendix A. PostgreSQL Error Codes", APPENDIX_WEIGHT),
             ("/pg/datetime-units-history", "B.6. History of Units", APPENDIX_WEIGHT),
