@@ -1402,7 +1402,7 @@ impl<'p> Converter<'_, 'p> {
                     }
                 }
                 Node::Element(e) if matches!(e.name(), "li" | "dt") => {
-                    if !self.links_another_page(child) {
+                    if !self.is_contents_line(child) {
                         return false;
                     }
                     items += 1;
@@ -1418,7 +1418,7 @@ impl<'p> Converter<'_, 'p> {
     /// a whole, or to a part of this page by that part's heading (texinfo's
     /// `section-toc`, a contents list at a page's top), followed by at most
     /// a short line (nested lists aside).
-    fn links_another_page(&self, item: NodeRef<'p, Node>) -> bool {
+    fn is_contents_line(&self, item: NodeRef<'p, Node>) -> bool {
         let Some(first) = item
             .descendants()
             .take(MAX_CONTENTS_NODES)

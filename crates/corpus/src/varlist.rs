@@ -165,22 +165,19 @@ fn plain_names(text: &str) -> Vec<(String, &'static str)> {
         let mut names = Vec::new();
         for part in text.split([',', '\n']).map(str::trim).filter(|p| !p.is_empty()) {
             let dashes = part.len() - part.trim_start_matches('-').len();
-            let name: String = part
-                .replace("[no-]", "\u{0}")
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '\u{0}'))
-                .collect();
-            let body = &name[dashes.min(name.len())..];
-            if !(1..=2).contains(&dashes) || !body.starts_with(|c: char| c.is_alphanumeric() || c == '\u{0}')
-            {
+            let negatable = part[dashes..].starts_with("[no-]");
+            let rest = if negatable { &part[dashes + "[no-]".len()..] } else { &part[dashes..] };
+            let body: String =
+                rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
+            if !(1..=2).contains(&dashes) || !body.starts_with(char::is_alphanumeric) {
                 return names;
             }
-            let plain = name.replace('\u{0}', "");
-            if name.contains('\u{0}') {
-                names.push((name.replace('\u{0}', "no-"), "Option"));
+            let name = format!("{}{body}", &part[..dashes]);
+            if negatable {
+                names.push((format!("{}no-{body}", &part[..dashes]), "Option"));
             }
-            if useful(&plain) {
-                names.push((plain, "Option"));
+            if useful(&name) {
+                names.push((name, "Option"));
             }
         }
         return names;
@@ -406,6 +403,12 @@ fn text_of(node: NodeRef<'_, Node>) -> String {
 #[cfg(test)]
 mod tests {
     use crate::html_to_page;
+    use crate::page::Page;
+
+    /// Each symbol of a page as (name, kind, anchor).
+    fn named(page: &Page) -> Vec<(&str, &str, Option<&str>)> {
+        page.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect()
+    }
 
     #[test]
     fn plain_option_and_setting_terms_become_symbols() {
@@ -424,8 +427,7 @@ mod tests {
 <dt class="hdlist1">--</dt><dd><p>Nor is a bare separator.</p></dd>
 </dl></div></div></body></html>"#;
         let page = html_to_page(html.as_bytes(), "git-commit.html", "/git").unwrap();
-        let got: Vec<(&str, &str, Option<&str>)> =
-            page.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+        let got = named(&page);
         let opts = Some("_options");
         assert_eq!(
             got,
@@ -460,8 +462,7 @@ mod tests {
 <dt><span class="term"><em class="replaceable"><code>dbname</code></em></span></dt><dd><p>not a name</p></dd>
 </dl></div></div></body></html>"#;
         let page = html_to_page(html.as_bytes(), "config.html", "/pg").unwrap();
-        let got: Vec<(&str, &str, Option<&str>)> =
-            page.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+        let got = named(&page);
         assert_eq!(
             got,
             [
@@ -511,8 +512,7 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
 <pre class="synopsis">ALTER TABLE <em class="replaceable"><code>name</code></em> <code class="literal">RENAME</code> <em class="replaceable"><code>a</code></em></pre>
 </div></body></html>"#;
         let page = html_to_page(html.as_bytes(), "functions.html", "/pg").unwrap();
-        let got: Vec<(&str, &str, Option<&str>)> =
-            page.symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.anchor.as_deref())).collect();
+        let got = named(&page);
         assert_eq!(
             got,
             [

@@ -81,7 +81,7 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
     // heading has; a heading's anchor wins over an inner id.
     if page.symbols.iter().any(|s| s.anchor.as_deref().is_some_and(|a| !by_anchor.contains_key(a))) {
         for (ordinal, section) in page.sections.iter().enumerate() {
-            for id in inner_ids(&section.markdown) {
+            for id in lectern_corpus::links::html_anchors(&section.markdown) {
                 by_anchor.entry(id).or_insert(ordinal);
             }
         }
@@ -103,17 +103,6 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
         attach(&page.title, None);
     }
     symbols
-}
-
-/// The ids of the `<a id="…">` tags in a section's Markdown (HTML sources
-/// keep every element id that no heading took as one), unescaped.
-fn inner_ids(markdown: &str) -> impl Iterator<Item = String> + '_ {
-    const TAG: &str = "<a id=\"";
-    markdown.match_indices(TAG).filter_map(|(at, _)| {
-        let rest = &markdown[at + TAG.len()..];
-        let id = &rest[..rest.find('"')?];
-        Some(id.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
-    })
 }
 
 /// The symbols copied onto every section of the page (sorted, distinct): all
