@@ -18,8 +18,8 @@
 //! - a quoted phrase is strict: its words out of order match nothing
 //! - a chapter's table of contents is shown, not searched: the section it
 //!   lists answers for that section's words
-//! - a name an API page defines inside a section, and an option a command's
-//!   page lists as a plain term, find that section
+//! - a name an API page defines inside a section, an option a command's
+//!   page lists as a plain term, and a Texinfo index entry find that section
 
 use std::path::Path;
 
@@ -294,6 +294,29 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A Texinfo manual: an index entry marked where a builtin is defined,
+    // and a FAQ that names the builtin more often.
+    let texinfo = |title: &str, body: &str| {
+        format!(
+            "<html><head><meta name=\"Generator\" content=\"texi2any\"><title>{title}</title></head><body>{body}</body></html>"
+        )
+    };
+    write(
+        en.path(),
+        "widget-editor.html",
+        texinfo(
+            "Widget Line Editor",
+            "<h2 class=\"chapter\">18 Widget Line Editor</h2><p>The editor reads lines.</p><h3 class=\"section\">18.2 Keymaps</h3><p>A keymap maps keys to widgets.</p><h3 class=\"section\">18.3 Builtins</h3><dl compact=\"compact\"><dd><span id=\"index-bindwidget\"></span><span id=\"index-keys_002c-binding\"></span></dd><dt>bindwidget [ options ] -l</dt><dd><p>List the keymaps.</p></dd></dl>",
+        ),
+    );
+    write(
+        en.path(),
+        "widget-faq.html",
+        texinfo(
+            "Widget FAQ",
+            "<h2 class=\"chapter\">3.14: Why does bindwidget ^a do something funny?</h2><p>Because bindwidget reads ^a as a pattern: quote it, as in bindwidget '^a'.</p>",
+        ),
+    );
     let zh = tempfile::tempdir().unwrap();
     write(
         zh.path(),
@@ -450,6 +473,11 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r), ("/m/widget-tasks".to_owned(), "running-together".to_owned()), "{name}: {r}");
     let r = face.search("widget commit --amend", "en");
     assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
+
+    // A Texinfo index entry finds the section where the manual makes it.
+    let r = face.search("bindwidget", "en");
+    assert_eq!(first(&r).0, "/m/widget-editor", "{name}: {r}");
+    assert_eq!(r["hits"][0]["title"], "18.3 Builtins", "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");

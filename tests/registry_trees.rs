@@ -49,6 +49,22 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
     ("Debian python3.11-doc (Sphinx)", "PYTHONPATH", "/python/using/cmdline#12-environment-variables"),
     ("Debian git-doc (asciidoc)", "git commit --amend", "/git/git-commit#_options"),
     ("Debian bash-doc (texinfo)", "set -e", "/bash/bashref#431-the-set-builtin"),
+    // Texinfo index entries (`@vindex`, `@findex`), found where they are made.
+    (
+        "Debian zsh-doc (texi2any, a redirect file per node)",
+        "NULL_GLOB",
+        "/zsh/Options#Expansion-and-Globbing",
+    ),
+    (
+        "Debian zsh-doc (texi2any, a redirect file per node)",
+        "bindkey",
+        "/zsh/Zsh-Line-Editor#183-zle-builtins",
+    ),
+    (
+        "Debian zsh-doc (texi2any, a redirect file per node)",
+        "HISTFILE",
+        "/zsh/Parameters#156-parameters-used-by-the-shell",
+    ),
     // The reference, not the guide from version 2 to 3 that walks every change.
     (
         "npm fastify@5 docs/ (Markdown with inline HTML)",

@@ -465,6 +465,12 @@ pub(crate) fn convert(
     // index entry), each name once: a variable list's own entry wins.
     let named: std::collections::HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
     symbols.extend(term_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
+    let texinfo = crate::texinfo::is_texinfo(&doc);
+    if texinfo {
+        // Texinfo's index entries, where the manual makes them.
+        let named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
+        symbols.extend(crate::texinfo::index_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
+    }
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
     let page = Page {
@@ -479,7 +485,7 @@ pub(crate) fn convert(
         text,
         sections,
         symbols,
-        listing: is_index_listing(&doc),
+        listing: is_index_listing(&doc) || (texinfo && crate::texinfo::is_index_page(root)),
         nav: Default::default(),
     };
     let mut page = page;

@@ -27,6 +27,8 @@
 //! - `render`: Markdown → safe HTML for the faces that show pages to people;
 //!   `sanitize`: the allowlist raw HTML in Markdown passes.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
+//! - `texinfo`: GNU Texinfo manuals' index entries → symbols where they are made; their
+//!   index pages are listings.
 //! - `varlist`: settings and options a manual's variable lists define → symbols of their sections.
 //! - `site`: `lectern.toml` site configs.
 //! - `names`: validators for project, version, locale, prefix... names.
@@ -57,6 +59,7 @@ pub mod script;
 pub mod site;
 pub mod source;
 mod spool;
+mod texinfo;
 pub mod text;
 pub mod titles;
 mod varlist;
