@@ -19,7 +19,8 @@
 //! - a chapter's table of contents is shown, not searched: the section it
 //!   lists answers for that section's words
 //! - a name an API page defines inside a section, an option a command's
-//!   page lists as a plain term, and a Texinfo index entry find that section
+//!   page lists as a plain term, a Texinfo index entry and a member heading
+//!   on its object's page (`.send(data)` on "Reply") find that section
 
 use std::path::Path;
 
@@ -317,6 +318,22 @@ fn library() -> tempfile::TempDir {
             "<h2 class=\"chapter\">3.14: Why does bindwidget ^a do something funny?</h2><p>Because bindwidget reads ^a as a pattern: quote it, as in bindwidget '^a'.</p>",
         ),
     );
+    // An object's page whose headings are its members (`.send(data)`), and
+    // a guide that writes the qualified name more often.
+    write(
+        en.path(),
+        "widget-reply.html",
+        "<html><head><title>Reply</title></head><body><h1>Reply</h1><p>The reply object of a widget route.</p><h2 id=\"codestatus\">.code(status)</h2><p>Sets the status.</p><h2 id=\"senddata\">.send(data)</h2><p>Sends the payload to the user.</p></body></html>".to_owned(),
+    );
+    write(
+        en.path(),
+        "widget-routes.html",
+        page(
+            "Widget Routes",
+            "A route handler calls reply.send: reply.send(data) ends it, and reply.send may be called once.",
+            &[],
+        ),
+    );
     let zh = tempfile::tempdir().unwrap();
     write(
         zh.path(),
@@ -478,6 +495,10 @@ fn check(face: &mut dyn Face, name: &str) {
     let r = face.search("bindwidget", "en");
     assert_eq!(first(&r).0, "/m/widget-editor", "{name}: {r}");
     assert_eq!(r["hits"][0]["title"], "18.3 Builtins", "{name}: {r}");
+
+    // A member heading on its object's page defines the qualified name.
+    let r = face.search("reply.send", "en");
+    assert_eq!(first(&r), ("/m/widget-reply".to_owned(), "senddata".to_owned()), "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");

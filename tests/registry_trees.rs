@@ -65,6 +65,8 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "HISTFILE",
         "/zsh/Parameters#156-parameters-used-by-the-shell",
     ),
+    // A member heading (`.send(data)`) on its object's page ("Reply").
+    ("npm fastify@5 docs/ (Markdown with inline HTML)", "reply.send", "/fastify/Reference/Reply#senddata"),
     // The reference, not the guide from version 2 to 3 that walks every change.
     (
         "npm fastify@5 docs/ (Markdown with inline HTML)",

@@ -52,6 +52,42 @@ fn title_is_symbol(title: &str) -> bool {
         && title.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == ' ' || c == '_')
 }
 
+/// The API name a section's heading defines: a call written out
+/// (`Dispatcher.request(options[, callback])`, `res.send([body])` →
+/// `Dispatcher.request`, `res.send`), or a member on a page titled by its
+/// object (`.send(data)` and `.statusCode` on fastify's "Reply" page →
+/// `Reply.send`, `Reply.statusCode`). None for any other heading: a dotted
+/// word without a call (`Node.js Support`) names nothing.
+fn heading_name(title: &str, page_title: &str) -> Option<String> {
+    let title = title.trim().trim_start_matches('`');
+    let ident_end =
+        |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(s.len());
+    let is_ident =
+        |s: &str| !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()) && ident_end(s) == s.len();
+    if let Some(member) = title.strip_prefix('.') {
+        let end = ident_end(member);
+        let rest = member[end..].trim_start_matches('`');
+        let qualifier = page_title.trim();
+        let whole = rest.is_empty() || rest.starts_with('(');
+        return (end > 0 && whole && is_ident(qualifier)).then(|| format!("{qualifier}.{}", &member[..end]));
+    }
+    let mut end = 0;
+    let mut parts = 0;
+    loop {
+        let part = ident_end(&title[end..]);
+        if part == 0 || title[end..].starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        end += part;
+        parts += 1;
+        match title[end..].chars().next() {
+            Some('.') => end += 1,
+            Some('(') if parts >= 2 => return Some(title[..end].to_owned()),
+            _ => return None,
+        }
+    }
+}
+
 /// Most page symbols copied onto each section of a page. Every section of a
 /// page carries its page's symbols so a query that starts with one favours
 /// the whole page; past this many (a Dash page with thousands of index rows)
@@ -98,6 +134,11 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
     };
     for symbol in &page.symbols {
         attach(&symbol.name, symbol.anchor.as_deref());
+    }
+    for section in page.sections.iter().skip(1) {
+        if let (Some(name), Some(anchor)) = (heading_name(&section.title, &page.title), &section.anchor) {
+            attach(&name, Some(anchor));
+        }
     }
     if title_is_symbol(&page.title) {
         attach(&page.title, None);
@@ -288,6 +329,29 @@ mod tests {
 
     fn symbol(name: &str, anchor: Option<&str>) -> Symbol {
         Symbol { name: name.into(), kind: "Function".into(), anchor: anchor.map(str::to_owned) }
+    }
+
+    #[test]
+    fn headings_name_calls_and_members() {
+        let name = |title: &str, page: &str| heading_name(title, page);
+        assert_eq!(
+            name("Dispatcher.request(options[, callback])", "Dispatcher").as_deref(),
+            Some("Dispatcher.request")
+        );
+        assert_eq!(
+            name("`fs.promises.readFile(path)`", "File system").as_deref(),
+            Some("fs.promises.readFile")
+        );
+        assert_eq!(name(".send(data)", "Reply").as_deref(), Some("Reply.send"));
+        assert_eq!(name(".statusCode", "Reply").as_deref(), Some("Reply.statusCode"));
+        // No call, no object to qualify a member, or not a name.
+        assert_eq!(name("Node.js Support", "Guides"), None);
+        assert_eq!(name("send(data)", "Reply"), None);
+        assert_eq!(name(".send(data)", "The Reply Object"), None);
+        assert_eq!(name(".send and more", "Reply"), None);
+        assert_eq!(name("9.6 Release (2016)", "Releases"), None);
+        assert_eq!(name("1.2.3(beta)", "Releases"), None);
+        assert_eq!(name("", "Reply"), None);
     }
 
     #[test]
