@@ -15,7 +15,7 @@ use scraper::{Html, Node};
 use crate::page::Symbol;
 use crate::text::nfc;
 
-/// Entries kept from one page (zsh's largest page holds about 700).
+/// Entries kept from one page (zsh's Options page marks about 1,000).
 const MAX_ENTRIES: usize = 5000;
 /// Longest entry taken, in characters.
 const MAX_NAME_CHARS: usize = 100;

@@ -100,7 +100,8 @@ const PAGE_SYMBOLS_MAX: usize = 256;
 /// it names, or that holds the element it names (`<a id="asyncio.gather">`
 /// inside "Running Tasks Concurrently": a Sphinx or Dash entry points at its
 /// definition, not at a heading), else to the lead section, as does a title
-/// that is a symbol. Linear in symbols + sections + the Markdown's length:
+/// that is a symbol; a heading naming a call or member ([`heading_name`])
+/// names its own section. Linear in symbols + sections + the Markdown's length:
 /// anchors and each section's keys are hashed.
 fn section_symbols(page: &Page) -> Vec<Vec<String>> {
     let sections = page.sections.len().max(1);
