@@ -462,14 +462,15 @@ pub(crate) fn convert(
     let (mut symbols, description) = refentry(root);
     symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections));
     // Other definition terms that name code (a Sphinx API entry, a texinfo
-    // index entry), each name once: a variable list's own entry wins.
-    let named: std::collections::HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-    symbols.extend(term_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
+    // `<dt id>`), then a Texinfo manual's index entries where it makes
+    // them, each name once: a variable list's own entry wins, then a term.
     let texinfo = crate::texinfo::is_texinfo(&doc);
-    if texinfo {
-        // Texinfo's index entries, where the manual makes them.
-        let named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-        symbols.extend(crate::texinfo::index_symbols(root).into_iter().filter(|s| !named.contains(&s.name)));
+    let entries = if texinfo { crate::texinfo::index_symbols(root) } else { Vec::new() };
+    let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
+    for symbol in term_symbols(root).into_iter().chain(entries) {
+        if named.insert(symbol.name.clone()) {
+            symbols.push(symbol);
+        }
     }
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");

@@ -24,9 +24,13 @@ const MAX_NAME_CHARS: usize = 100;
 /// holds its indexes at the end of its text.
 const INDEX_SHARE: f64 = 0.5;
 
-/// True for a page `makeinfo` or `texi2any` wrote (`<meta name="Generator">`).
+/// True for a page `makeinfo` or `texi2any` wrote (`<meta name="Generator">`
+/// in its `<head>`, which the parser puts before the body: the walk stops
+/// there rather than visiting every node of every page).
 pub(crate) fn is_texinfo(doc: &Html) -> bool {
-    doc.tree.root().descendants().filter_map(|n| n.value().as_element()).any(|e| {
+    let is_head = |n: &NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| e.name() == "head");
+    let Some(head) = doc.tree.root().descendants().find(is_head) else { return false };
+    head.children().filter_map(|n| n.value().as_element()).any(|e| {
         e.name() == "meta"
             && e.attr("name").is_some_and(|n| n.eq_ignore_ascii_case("generator"))
             && e.attr("content").is_some_and(|c| {
