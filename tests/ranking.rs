@@ -21,6 +21,9 @@
 //! - a name an API page defines inside a section, an option a command's
 //!   page lists as a plain term, a Texinfo index entry and a member heading
 //!   on its object's page (`.send(data)` on "Reply") find that section
+//! - a term the text marks where it defines it (DocBook's firstterm) finds
+//!   that section before a page titled with it; a manual page's NAME line
+//!   names its command and is the snippet of its empty top
 
 use std::path::Path;
 
@@ -334,7 +337,66 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A manual page as asciidoc writes it: a title with nothing under it,
+    // then a NAME line saying what the command does.
+    write(
+        en.path(),
+        "widget-rewind.html",
+        "<html><head><title>widget-rewind(1)</title></head><body><h1>widget-rewind(1) Manual Page</h1><div class=\"sect1\"><h2 id=\"_name\">NAME</h2><div class=\"sectionbody\"><p>widget-rewind -\n   Move the spool of a widget back to its first frame\n</p></div></div><div class=\"sect1\"><h2 id=\"_synopsis\">SYNOPSIS</h2><div class=\"sectionbody\"><pre>widget rewind [--quiet]</pre></div></div></body></html>".to_owned(),
+    );
+    // A term defined in running text (DocBook's firstterm), and a page
+    // titled with it that repeats it.
+    let filler_xindex = "Each method has its own rules for the numbers it uses. ".repeat(8);
+    write(
+        en.path(),
+        "xindex.html",
+        page(
+            "36.16. Interfacing Extensions to Indexes",
+            "This section tells how to teach an index method about a new type.",
+            &[(
+                "XINDEX-OPCLASS",
+                "36.16.2. Index Method Strategies",
+                &format!(
+                    "<p>The operators associated with an index are grouped into <em class=\"firstterm\">operator classes</em>. {filler_xindex}</p>"
+                ),
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "gin-builtin-opclasses.html",
+        page(
+            "65.4.2. Built-in Operator Classes",
+            "The core distribution includes the operator classes shown here. Each operator class names its type; an operator class may be the default.",
+            &[],
+        ),
+    );
     let zh = tempfile::tempdir().unwrap();
+    let filler_xindex_zh = "每种索引方法对其所用的编号有自己的规则。".repeat(8);
+    write(
+        zh.path(),
+        "xindex.html",
+        page(
+            "36.16. 扩展索引接口",
+            "本节说明如何让索引方法认识一种新类型。",
+            &[(
+                "XINDEX-OPCLASS",
+                "36.16.2. 索引方法策略",
+                &format!(
+                    "<p>与索引相关的操作符被分组成<em class=\"firstterm\">操作符类</em>。{filler_xindex_zh}</p>"
+                ),
+            )],
+        ),
+    );
+    write(
+        zh.path(),
+        "gin-builtin-opclasses.html",
+        page(
+            "65.4.2. 内置操作符类",
+            "核心发行版包含下表所示的操作符类。每个操作符类都指明其类型，一个操作符类可以是默认的。",
+            &[],
+        ),
+    );
     write(
         zh.path(),
         "ddl-inherit.html",
@@ -499,6 +561,20 @@ fn check(face: &mut dyn Face, name: &str) {
     // A member heading on its object's page defines the qualified name.
     let r = face.search("reply.send", "en");
     assert_eq!(first(&r), ("/m/widget-reply".to_owned(), "senddata".to_owned()), "{name}: {r}");
+
+    // A manual page's command is its NAME line's name, and its empty top
+    // shows that line.
+    let r = face.search("widget-rewind", "en");
+    assert_eq!(first(&r), ("/m/widget-rewind".to_owned(), String::new()), "{name}: {r}");
+    let snippet = r["hits"][0]["snippet"].as_str().unwrap_or("");
+    assert!(snippet.starts_with("Move the spool of a widget"), "{name}: {r}");
+
+    // A term the text defines (its firstterm, in the plural) finds its
+    // definition, not the page titled with it that repeats it.
+    let r = face.search("operator class", "en");
+    assert_eq!(first(&r), ("/m/xindex".to_owned(), "XINDEX-OPCLASS".to_owned()), "{name}: {r}");
+    let r = face.search("操作符类", "zh-Hans");
+    assert_eq!(first(&r), ("/zh-Hans/m/xindex".to_owned(), "XINDEX-OPCLASS".to_owned()), "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");

@@ -454,12 +454,25 @@ pub(crate) fn convert(
         title_done: false,
         next_to_title: false,
         in_contents: false,
+        defined: Default::default(),
     };
     conv.block_children(root, 0);
     conv.flush();
     conv.emit_due_anchors();
+    let defined = std::mem::take(&mut conv.defined);
     let sections = conv.finish();
-    let (mut symbols, description) = refentry(root);
+    let (mut symbols, mut description) = refentry(root);
+    // A manual page's NAME line, when no name block said it already.
+    if description.is_none()
+        && let Some((commands, purpose)) = crate::manpage::name_line(&sections)
+    {
+        description = Some(purpose);
+        for command in commands {
+            if !symbols.iter().any(|s| s.name == command.name) {
+                symbols.push(command);
+            }
+        }
+    }
     symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections));
     // Other definition terms that name code (a Sphinx API entry, a texinfo
     // `<dt id>`), then a Texinfo manual's index entries where it makes
@@ -472,6 +485,9 @@ pub(crate) fn convert(
             symbols.push(symbol);
         }
     }
+    // Terms defined in running text, each where it is defined (a term may
+    // be defined on several sections, and a name above may be one too).
+    symbols.extend(defined.into_symbols());
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
     let page = Page {
@@ -1148,6 +1164,8 @@ struct Converter<'a, 'p> {
     next_to_title: bool,
     /// Inside a table of contents: its blocks are written, not searched.
     in_contents: bool,
+    /// Terms the page marks where it defines them, with their sections.
+    defined: crate::defined::Defined,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -1706,7 +1724,16 @@ impl<'p> Converter<'_, 'p> {
                 out.md.push_str(&format!("{ticks}{pad}{code}{pad}{ticks}"));
                 out.text.push_str(&code);
             }
-            "em" | "i" | "cite" | "dfn" | "var" => self.wrapped(node, out, "*", depth),
+            "em" | "i" | "cite" | "dfn" | "var" => {
+                if !self.in_contents
+                    && crate::defined::is_definition(el)
+                    && let Some(term) = crate::defined::term(node)
+                {
+                    let anchor = self.current().anchor.clone();
+                    self.defined.add(term, anchor.as_deref());
+                }
+                self.wrapped(node, out, "*", depth)
+            }
             "strong" | "b" => self.wrapped(node, out, "**", depth),
             "a" => self.link(node, el, out, depth),
             "img" => self.image(el, out),

@@ -27,6 +27,9 @@
 //! - `render`: Markdown → safe HTML for the faces that show pages to people;
 //!   `sanitize`: the allowlist raw HTML in Markdown passes.
 //! - `titles`: the site name generators append to page titles, removed across an edition.
+//! - `defined`: terms a page marks where it defines them (`<dfn>`, DocBook's `firstterm`)
+//!   → symbols of their sections.
+//! - `manpage`: a manual page's NAME line → its commands and what the page is about.
 //! - `texinfo`: GNU Texinfo manuals' index entries → symbols where they are made; their
 //!   index pages are listings.
 //! - `varlist`: settings and options a manual's variable lists define → symbols of their sections.
@@ -40,6 +43,7 @@ pub mod archive;
 pub mod assets;
 pub mod check;
 mod chrome;
+mod defined;
 pub mod docset;
 pub mod frontmatter;
 pub mod heading_ids;
@@ -47,6 +51,7 @@ pub mod html;
 pub mod inventory;
 pub mod limits;
 pub mod links;
+mod manpage;
 pub mod markdown;
 pub mod names;
 pub mod nav;

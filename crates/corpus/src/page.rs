@@ -57,6 +57,11 @@ pub struct Section {
     pub text: String,
 }
 
+/// The kind of a term the text marks where it defines it (DocBook's
+/// `firstterm`, HTML's `<dfn>`): it favours its section less than a name
+/// the page declares.
+pub const DEFINED_TERM: &str = "Defined term";
+
 /// A name a page defines, e.g. a Dash `searchIndex` row or `CREATE INDEX`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Symbol {

@@ -12,7 +12,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, Searcher, Term};
 
 use crate::highlight::Highlight;
-use crate::keys::symbol_key_of_folded;
+use crate::keys::{defined_key_of_folded, symbol_key_of_folded};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
@@ -30,6 +30,10 @@ const SYMBOL_SCORE: Score = 10_000.0;
 /// other words (`work_mem` in `how much work_mem per sort`): below an exact
 /// symbol, above any BM25 sum.
 const NAMED_SYMBOL_SCORE: Score = 1_000.0;
+/// Bonus for a section defining the term the query is (its `firstterm`):
+/// about what a title naming the term gets from BM25, so the section
+/// titled by a term and the one defining it in its text both rank high.
+const DEFINED_SCORE: Score = 80.0;
 /// Bonus for the sections of a page whose symbol starts the query.
 const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
@@ -401,6 +405,11 @@ fn tier1(
     };
     let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, &symbol_text, SYMBOL_SCORE));
     let mut tier1 = units.filters();
+    // The section defining the term the query is (`operator class`, `操作符类`).
+    let defined = defined_key_of_folded(&symbol_text);
+    if !defined.is_empty() {
+        tier1.push((Occur::Should, const_term(f.symbol, &defined, DEFINED_SCORE)));
+    }
     // Every word that says something must match; stopwords only score
     // (unless they are all there is).
     let only_stopwords = units.stop.iter().all(|&s| s);

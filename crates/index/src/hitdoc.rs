@@ -31,6 +31,9 @@ pub(crate) struct HitFields<S> {
     /// hold its page's description as a second, searched, not shown).
     pub title: S,
     pub titled: bool,
+    /// The second title value: a lead section's page description, shown
+    /// as its snippet when the section has no text of its own.
+    pub description: Option<S>,
     pub breadcrumb: Vec<S>,
     pub body: S,
 }
@@ -52,6 +55,7 @@ impl<S> HitFields<S> {
                 self.title = text;
                 self.titled = true;
             }
+            _ if field == f.title && self.description.is_none() => self.description = Some(text),
             _ if field == f.breadcrumb => self.breadcrumb.push(text),
             _ => {}
         }
@@ -68,6 +72,7 @@ impl HitFields<String> {
             anchor: self.anchor.as_deref(),
             title: &self.title,
             titled: self.titled,
+            description: self.description.as_deref(),
             breadcrumb: self.breadcrumb.iter().map(String::as_str).collect(),
             body: &self.body,
         }

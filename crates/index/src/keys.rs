@@ -3,7 +3,13 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::text::fold;
+use crate::text::{fold, is_cjk};
+use crate::tokenizer::{TokenKind, analyze_each};
+
+/// What a defined term's key starts with in the symbol field: a term the
+/// text defines (DocBook's `firstterm`, `<dfn>`) favours its section, but
+/// less than a name the manual declares, so it has a key space of its own.
+const DEFINED_MARK: &str = "\u{1}";
 
 /// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
 pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
@@ -36,9 +42,47 @@ pub(crate) fn symbol_key_of_folded<'a>(words: impl IntoIterator<Item = &'a str>)
     words.into_iter().flat_map(str::split_whitespace).collect::<Vec<_>>().join(" ")
 }
 
+/// The key of a term a section defines ([`DEFINED_MARK`] and its words),
+/// from text already folded: Latin words stemmed, so "operator classes"
+/// defines what "operator class" asks for; CJK text as written. Empty when
+/// the text has no word.
+pub(crate) fn defined_key_of_folded(folded: &str) -> String {
+    let key = if folded.chars().any(is_cjk) {
+        symbol_key_of_folded([folded])
+    } else {
+        let mut words: Vec<String> = Vec::new();
+        analyze_each(folded, true, &mut |t, _, _, _, kind| {
+            if kind == TokenKind::Word {
+                words.push(t.to_owned());
+            }
+            true
+        });
+        words.join(" ")
+    };
+    if key.is_empty() { key } else { format!("{DEFINED_MARK}{key}") }
+}
+
+/// True for the key of a defined term.
+pub(crate) fn is_defined_key(key: &str) -> bool {
+    key.starts_with(DEFINED_MARK)
+}
+
+/// [`defined_key_of_folded`] of a term as written.
+pub(crate) fn defined_key(name: &str) -> String {
+    defined_key_of_folded(&fold(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn defined_keys_stem_latin_words_and_keep_cjk_text() {
+        assert_eq!(defined_key("Operator Classes"), defined_key("operator class"));
+        assert_ne!(defined_key("operator class"), symbol_key("operator class"));
+        assert_eq!(defined_key("操作符类"), format!("{DEFINED_MARK}操作符类"));
+        assert_eq!(defined_key("—"), "");
+    }
 
     #[test]
     fn symbol_keys_of_folded_words_equal_the_folded_join() {

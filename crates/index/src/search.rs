@@ -466,7 +466,14 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
 }
 
 fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
-    let (snippet, highlights) = compiled.highlight.snippet_under(fields.title, fields.body);
+    let (mut snippet, mut highlights) = compiled.highlight.snippet_under(fields.title, fields.body);
+    // A page's top with no text of its own (a manual page's title above its
+    // NAME section) shows what the page says it is.
+    if snippet.is_empty()
+        && let Some(description) = fields.description
+    {
+        (snippet, highlights) = compiled.highlight.snippet(description);
+    }
     Hit {
         section_key: fields.section_key.to_owned(),
         edition: fields.edition.to_owned(),

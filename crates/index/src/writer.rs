@@ -6,12 +6,13 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use lectern_corpus::Page;
+use lectern_corpus::page::DEFINED_TERM;
 use tantivy::Term;
 use tantivy::schema::TantivyDocument;
 
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
-use crate::keys::{section_key, section_key_num, symbol_key};
+use crate::keys::{defined_key, is_defined_key, section_key, section_key_num, symbol_key};
 use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
 
@@ -123,8 +124,7 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
             }
         }
     }
-    let mut attach = |name: &str, anchor: Option<&str>| {
-        let key = symbol_key(name);
+    let mut attach = |key: String, anchor: Option<&str>| {
         if key.is_empty() {
             return;
         }
@@ -134,15 +134,17 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
         }
     };
     for symbol in &page.symbols {
-        attach(&symbol.name, symbol.anchor.as_deref());
+        let key =
+            if symbol.kind == DEFINED_TERM { defined_key(&symbol.name) } else { symbol_key(&symbol.name) };
+        attach(key, symbol.anchor.as_deref());
     }
     for section in page.sections.iter().skip(1) {
         if let (Some(name), Some(anchor)) = (heading_name(&section.title, &page.title), &section.anchor) {
-            attach(&name, Some(anchor));
+            attach(symbol_key(&name), Some(anchor));
         }
     }
     if title_is_symbol(&page.title) {
-        attach(&page.title, None);
+        attach(symbol_key(&page.title), None);
     }
     symbols
 }
@@ -150,13 +152,14 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
 /// The symbols copied onto every section of the page (sorted, distinct): all
 /// of them up to [`PAGE_SYMBOLS_MAX`], else the lead section's first ones.
 fn page_symbols(symbols: &[Vec<String>]) -> Vec<&str> {
-    let mut all: Vec<&str> = symbols.iter().flatten().map(String::as_str).collect();
+    let mut all: Vec<&str> =
+        symbols.iter().flatten().map(String::as_str).filter(|k| !is_defined_key(k)).collect();
     all.sort_unstable();
     all.dedup();
     if all.len() <= PAGE_SYMBOLS_MAX {
         return all;
     }
-    let mut lead: Vec<&str> = symbols[0].iter().map(String::as_str).collect();
+    let mut lead: Vec<&str> = symbols[0].iter().map(String::as_str).filter(|k| !is_defined_key(k)).collect();
     lead.sort_unstable();
     lead.truncate(PAGE_SYMBOLS_MAX);
     lead

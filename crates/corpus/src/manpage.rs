@@ -1,0 +1,116 @@
+//! Manual pages turned into HTML (asciidoc's `git-blame(1) Manual Page`,
+//! groff's and man2html's output): their NAME section, one line of the
+//! commands it documents and what they do (`git-blame - Show what revision
+//! and author last modified each line of a file`), names the page's
+//! commands and says what the page is about. A question put in other words
+//! ("show who changed each line of a file") finds the page by that line,
+//! and a hit on the page's empty top shows it. A suite's command page
+//! (`git-blame`) also names the command as typed (`git blame`).
+
+use crate::page::{Section, Symbol};
+
+/// Sections after the lead in which a NAME section is looked for.
+const NAME_WITHIN: usize = 2;
+/// Longest NAME line read; a longer section is not a name line.
+const MAX_LINE_BYTES: usize = 500;
+/// Longest command name taken.
+const MAX_NAME_BYTES: usize = 100;
+
+/// The commands a manual page's NAME section names, as symbols of the page,
+/// and what they do (its description); None unless one of the first
+/// sections after the lead is titled NAME and holds one line of
+/// `names - purpose`.
+pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
+    let section = sections.iter().skip(1).take(NAME_WITHIN).find(|s| {
+        let title = s.title.trim();
+        title == "NAME" || title == "Name"
+    })?;
+    let text = section.text.trim();
+    let text = text.strip_prefix(section.title.trim()).unwrap_or(text);
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.len() > MAX_LINE_BYTES {
+        return None;
+    }
+    let (head, purpose) =
+        line.split_once(" - ").or_else(|| line.split_once(" — ")).or_else(|| line.split_once(" -- "))?;
+    let names: Vec<&str> = head.split(',').map(str::trim).collect();
+    let command_like = |n: &&str| {
+        !n.is_empty()
+            && n.len() <= MAX_NAME_BYTES
+            && !n.contains(char::is_whitespace)
+            && n.chars().any(char::is_alphanumeric)
+    };
+    let purpose = purpose.trim();
+    if purpose.is_empty() || !names.iter().all(command_like) {
+        return None;
+    }
+    let command = |name: String| Symbol { name, kind: "Command".to_owned(), anchor: None };
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for name in names {
+        symbols.push(command(name.to_owned()));
+        // A suite's command page (`git-blame`, `git-send-email`) documents
+        // what is typed as `git blame`, `git send-email`.
+        if let Some((suite, sub)) = name.split_once('-')
+            && !suite.is_empty()
+            && !sub.is_empty()
+        {
+            symbols.push(command(format!("{suite} {sub}")));
+        }
+    }
+    Some((symbols, purpose.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section(title: &str, text: &str) -> Section {
+        Section {
+            anchor: Some(title.to_lowercase()),
+            title: title.to_owned(),
+            level: 2,
+            breadcrumb: Vec::new(),
+            markdown: String::new(),
+            text: text.to_owned(),
+        }
+    }
+
+    fn lead() -> Section {
+        Section { anchor: None, level: 1, ..section("git-blame(1) Manual Page", "") }
+    }
+
+    #[test]
+    fn a_name_line_names_commands_and_says_what_they_do() {
+        let sections = [
+            lead(),
+            section(
+                "NAME",
+                "NAME git-blame -\n   Show what revision and author last modified each line of a file\n",
+            ),
+            section("SYNOPSIS", "git blame [-c] [-b]"),
+        ];
+        let (symbols, description) = name_line(&sections).unwrap();
+        assert_eq!(symbols.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["git-blame", "git blame"]);
+        assert_eq!(symbols[0].kind, "Command");
+        assert_eq!(symbols[0].anchor, None, "the page's own name");
+        assert_eq!(description, "Show what revision and author last modified each line of a file");
+        // Several names before the dash, an em dash, man2html's `Name`.
+        let sections = [lead(), section("Name", "gzip, gunzip, zcat — compress or expand files")];
+        let (symbols, description) = name_line(&sections).unwrap();
+        assert_eq!(symbols.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["gzip", "gunzip", "zcat"]);
+        assert_eq!(description, "compress or expand files");
+    }
+
+    #[test]
+    fn other_sections_are_not_name_lines() {
+        // A section about names, not a NAME line.
+        let prose = [lead(), section("Name", "The name of a table - any identifier - is case-folded.")];
+        assert_eq!(name_line(&prose), None);
+        // No dash, or the NAME section too far down.
+        assert_eq!(name_line(&[lead(), section("NAME", "git-blame")]), None);
+        let late = [lead(), section("SYNOPSIS", "x"), section("OPTIONS", "y"), section("NAME", "a - b")];
+        assert_eq!(name_line(&late), None);
+        // The lead itself is never one.
+        assert_eq!(name_line(&[section("NAME", "a - b")]), None);
+    }
+}
