@@ -35,7 +35,7 @@ pub(crate) fn term(node: NodeRef<'_, Node>) -> Option<String> {
         .collect();
     let name = collapse_whitespace(&text);
     let name =
-        name.trim_matches(|c: char| c.is_whitespace() || "\"'“”‘’「」《》()（）,，.。:：;；".contains(c));
+        name.trim_matches(|c: char| c.is_whitespace() || "\"'“”‘’「」《》()（）,，.。:：;；¶#".contains(c));
     let chars = name.chars().count();
     let words = name.split_whitespace().count();
     let fits = chars > 0 && chars <= MAX_TERM_CHARS && words <= MAX_TERM_WORDS;
