@@ -575,6 +575,11 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r), ("/m/xindex".to_owned(), "XINDEX-OPCLASS".to_owned()), "{name}: {r}");
     let r = face.search("操作符类", "zh-Hans");
     assert_eq!(first(&r), ("/zh-Hans/m/xindex".to_owned(), "XINDEX-OPCLASS".to_owned()), "{name}: {r}");
+    // So does a question asking what the term is.
+    let r = face.search("what is an operator class", "en");
+    assert_eq!(first(&r), ("/m/xindex".to_owned(), "XINDEX-OPCLASS".to_owned()), "{name}: {r}");
+    let r = face.search("操作符类是什么", "zh-Hans");
+    assert_eq!(first(&r), ("/zh-Hans/m/xindex".to_owned(), "XINDEX-OPCLASS".to_owned()), "{name}: {r}");
 
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");

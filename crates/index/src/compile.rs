@@ -393,7 +393,7 @@ fn tier1(
     units: &Units,
     words: &[Word],
     phrases: &[Word],
-    names: &[String],
+    (names, asked): (&[String], Option<&str>),
 ) -> Box<dyn Query> {
     // Exact symbol: the query words, folded and joined by single spaces.
     let symbol_text = if !words.is_empty() {
@@ -405,10 +405,11 @@ fn tier1(
     };
     let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, &symbol_text, SYMBOL_SCORE));
     let mut tier1 = units.filters();
-    // The section defining the term the query is (`operator class`, `操作符类`).
+    // The section defining the term the query is (`operator class`, `操作符类`)
+    // or asks about.
     let defined = defined_key_of_folded(&symbol_text);
-    if !defined.is_empty() {
-        tier1.push((Occur::Should, const_term(f.symbol, &defined, DEFINED_SCORE)));
+    for key in std::iter::once(defined.as_str()).chain(asked).filter(|k| !k.is_empty()) {
+        tier1.push((Occur::Should, const_term(f.symbol, key, DEFINED_SCORE)));
     }
     // Every word that says something must match; stopwords only score
     // (unless they are all there is).
@@ -466,6 +467,18 @@ fn push_names<'a>(
     if clauses.iter().any(|(occur, _)| *occur == Occur::Must) {
         clauses.extend(names.map(|k| (Occur::Should, const_term(f.symbol, k, QUESTION_NAME_SCORE))));
     }
+}
+
+/// The defined-term key of what a question asks about: its words without
+/// English stopwords and Chinese question words (`what is an operator
+/// class` → `operator class`, `操作符类是什么` → `操作符类`); None when that
+/// leaves the query as it is (then the query itself is the term) or nothing.
+fn asked_term(words: &[Word]) -> Option<String> {
+    let content = words.iter().filter(|w| !w.is_stopword()).flat_map(|w| content_pieces(&w.folded));
+    let asked = symbol_key_of_folded(content);
+    let whole = symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()));
+    let key = defined_key_of_folded(&asked);
+    (asked != whole && !key.is_empty()).then_some(key)
 }
 
 /// Phrase terms split into CJK runs (consecutive bigrams) and the rest.
@@ -617,7 +630,7 @@ fn tier2(
     units: &Units,
     (latin, grams): (&[Unit], &[Unit]),
     (idfs, edges): (&[Option<Score>], &[bool]),
-    names: &[String],
+    (names, asked): (&[String], Option<&str>),
 ) -> Option<(Box<dyn Query>, Coverage)> {
     let all = || latin.iter().chain(grams);
     let known: Vec<Score> = idfs.iter().flatten().copied().collect();
@@ -663,6 +676,9 @@ fn tier2(
         _ => clauses.push((Occur::Must, most)),
     }
     push_names(&mut clauses, f, names.iter());
+    if let Some(key) = asked {
+        clauses.push((Occur::Should, const_term(f.symbol, key, DEFINED_SCORE)));
+    }
     // The bigrams of a CJK sentence count by the mean rarity, not their
     // own: those spanning two words (制每 in 限制每个) are rare but say
     // nothing, and count [`EDGE_WEIGHT`] of it.
@@ -749,12 +765,13 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
             }
         }
     }
-    let tier1 = tier1(f, request, &units, &words, &phrases, &names);
+    let asked = asked_term(&words);
+    let tier1 = tier1(f, request, &units, &words, &phrases, (&names, asked.as_deref()));
     // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
     let edges = edge_bigrams(stats, f.body, &grams);
-    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges), &names);
+    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges), (&names, asked.as_deref()));
     let proximity = proximity(&latin, &idfs[..latin.len()]);
     if tier2.is_some() {
         lit.add_grams(&grams);
@@ -779,6 +796,17 @@ mod tests {
             phrase_terms(&analyzed("在PostgreSQL中")),
             vec![(0, "在".into()), (1, "postgresql".into()), (2, "中".into())]
         );
+    }
+
+    #[test]
+    fn a_question_asks_about_its_content_words() {
+        let words = |q: &str| q.split_whitespace().map(Word::new).collect::<Vec<_>>();
+        let asked = |q: &str| asked_term(&words(q));
+        assert_eq!(asked("what is an operator class"), Some(defined_key_of_folded("operator class")));
+        assert_eq!(asked("操作符类是什么"), Some(defined_key_of_folded("操作符类")));
+        // A query that is the term already, or nothing but stopwords.
+        assert_eq!(asked("operator class"), None);
+        assert_eq!(asked("what is it"), None);
     }
 
     #[test]
