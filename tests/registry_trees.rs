@@ -66,6 +66,13 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "bindkey",
         "/zsh/Zsh-Line-Editor#183-zle-builtins",
     ),
+    // A word that only an index entry holds (`nullglob`, an alias of
+    // NULL_GLOB) inside a longer query.
+    (
+        "Debian zsh-doc (texi2any, a redirect file per node)",
+        "setopt nullglob",
+        "/zsh/Options#Expansion-and-Globbing",
+    ),
     (
         "Debian zsh-doc (texi2any, a redirect file per node)",
         "HISTFILE",

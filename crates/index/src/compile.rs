@@ -30,6 +30,9 @@ const SYMBOL_SCORE: Score = 10_000.0;
 /// other words (`work_mem` in `how much work_mem per sort`): below an exact
 /// symbol, above any BM25 sum.
 const NAMED_SYMBOL_SCORE: Score = 1_000.0;
+/// A word that is a symbol counts as a name inside a longer query when at
+/// most this many sections' text holds it (the manual's index page).
+const MAX_SYMBOL_ONLY_SECTIONS: u64 = 2;
 /// Bonus for a section defining the term the query is (its `firstterm`):
 /// about what a title naming the term gets from BM25, so the section
 /// titled by a term and the one defining it in its text both rank high.
@@ -388,7 +391,7 @@ fn const_term(field: Field, text: &str, score: Score) -> Box<dyn Query> {
 /// Tier 1: every word and phrase, none of the exclusions; the section whose
 /// symbol is exactly the query words qualifies too, scored above all.
 fn tier1(
-    f: &Fields,
+    (stats, f): (&Stats<'_>, &Fields),
     request: &SearchRequest<'_>,
     units: &Units,
     words: &[Word],
@@ -426,7 +429,9 @@ fn tier1(
     // So does one naming a name by its kind (`port configuration parameter`).
     let mut named: Vec<String> = Vec::new();
     let kind = kind_named(&request.query.words);
-    for key in request.query.words.iter().flat_map(|w| identifier_symbols(w)).chain(kind) {
+    let only_symbols = symbol_only_words(stats, f, words);
+    for key in request.query.words.iter().flat_map(|w| identifier_symbols(w)).chain(kind).chain(only_symbols)
+    {
         if key != symbol_text && !named.contains(&key) {
             named.push(key);
         }
@@ -467,6 +472,27 @@ fn push_names<'a>(
     if clauses.iter().any(|(occur, _)| *occur == Occur::Must) {
         clauses.extend(names.map(|k| (Occur::Should, const_term(f.symbol, k, QUESTION_NAME_SCORE))));
     }
+}
+
+/// The symbol keys of a longer query's words that a symbol names and
+/// hardly any section's text holds (`nullglob` in `setopt nullglob`, where
+/// a manual's index makes `nullglob` an entry of the section defining
+/// `NULL_GLOB`, and only the index page writes it): as words they match
+/// next to nothing, as names they find their section.
+fn symbol_only_words(stats: &Stats<'_>, f: &Fields, words: &[Word]) -> Vec<String> {
+    if words.len() < 2 {
+        return Vec::new();
+    }
+    let held = |t: &str| {
+        let df = |field| stats.doc_freq_of(field, t).unwrap_or(0);
+        df(f.body) + df(f.title) > MAX_SYMBOL_ONLY_SECTIONS
+    };
+    words
+        .iter()
+        .filter(|w| matches!(w.unit(), Some(Unit::Term(t)) if !held(&t)))
+        .map(|w| symbol_key_of_folded([w.folded.as_str()]))
+        .filter(|k| !k.is_empty() && stats.doc_freq_of(f.symbol, k).unwrap_or(0) > 0)
+        .collect()
 }
 
 /// The defined-term key of what a question asks about: its words without
@@ -766,7 +792,7 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
         }
     }
     let asked = asked_term(&words);
-    let tier1 = tier1(f, request, &units, &words, &phrases, (&names, asked.as_deref()));
+    let tier1 = tier1((stats, f), request, &units, &words, &phrases, (&names, asked.as_deref()));
     // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
