@@ -383,4 +383,22 @@ mod tests {
         assert_eq!(found[1], ["asyncio.sleep"]);
         assert_eq!(found[2], ["asyncio.gather", "asyncio.run", "odd"]);
     }
+
+    #[test]
+    fn defined_terms_stay_on_their_sections() {
+        let mut page = crate::weight::tests::page("/pg/xindex", "Interfacing Extensions to Indexes");
+        page.sections = vec![section(None, "# Interfacing"), section(Some("opclass"), "## Strategies")];
+        page.symbols = vec![
+            symbol("amhandler", None),
+            Symbol {
+                name: "Operator Classes".into(),
+                kind: DEFINED_TERM.into(),
+                anchor: Some("opclass".into()),
+            },
+        ];
+        let found = section_symbols(&page);
+        assert_eq!(found[1], [defined_key("operator class")], "stemmed, in its own key space");
+        // A defined term does not favour every section of its page.
+        assert_eq!(page_symbols(&found), ["amhandler"]);
+    }
 }
