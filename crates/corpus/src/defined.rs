@@ -13,10 +13,12 @@ use crate::text::{collapse_whitespace, nfc};
 
 /// Longest term taken, in chars: a longer run is a phrase in italics.
 const MAX_TERM_CHARS: usize = 60;
+/// Most text read from a mark (whitespace included) before it is no term.
+const MAX_TERM_BYTES: usize = 4 * MAX_TERM_CHARS + 256;
 /// Most words in a term taken (Latin script).
 const MAX_TERM_WORDS: usize = 5;
 /// Most defined terms taken from one page.
-pub(crate) const MAX_PER_PAGE: usize = 500;
+const MAX_PER_PAGE: usize = 500;
 
 /// True for an element that marks the defining use of a term.
 pub(crate) fn is_definition(el: &Element) -> bool {
@@ -26,13 +28,17 @@ pub(crate) fn is_definition(el: &Element) -> bool {
 /// The term a defining element names, as text, or None when its text is
 /// no term (empty, a sentence, punctuation alone).
 pub(crate) fn term(node: NodeRef<'_, Node>) -> Option<String> {
-    let text: String = node
-        .descendants()
-        .filter_map(|n| match n.value() {
-            Node::Text(t) => Some(&**t),
-            _ => None,
-        })
-        .collect();
+    // Reading stops once the text is too long to be a term, so that a mark
+    // around a whole page (or marks nested in marks) costs little.
+    let mut text = String::new();
+    for n in node.descendants() {
+        if let Node::Text(t) = n.value() {
+            text.push_str(t);
+            if text.len() > MAX_TERM_BYTES {
+                return None;
+            }
+        }
+    }
     let name = collapse_whitespace(&text);
     let name =
         name.trim_matches(|c: char| c.is_whitespace() || "\"'“”‘’「」《》()（）,，.。:：;；¶#".contains(c));
@@ -104,6 +110,8 @@ mod tests {
         assert_eq!(first("<dfn>a term that runs on for far too many words</dfn>").1, None);
         let long = "字".repeat(MAX_TERM_CHARS + 1);
         assert_eq!(first(&format!("<dfn>{long}</dfn>")).1, None);
+        let page = "word ".repeat(10_000);
+        assert_eq!(first(&format!("<dfn>{page}</dfn>")).1, None);
     }
 
     #[test]
