@@ -27,6 +27,9 @@ pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
     })?;
     let text = section.text.trim();
     let text = text.strip_prefix(section.title.trim()).unwrap_or(text);
+    if text.len() > 2 * MAX_LINE_BYTES {
+        return None;
+    }
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.len() > MAX_LINE_BYTES {
         return None;
