@@ -394,23 +394,14 @@ fn tier1(
     (stats, f): (&Stats<'_>, &Fields),
     request: &SearchRequest<'_>,
     units: &Units,
-    words: &[Word],
-    phrases: &[Word],
+    (words, symbol_text): (&[Word], &str),
     (names, asked): (&[String], Option<&str>),
 ) -> Box<dyn Query> {
-    // Exact symbol: the query words, folded and joined by single spaces.
-    let symbol_text = if !words.is_empty() {
-        symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()))
-    } else if let [phrase] = phrases {
-        symbol_key_of_folded([phrase.folded.as_str()])
-    } else {
-        String::new()
-    };
-    let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, &symbol_text, SYMBOL_SCORE));
+    let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, symbol_text, SYMBOL_SCORE));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
-    let defined = defined_key_of_folded(&symbol_text);
+    let defined = defined_key_of_folded(symbol_text);
     for key in std::iter::once(defined.as_str()).chain(asked).filter(|k| !k.is_empty()) {
         tier1.push((Occur::Should, const_term(f.symbol, key, DEFINED_SCORE)));
     }
@@ -495,14 +486,26 @@ fn symbol_only_words(stats: &Stats<'_>, f: &Fields, words: &[Word]) -> Vec<Strin
         .collect()
 }
 
+/// The exact symbol a query names: its words, folded and joined by single
+/// spaces, or its one phrase; empty when it has neither.
+fn exact_symbol(words: &[Word], phrases: &[Word]) -> String {
+    if !words.is_empty() {
+        symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()))
+    } else if let [phrase] = phrases {
+        symbol_key_of_folded([phrase.folded.as_str()])
+    } else {
+        String::new()
+    }
+}
+
 /// The defined-term key of what a question asks about: its words without
 /// English stopwords and Chinese question words (`what is an operator
 /// class` → `operator class`, `操作符类是什么` → `操作符类`); None when that
-/// leaves the query as it is (then the query itself is the term) or nothing.
-fn asked_term(words: &[Word]) -> Option<String> {
+/// leaves the query as it is (`whole`, its [`exact_symbol`]: then the query
+/// itself is the term) or nothing.
+fn asked_term(words: &[Word], whole: &str) -> Option<String> {
     let content = words.iter().filter(|w| !w.is_stopword()).flat_map(|w| content_pieces(&w.folded));
     let asked = symbol_key_of_folded(content);
-    let whole = symbol_key_of_folded(words.iter().map(|w| w.folded.as_str()));
     let key = defined_key_of_folded(&asked);
     (asked != whole && !key.is_empty()).then_some(key)
 }
@@ -791,8 +794,9 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
             }
         }
     }
-    let asked = asked_term(&words);
-    let tier1 = tier1((stats, f), request, &units, &words, &phrases, (&names, asked.as_deref()));
+    let symbol_text = exact_symbol(&words, &phrases);
+    let asked = asked_term(&words, &symbol_text);
+    let tier1 = tier1((stats, f), request, &units, (&words, &symbol_text), (&names, asked.as_deref()));
     // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
@@ -827,7 +831,10 @@ mod tests {
     #[test]
     fn a_question_asks_about_its_content_words() {
         let words = |q: &str| q.split_whitespace().map(Word::new).collect::<Vec<_>>();
-        let asked = |q: &str| asked_term(&words(q));
+        let asked = |q: &str| {
+            let words = words(q);
+            asked_term(&words, &exact_symbol(&words, &[]))
+        };
         assert_eq!(asked("what is an operator class"), Some(defined_key_of_folded("operator class")));
         assert_eq!(asked("操作符类是什么"), Some(defined_key_of_folded("操作符类")));
         // A query that is the term already, or nothing but stopwords.
