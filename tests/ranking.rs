@@ -21,9 +21,11 @@
 //! - a name an API page defines inside a section, an option a command's
 //!   page lists as a plain term, a Texinfo index entry and a member heading
 //!   on its object's page (`.send(data)` on "Reply") find that section
-//! - a term the text marks where it defines it (DocBook's firstterm) finds
-//!   that section before a page titled with it; a manual page's NAME line
-//!   names its command and is the snippet of its empty top
+//! - a term the text marks where it defines it (DocBook's firstterm), or a
+//!   question asking what it is, finds that section before a page titled
+//!   with it; a word only an index entry holds names that entry's section
+//!   in a longer query; a manual page's NAME line names its command and is
+//!   the snippet of its empty top
 
 use std::path::Path;
 
@@ -553,11 +555,11 @@ fn check(face: &mut dyn Face, name: &str) {
     let r = face.search("widget commit --amend", "en");
     assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
 
-    // A Texinfo index entry finds the section where the manual makes it.
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.
     let r = face.search("bindwidget listkeys", "en");
     assert_eq!(first(&r).0, "/m/widget-editor", "{name}: {r}");
+    // A Texinfo index entry finds the section where the manual makes it.
     let r = face.search("bindwidget", "en");
     assert_eq!(first(&r).0, "/m/widget-editor", "{name}: {r}");
     assert_eq!(r["hits"][0]["title"], "18.3 Builtins", "{name}: {r}");
