@@ -28,6 +28,8 @@ struct Tree {
     name: &'static str,
     source: Option<PathBuf>,
     project: &'static str,
+    /// The edition's locale (`en` unless the tree is a translation).
+    locale: &'static str,
     /// Links the source itself breaks (a missing page or anchor), pinned.
     broken_in_source: usize,
     /// (query, page expected in the top 3).
@@ -78,6 +80,24 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "HISTFILE",
         "/zsh/Parameters#156-parameters-used-by-the-shell",
     ),
+    // DocBook XHTML marks each heading with an empty `<a id="…"/>`: each
+    // section keeps its own id, not one an HTML parser carries over from
+    // an earlier table.
+    (
+        "Debian debian-reference-zh-cn (DocBook XHTML, Chinese)",
+        "怎么修改umask让新建文件的默认权限不同",
+        "/debref/ch01#_control_of_permissions_for_newly_created_files_umask",
+    ),
+    (
+        "Debian debian-reference-zh-cn (DocBook XHTML, Chinese)",
+        "如何限制apt下载时占用的带宽",
+        "/debref/ch02#_limiting_download_bandwidth_for_apt",
+    ),
+    (
+        "Debian debian-reference-zh-cn (DocBook XHTML, Chinese)",
+        "如何给命令起一个简短的别名",
+        "/debref/ch01#_command_alias",
+    ),
     // A member heading (`.send(data)`) on its object's page ("Reply").
     ("npm fastify@5 docs/ (Markdown with inline HTML)", "reply.send", "/fastify/Reference/Reply#senddata"),
     // The reference, not the guide from version 2 to 3 that walks every change.
@@ -124,6 +144,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian python3.11-doc (Sphinx)",
             source: existing(d.join("python3.11-doc/usr/share/doc/python3.11/html")),
             project: "python",
+            locale: "en",
             // Debian leaves out whatsnew/changelog.html, which contents and many pages
             // link to; a few anchors (glossary, urllib.request) are missing too.
             broken_in_source: 1487,
@@ -140,6 +161,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian git-doc (asciidoc)",
             source: existing(d.join("git-doc/usr/share/doc/git-doc")),
             project: "git",
+            locale: "en",
             // git-p4 is not in git-doc; two technical/reftable anchors are missing.
             broken_in_source: 3,
             queries: [
@@ -155,6 +177,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian bash-doc (texinfo)",
             source: existing(d.join("bash-doc/usr/share/doc/bash")),
             project: "bash",
+            locale: "en",
             // None: the two links to the info manual's `dir` node (not part of
             // the HTML) are in the "Up: (dir)" navigation lines, which are dropped.
             broken_in_source: 0,
@@ -171,6 +194,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian mkdocs-doc (MkDocs)",
             source: existing(d.join("mkdocs-doc/usr/share/doc/mkdocs/html")),
             project: "mkdocs",
+            locale: "en",
             // The release notes link template variables of dev-guide/themes by ids
             // that page no longer has (#pagetitle, #search_and_themes...); four
             // pages link ids nothing carries (#google_analytics, #readthedocs,
@@ -191,6 +215,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian postgresql-doc-15 (DocBook)",
             source: existing(d.join("postgresql-doc-15/usr/share/doc/postgresql-doc-15/html")),
             project: "postgresql",
+            locale: "en",
             // Anchors into six pages that the manual's HTML does not carry.
             broken_in_source: 14,
             queries: [
@@ -206,6 +231,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian gettext-doc (texi2html, man2html, Javadoc, C# doc)",
             source: existing(d.join("gettext-doc/usr/share/doc/gettext")),
             project: "gettext",
+            locale: "en",
             // The tutorial links four anchors of memo.html, which the package does not
             // ship; the FAQ has a link missing its scheme (`://lists.gnu.org/...`).
             broken_in_source: 5,
@@ -222,6 +248,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian r-doc-html (texinfo 6.8, one file per manual)",
             source: existing(d.join("r-doc-html/usr/share/R/doc/manual")),
             project: "r",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 // R-intro names lapply once; the language definition explains it.
@@ -241,6 +268,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian lmdb-doc (Doxygen)",
             source: existing(d.join("lmdb-doc/usr/share/doc/lmdb-doc/html")),
             project: "lmdb",
+            locale: "en",
             // The index and mdb_env_copy's group link the tools' man pages
             // (`man1/mdb_stat.1`...), which the package does not ship.
             broken_in_source: 5,
@@ -267,6 +295,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian sqlite3-doc (SQLite's own generator)",
             source: existing(d.join("sqlite3-doc/usr/share/doc/sqlite3")),
             project: "sqlite",
+            locale: "en",
             // SQLite's pages link many ids their targets do not carry (the session
             // extension's index links `session.html#sqlite3changegroup_add_strm` and
             // the like; pages link anchors of others that were renamed), and a few
@@ -293,6 +322,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian rust-doc proc_macro (rustdoc 1.63)",
             source: existing(d.join("rust-doc/usr/share/doc/rust-doc/html/proc_macro")),
             project: "proc_macro",
+            locale: "en",
             // Its links to std, core, the book and the source view leave the
             // tree: counted outside it, not broken.
             broken_in_source: 0,
@@ -317,6 +347,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian rust-doc nomicon (mdBook)",
             source: existing(d.join("rust-doc/usr/share/doc/rust-doc/html/nomicon")),
             project: "nomicon",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 ("PhantomData", "/nomicon/phantom-data"),
@@ -335,6 +366,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "npm fastify@5 docs/ (Markdown with inline HTML)",
             source: existing(d.join("fastify-5/package/docs")),
             project: "fastify",
+            locale: "en",
             // Broken on GitHub and fastify.dev too: 54 in Reference/TypeScript
             // name headings as they read before a rewording (`#fastifyfastifyinstance`
             // for `fastify.FastifyInstance< RawServer, ...>`), misspell one
@@ -356,6 +388,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "npm undici@6.29.1 docs/ (docsify Markdown, repository-style links)",
             source: existing(d.join("undici-6/package/docs")),
             project: "undici",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 ("ProxyAgent", "/undici/api/ProxyAgent"),
@@ -382,6 +415,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "npm CLI docs 10.9.9 (Markdown, frontmatter)",
             source: npm_cli_docs(scratch),
             project: "npm",
+            locale: "en",
             // using-npm/config links an anchor that page does not have.
             broken_in_source: 1,
             queries: [
@@ -397,6 +431,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian libargparse4j-java-doc (javadoc)",
             source: existing(d.join("libargparse4j-java-doc/usr/share/doc/libargparse4j-java/api")),
             project: "argparse4j",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 ("newArgumentParser", "/argparse4j/net/sourceforge/argparse4j/ArgumentParsers"),
@@ -421,6 +456,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian zsh-doc (texi2any, a redirect file per node)",
             source: existing(d.join("zsh-doc/usr/share/doc/zsh-common/html")),
             project: "zsh",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 ("zle widget", "/zsh/Zsh-Line-Editor"),
@@ -435,6 +471,7 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             name: "Debian libatk1.0-doc (gtk-doc)",
             source: existing(d.join("libatk1.0-doc/usr/share/gtk-doc/html/atk")),
             project: "atk",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 ("atk_hypertext_get_link", "/atk/AtkHypertext"),
@@ -450,9 +487,26 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             )],
         },
         Tree {
+            name: "Debian debian-reference-zh-cn (DocBook XHTML, Chinese)",
+            source: existing(d.join("debian-reference-zh-cn/usr/share/debian-reference")),
+            project: "debref",
+            locale: "zh-Hans",
+            broken_in_source: 0,
+            // Questions as a user asks them, not the headings' words.
+            queries: [
+                ("如何限制apt下载时占用的带宽", "/debref/ch02"),
+                ("怎么合并两个PDF文件", "/debref/ch11"),
+                ("如何查看系统启动时的内核消息", "/debref/ch03"),
+                ("怎样检测程序的内存泄漏", "/debref/ch12"),
+                ("怎么重新配置系统的语言环境", "/debref/ch08"),
+            ],
+            pages: &[],
+        },
+        Tree {
             name: "Click 8.1 Dash docset",
             source: click_docset(),
             project: "click",
+            locale: "en",
             broken_in_source: 0,
             queries: [
                 ("shell completion", "/click/shell-completion"),
@@ -787,7 +841,7 @@ fn query_problems(tree: &Tree, source: &Path) -> Vec<String> {
             "--version",
             "1",
             "--locale",
-            "en",
+            tree.locale,
             "--status",
             "current",
             "--json",

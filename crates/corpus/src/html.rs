@@ -320,12 +320,24 @@ const SKIP_CLASSES: [&str; 11] = [
     "srclink",
     "hideme",
 ];
+/// Classes of a title page's credit lines set as headings (DocBook).
+const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
 /// Classes of links that wrap a heading's own text and point back at a table
 /// of contents (Sphinx `toc-backref`): their text is kept, the link is not.
 const UNLINKED_CLASSES: [&str; 1] = ["toc-backref"];
 
-/// Classes of a table of contents in the page's body (DocBook, Sphinx).
-const CONTENTS_CLASSES: [&str; 2] = ["toc", "toctree-wrapper"];
+/// Classes of a table of contents in the page's body (DocBook, Sphinx), and
+/// DocBook's lists of a book's tables, figures and examples (titles that
+/// belong to other pages).
+const CONTENTS_CLASSES: [&str; 7] = [
+    "toc",
+    "toctree-wrapper",
+    "list-of-tables",
+    "list-of-figures",
+    "list-of-examples",
+    "list-of-procedures",
+    "list-of-equations",
+];
 
 /// The most characters (spaces aside) an item of a list of links may add to
 /// its link and still be a table of contents' line, as DocBook's
@@ -406,11 +418,12 @@ pub(crate) fn convert(
     prefix: &str,
     repeated: &HashSet<u64>,
 ) -> Result<Converted, PageError> {
-    let src = utf8(bytes, rel_file)?;
-    if let Err(reason) = check_shape(src, MAX_NESTING) {
+    // XHTML's empty elements closed first: the shape checked is the one parsed.
+    let src = crate::xhtml::close_empty_elements(utf8(bytes, rel_file)?);
+    if let Err(reason) = check_shape(&src, MAX_NESTING) {
         return Err(PageError::Malformed { path: rel_file.to_owned(), reason });
     }
-    let doc = Html::parse_document(src);
+    let doc = Html::parse_document(&src);
     let root = main_content(&doc);
     let page_path = paths::page_path(prefix, rel_file);
     let mut chrome = chrome::find(root, is_skipped);
@@ -601,6 +614,11 @@ fn has_class(el: &Element, class: &str) -> bool {
 }
 
 fn heading_level(el: &Element) -> Option<u8> {
+    // A title page's credits (DocBook's `<h3 class="author">`) are no
+    // heading: the text after them is the page's, not the author's.
+    if el.classes().any(|c| CREDIT_CLASSES.contains(&c)) {
+        return None;
+    }
     match el.name() {
         "h1" => Some(1),
         "h2" => Some(2),

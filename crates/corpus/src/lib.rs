@@ -69,6 +69,7 @@ pub mod text;
 pub mod titles;
 mod varlist;
 pub mod walk;
+mod xhtml;
 
 pub use html::html_to_page;
 pub use markdown::markdown_to_page;

@@ -514,3 +514,36 @@ fn the_generators_search_page_ranks_with_the_listings() {
     let long = search.replace("</p>", &format!("{}</p>", " More about searching.".repeat(40)));
     assert!(!html_to_page(long.as_bytes(), "search.html", "/d").unwrap().listing);
 }
+
+/// DocBook's XHTML output (`debian-reference`): an XML declaration, each
+/// heading and table marked by an empty `<a id="…"/>`, the author set as
+/// an `<h3 class="author">` and a list of the book's tables.
+const DOCBOOK_XHTML: &str = r##"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>第 1 章 教程</title></head><body>
+<div class="book"><div class="titlepage"><div><div><h1 class="title"><a id="index"/>参考手册</h1></div>
+<div><div class="author"><h3 class="author"><span class="othername">Osamu Aoki</span></h3></div></div></div></div>
+<div class="list-of-tables"><p><strong>表格清单</strong></p><dl>
+<dt>1.1. <a href="ch01.html#tbl">有趣的程序包列表</a></dt></dl></div>
+<div class="section"><div class="titlepage"><h2 class="title"><a id="_files"/>1.1. 文件权限</h2></div>
+<p>权限由 umask 控制。</p>
+<div class="table"><a id="tbl"/><p class="title"><strong>表 1.1. 例子</strong></p>
+<div class="table-contents"><table><tr><td>0022</td></tr></table></div></div></div>
+<div class="section"><div class="titlepage"><h2 class="title"><a id="_links"/>1.2. 链接</h2></div>
+<p>硬链接和符号链接。</p></div>
+</div></body></html>"##;
+
+#[test]
+fn docbook_xhtml_headings_keep_their_own_ids_and_credits_are_no_sections() {
+    let page = html_to_page(DOCBOOK_XHTML.as_bytes(), "index.html", "/ref").unwrap();
+    check_invariants(&page);
+    let heads: Vec<(Option<&str>, &str)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    // An HTML parser left alone carries the open `<a id="tbl">` into the
+    // next heading, which would then be linked as `#tbl`.
+    assert_eq!(heads, [(None, "参考手册"), (Some("_files"), "1.1. 文件权限"), (Some("_links"), "1.2. 链接")]);
+    assert!(page.sections[0].text.contains("Osamu Aoki"), "{}", page.sections[0].text);
+    // The list of tables names another section's table: not this page's text.
+    assert!(!page.sections.iter().any(|s| s.text.contains("有趣的程序包列表")), "{:?}", page.sections);
+    assert!(page.sections[2].text.contains("硬链接") && !page.sections[2].text.contains("0022"));
+}

@@ -254,6 +254,16 @@ fn ordinary_html_shapes_are_accepted_and_linear() {
             "<div>".repeat(5_000)
         ),
         format!("<html><body><h1>T</h1>{}</body></html>", "<p>a<li>b<td>c<br><img src=x>".repeat(20_000)),
+        // XHTML: its self-closed elements are empty, not 100,000 open ones.
+        format!(
+            "<?xml version='1.0'?><html><body><h1>T</h1>{}</body></html>",
+            "<div/><a id='x'/>".repeat(50_000)
+        ),
+        // Tags left open by a quote that never ends, in XHTML.
+        format!(
+            "<?xml version='1.0'?><html><body><h1>T</h1>{}</body></html>",
+            "<a x=\"<b y='".repeat(50_000)
+        ),
     ];
     for page in &pages {
         let started = Instant::now();
