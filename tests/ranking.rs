@@ -432,6 +432,29 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A comparison asked with spaces (`VACUUM FULL 和 VACUUM 的区别`), and a
+    // section titled with its function words (`和`, `的区别`) about
+    // something else.
+    write(
+        zh.path(),
+        "sql-vacuum.html",
+        format!(
+            "<html><head><title>VACUUM</title></head><body><div class=\"refentry\" id=\"SQL-VACUUM\"><div class=\"refnamediv\"><h2>VACUUM</h2><p>VACUUM — 垃圾收集并根据需要分析一个数据库</p></div><div class=\"refsect1\" id=\"SQL-VACUUM-DESCRIPTION\"><h2>描述</h2><p>普通的VACUUM回收死元组占据的存储空间，可以和普通的读写并行。VACUUM FULL的做法不同：它把表的全部内容重写到一个新的磁盘文件中，需要排他锁。{filler_zh}</p></div></div></body></html>"
+        ),
+    );
+    write(
+        zh.path(),
+        "functions-matching.html",
+        page(
+            "9.7. 模式匹配",
+            "本节描述三种模式匹配的方法。",
+            &[(
+                "POSIX-VS-XQUERY",
+                "9.7.3.8. 与 SQL 标准和 XQuery 的区别",
+                "<p>这里的正则表达式和标准的区别在于：FULL 匹配和部分匹配的区别，以及字符类的区别。</p>",
+            )],
+        ),
+    );
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -590,6 +613,12 @@ fn check(face: &mut dyn Face, name: &str) {
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+
+    // Function words standing alone between spaced words (`和`, `的区别`)
+    // need not match: the page that compares the two comes first, not one
+    // titled with those words.
+    let r = face.search("VACUUM FULL 和 VACUUM 的区别", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/sql-vacuum", "{name}: {r}");
 
     // A reference page's purpose line counts as its title: the command
     // whose purpose is what the question asks, though its heading is in

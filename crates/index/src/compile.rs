@@ -565,10 +565,12 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
     let alone = runs.iter().map(Vec::len).sum::<usize>() == 1;
     let runs = words.iter().zip(runs).map(|(w, r)| content_runs(w).unwrap_or(r));
     for (word, runs) in words.iter().zip(runs) {
+        if word.is_stopword() {
+            // `的区别`, `和`, `how`: never a word of tier 2 (unless all there is).
+            continue;
+        }
         if !runs.iter().any(|r| matches!(r, Run::Cjk(_))) {
-            if !word.is_stopword()
-                && let Some(unit) = word.unit()
-            {
+            if let Some(unit) = word.unit() {
                 push_new(&mut latin, unit);
             }
             continue;

@@ -30,6 +30,11 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
     "有什么区别",
     "有什么不同",
+    "有何区别",
+    "有何不同",
+    "的区别",
+    "的差别",
+    "的差异",
     "有哪些",
     "是什么",
     "为什么",
@@ -50,9 +55,21 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "吧",
 ];
 
-/// True for an English stopword (folded).
+/// Chinese function characters that, standing alone as a word of a query
+/// written with spaces (`VACUUM FULL 和 VACUUM 的区别`), join or mark the
+/// words around them and say nothing themselves.
+const CJK_FUNCTION_WORDS: &[&str] = &["和", "与", "及", "或", "的", "了", "是", "跟"];
+
+/// True for a word that says nothing about the answer: an English
+/// stopword, or a Chinese word made of nothing but question and function
+/// words (`的区别`, `有什么区别`, `和` alone). Folded.
 pub(crate) fn is_stopword(folded: &str) -> bool {
-    STOPWORDS.contains(&folded)
+    STOPWORDS.contains(&folded) || CJK_FUNCTION_WORDS.contains(&folded) || only_question_words(folded)
+}
+
+/// True for a Chinese word that [`content_pieces`] would cut away whole.
+fn only_question_words(word: &str) -> bool {
+    word.chars().any(is_cjk) && split_question_words(word).is_empty()
 }
 
 /// A query word with Chinese question and function words cut out: the
@@ -62,6 +79,13 @@ pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
     if !word.chars().any(is_cjk) {
         return vec![word];
     }
+    let pieces = split_question_words(word);
+    if pieces.is_empty() { vec![word] } else { pieces }
+}
+
+/// The pieces of a Chinese word between its question and function words
+/// (none when it is nothing but those).
+fn split_question_words(word: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut start = 0;
     let mut at = 0;
@@ -80,8 +104,7 @@ pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
     if start < word.len() {
         pieces.push(&word[start..]);
     }
-    let pieces: Vec<&str> = pieces.into_iter().filter(|p| p.chars().any(|c| c.is_alphanumeric())).collect();
-    if pieces.is_empty() { vec![word] } else { pieces }
+    pieces.into_iter().filter(|p| p.chars().any(|c| c.is_alphanumeric())).collect()
 }
 
 /// The symbol keys of the identifier-like parts of a query word (runs
@@ -186,6 +209,16 @@ mod tests {
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
         assert_eq!(content_pieces("whatever"), ["whatever"]);
+    }
+
+    #[test]
+    fn words_of_nothing_but_question_or_function_words_are_stopwords() {
+        for word in ["的区别", "有什么区别", "和", "与", "是什么", "how", "the"] {
+            assert!(is_stopword(word), "{word}");
+        }
+        for word in ["区别", "锁", "vacuum", "表继承是怎么回事", "和平"] {
+            assert!(!is_stopword(word), "{word}");
+        }
     }
 
     #[test]
