@@ -503,6 +503,49 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             pages: &[],
         },
         Tree {
+            name: "Debian debian-handbook zh-CN (Publican, partly translated)",
+            source: existing(d.join("debian-handbook/usr/share/doc/debian-handbook/html/zh-CN")),
+            project: "handbook",
+            locale: "zh-Hans",
+            // Callout lists link ids their program listings do not carry (AppArmor,
+            // SELinux, virt-install and smb.conf examples).
+            broken_in_source: 20,
+            // Questions as a user asks them, not the headings' words.
+            queries: [
+                ("怎么限制每个用户能使用的磁盘空间", "/handbook/sect.quotas"),
+                ("怎样自己编译Linux内核", "/handbook/sect.kernel-compilation"),
+                ("怎么用Samba和Windows共享文件", "/handbook/sect.windows-file-server-with-samba"),
+                ("关机后错过的定时任务怎样补上执行", "/handbook/sect.asynchronous-task-scheduling-anacron"),
+                ("如何配置防火墙规则过滤数据包", "/handbook/sect.firewall-packet-filtering"),
+            ],
+            // A section the translation left in English, without the logo line's
+            // image texts ("Product Site") above it.
+            pages: &[(
+                "/handbook/sect.apt-file",
+                "6.4. apt-file 命令",
+                "Sometimes we refer to a file or a command and you might wonder",
+            )],
+        },
+        Tree {
+            name: "Debian debian-handbook en-US (Publican)",
+            source: existing(d.join("debian-handbook/usr/share/doc/debian-handbook/html/en-US")),
+            project: "handbook",
+            locale: "en",
+            broken_in_source: 20,
+            queries: [
+                ("schedule a job to run every night", "/handbook/sect.task-scheduling-cron-atd"),
+                ("compile my own kernel", "/handbook/sect.kernel-compilation"),
+                ("limit disk space per user", "/handbook/sect.quotas"),
+                ("verify that downloaded packages are authentic", "/handbook/sect.package-authentication"),
+                ("upgrade to the next stable release", "/handbook/sect.dist-upgrade"),
+            ],
+            pages: &[(
+                "/handbook",
+                "The Debian Administrator's Handbook",
+                "Debian 11 Debian Bullseye from Discovery to Mastery",
+            )],
+        },
+        Tree {
             name: "Click 8.1 Dash docset",
             source: click_docset(),
             project: "click",

@@ -39,11 +39,13 @@ const CHROME_ROLES: [&str; 4] = ["navigation", "banner", "contentinfo", "search"
 
 /// Words of class and id names (split at `-`, `_` and case changes) that
 /// name chrome: `breadcrumbs`, `md-sidebar`, `topNav`, `skip-link`...
-const CHROME_NAME_WORDS: [&str; 13] = [
+const CHROME_NAME_WORDS: [&str; 14] = [
     "breadcrumb",
     "breadcrumbs",
     "navbar",
     "nav",
+    // Publican's (DocBook) previous / home / next line.
+    "docnav",
     "navigation",
     "menu",
     "sidebar",
@@ -650,7 +652,18 @@ fn is_container(el: &Element) -> bool {
 }
 
 fn has_text(node: NodeRef<'_, Node>) -> bool {
-    node.descendants().any(|d| d.value().as_text().is_some_and(|t| !t.trim().is_empty()))
+    shown_texts(node).any(|t| !t.trim().is_empty())
+}
+
+/// The text a block shows: its text nodes and its images' `alt` texts (a
+/// banner of logos, Publican's "Product Site", is text to a reader of the
+/// page's words).
+fn shown_texts<'a>(node: NodeRef<'a, Node>) -> impl Iterator<Item = &'a str> {
+    node.descendants().filter_map(|d| match d.value() {
+        Node::Text(t) => Some(&**t),
+        Node::Element(e) if e.name() == "img" => e.attr("alt"),
+        _ => None,
+    })
 }
 
 /// Text longer than this is a page's own, never the site's chrome: not fingerprinted.
@@ -661,8 +674,7 @@ const MAX_FINGERPRINTED: usize = 1000;
 fn fingerprint(node: NodeRef<'_, Node>) -> Option<u64> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut len = 0;
-    for d in node.descendants() {
-        let Some(t) = d.value().as_text() else { continue };
+    for t in shown_texts(node) {
         for w in t.split_ascii_whitespace() {
             len += w.len() + 1;
             if len > MAX_FINGERPRINTED {

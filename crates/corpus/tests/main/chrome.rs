@@ -462,3 +462,46 @@ fn a_numbered_h1_the_title_names_stays_the_title_and_an_image_link_elsewhere_sta
     assert_eq!(page.title, "19.1 Basic Vectorization", "{}", page.markdown);
     assert!(page.markdown.contains("figures/plot.png"), "{}", page.markdown);
 }
+
+/// A Publican page (the Debian Administrator's Handbook): a banner, a line
+/// of two logo links whose only text is their images' `alt`, and a
+/// previous / home / next line (`ul.docnav`) above the section.
+fn publican(file: &str, title: &str, body: &str, prev: bool) -> String {
+    let previous = if prev {
+        "<li class=\"previous\"><a accesskey=\"p\" href=\"index.html\"><strong>Prev</strong></a></li>"
+    } else {
+        "<li class=\"previous\"></li>"
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\"><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>{title}</title></head><body><div id=\"banner\"><a href=\"http://example.org/get/\"><span class=\"text\">Download the ebook</span></a></div><p id=\"title\"><a class=\"left\" href=\"http://www.example.org\"><img alt=\"Product Site\" src=\"Common_Content/images//image_left.png\" /></a><a class=\"right\" href=\"index.html\"><img alt=\"Documentation Site\" src=\"Common_Content/images//image_right.png\" /></a></p><ul class=\"docnav top\">{previous}<li class=\"home\">The Handbook</li><li class=\"next\"><a accesskey=\"n\" href=\"{file}\"><strong>Next</strong></a></li></ul><div class=\"section\"><div class=\"titlepage\"><div><div><h2 class=\"title\"><a id=\"sect\"></a>{title}</h2></div></div></div><div class=\"para\">{body}</div></div></body></html>"
+    )
+}
+
+#[test]
+fn publican_pages_lose_their_logo_line_and_previous_next_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = [
+        ("index.html", "The Handbook", "Debian from discovery to mastery.", false),
+        ("sect.quotas.html", "9.9. Quotas", "The quota system limits the disk space of a user.", true),
+        ("sect.backup.html", "9.10. Backup", "Making backups is one of the main jobs.", true),
+        ("sect.hotplug.html", "9.11. Hot Plugging", "The kernel tells udev of new devices.", true),
+    ];
+    for (file, title, body, prev) in pages {
+        std::fs::write(dir.path().join(file), publican("sect.backup.html", title, body, prev)).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/hb");
+    for (file, title, body, _) in pages {
+        let path = match file {
+            "index.html" => "/hb".to_owned(),
+            f => format!("/hb/{}", f.trim_end_matches(".html")),
+        };
+        let page = ingested.pages.iter().find(|p| p.path == path).unwrap();
+        check_invariants(page);
+        assert_clean(
+            page,
+            title,
+            &format!("# {title} {{#sect}}\n\n{body}"),
+            &["Product Site", "Documentation Site", "Download the ebook", "Next", "Prev"],
+        );
+    }
+}
