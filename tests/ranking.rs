@@ -467,7 +467,8 @@ fn library() -> tempfile::TempDir {
     lib
 }
 
-/// One search as a face answers it: the JSON of its result.
+/// One search as a face answers it: the JSON of its result (`locale` empty:
+/// none given).
 trait Face {
     fn search(&mut self, text: &str, locale: &str) -> Value;
 }
@@ -480,7 +481,9 @@ impl Face for Cli<'_> {
         let out = lectern()
             .arg("--user-data")
             .arg(self.0)
-            .args(["search", "--json", "--locale", locale, "--limit", "5", "--", text])
+            .args(["search", "--json", "--limit", "5"])
+            .args(if locale.is_empty() { vec![] } else { vec!["--locale", locale] })
+            .args(["--", text])
             .output()
             .unwrap();
         assert!(out.status.success(), "{text}: {}", String::from_utf8_lossy(&out.stderr));
@@ -492,7 +495,8 @@ struct Api(Client);
 
 impl Face for Api {
     fn search(&mut self, text: &str, locale: &str) -> Value {
-        let q = query(&[("text", Some(text)), ("locale", Some(locale)), ("limit", Some("5"))]);
+        let locale = (!locale.is_empty()).then_some(locale);
+        let q = query(&[("text", Some(text)), ("locale", locale), ("limit", Some("5"))]);
         self.0.get(&format!("/v1/search{q}")).unwrap()
     }
 }
@@ -502,8 +506,11 @@ struct Stdio(Mcp, u64);
 impl Face for Stdio {
     fn search(&mut self, text: &str, locale: &str) -> Value {
         self.1 += 1;
-        let r =
-            self.0.tool(self.1, "search_documentation", json!({"text": text, "locale": locale, "limit": 5}));
+        let mut args = json!({"text": text, "limit": 5});
+        if !locale.is_empty() {
+            args["locale"] = json!(locale);
+        }
+        let r = self.0.tool(self.1, "search_documentation", args);
         assert_eq!(r["isError"], false, "{r}");
         r["structuredContent"].clone()
     }
@@ -637,6 +644,21 @@ fn check(face: &mut dyn Face, name: &str) {
     assert!(anchors(&face.search("VACUUM", "en")).contains(&description), "{name}");
     let r = face.search("VACUUM NOT full", "en");
     assert!(!anchors(&r).contains(&description), "{name}: {r}");
+
+    // No locale given and none is the library's default: a query in Latin
+    // script searches the English edition, one with Chinese text (names
+    // beside it or not) the Chinese one, and the scope says which.
+    let locales = |r: &Value| -> Vec<String> {
+        r["hits"].as_array().unwrap().iter().map(|h| h["locale"].as_str().unwrap().to_owned()).collect()
+    };
+    for (text, locale) in
+        [("VACUUM", "en"), ("表继承是怎么回事", "zh-Hans"), ("VACUUM FULL 和 VACUUM 的区别", "zh-Hans")]
+    {
+        let r = face.search(text, "");
+        assert_eq!(r["scope"]["locale"], locale, "{name}: {text}: {r}");
+        let got = locales(&r);
+        assert!(!got.is_empty() && got.iter().all(|l| l == locale), "{name}: {text}: {r}");
+    }
 
     // A quoted phrase is strict; the same words unquoted are not.
     let r = face.search("\"rewrites the entire contents\"", "en");

@@ -46,7 +46,7 @@ pub fn resolve(
     let mut set: Vec<&EditionRecord> =
         enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
     narrow_version(manifest, &mut set, project.as_deref(), p.version.as_deref())?;
-    narrow_locale(manifest, &mut set, p.locale.as_deref(), written_in_cjk(query))?;
+    narrow_locale(manifest, &mut set, p.locale.as_deref(), script_of(query))?;
     narrow_domain(&mut set, p.domain.as_deref())?;
     narrow_collection(&mut set, p.collection.as_deref())?;
     Ok(resolved(&set))
@@ -206,14 +206,34 @@ fn narrow_version(
     Ok(())
 }
 
-/// True when every search word and phrase is written in CJK script.
-fn written_in_cjk(query: &ParsedQuery) -> bool {
-    let mut texts = query.words.iter().chain(&query.phrases).peekable();
-    texts.peek().is_some()
-        && texts.all(|t| {
-            let mut letters = t.chars().filter(|c| c.is_alphanumeric()).peekable();
-            letters.peek().is_some() && letters.all(lectern_corpus::script::is_cjk)
-        })
+/// The script a query is written in, for picking a locale when none is
+/// set: CJK when any of its letters is (a Chinese question names `pg_dump`
+/// and `VACUUM` as often as not), Latin when all of them are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Cjk,
+    Latin,
+    Other,
+}
+
+fn script_of(query: &ParsedQuery) -> Script {
+    let mut letters =
+        query.words.iter().chain(&query.phrases).flat_map(|t| t.chars()).filter(|c| c.is_alphabetic());
+    let Some(first) = letters.next() else { return Script::Other };
+    let mut latin = true;
+    for c in std::iter::once(first).chain(letters) {
+        if lectern_corpus::script::is_cjk(c) {
+            return Script::Cjk;
+        }
+        latin &= is_latin(c);
+    }
+    if latin { Script::Latin } else { Script::Other }
+}
+
+/// A letter of the Latin script (ASCII, Latin-1 and the Latin Extended blocks).
+fn is_latin(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || (matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') && c.is_alphabetic())
 }
 
 /// Whether an installed locale is written in CJK script (Chinese, Japanese, Korean).
@@ -221,19 +241,32 @@ fn cjk_locale(locale: &str) -> bool {
     ["zh", "ja", "ko"].iter().any(|l| locale == *l || locale.starts_with(&format!("{l}-")))
 }
 
+/// Whether an installed locale is English (`en`, `en-US`...).
+fn english_locale(locale: &str) -> bool {
+    locale == "en" || locale.starts_with("en-")
+}
+
 /// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
-/// default locale. Only a given locale missing from the scope is an error; a
-/// missing default keeps every locale, except that a query written in CJK
-/// script keeps the CJK locales when there are some (the scope says so).
+/// default locale. Only a given locale missing from the scope is an error.
+/// With no default, a query written in CJK script keeps the CJK locales and
+/// one written in Latin script the English ones, when there are some (the
+/// scope says so); any other query keeps every locale.
 fn narrow_locale(
     manifest: &Manifest,
     set: &mut Vec<&EditionRecord>,
     given: Option<&str>,
-    cjk: bool,
+    script: Script,
 ) -> Result<(), LibraryError> {
     let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
-    if locale.is_none() && cjk && set.iter().any(|e| cjk_locale(&e.locale)) {
-        set.retain(|e| cjk_locale(&e.locale));
+    if locale.is_none() {
+        let of_script: fn(&str) -> bool = match script {
+            Script::Cjk => cjk_locale,
+            Script::Latin => english_locale,
+            Script::Other => return Ok(()),
+        };
+        if set.iter().any(|e| of_script(&e.locale)) {
+            set.retain(|e| of_script(&e.locale));
+        }
         return Ok(());
     }
     if let Some(l) = locale.as_deref().filter(|l| *l != "*") {
@@ -375,4 +408,26 @@ fn version_prefix(manifest: &Manifest, prefix: &str) -> Result<Option<(String, S
         return Ok(Some((project.to_owned(), v)));
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script(text: &str) -> Script {
+        script_of(&lectern_index::parse_query(text).unwrap())
+    }
+
+    #[test]
+    fn a_query_is_written_in_the_script_of_its_letters() {
+        assert_eq!(script("如何创建分区表"), Script::Cjk);
+        // Chinese with the names it asks about.
+        assert_eq!(script("pg_dump 只导出表结构"), Script::Cjk);
+        assert_eq!(script("crontab"), Script::Latin);
+        assert_eq!(script("Übersicht café"), Script::Latin);
+        assert_eq!(script("Привет"), Script::Other);
+        // No letters at all: `::`, a version.
+        assert_eq!(script("::"), Script::Other);
+        assert_eq!(script("9.6"), Script::Other);
+    }
 }
