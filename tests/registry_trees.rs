@@ -98,6 +98,16 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "如何给命令起一个简短的别名",
         "/debref/ch01#_command_alias",
     ),
+    (
+        "Debian debmake-doc zh-cn (DocBook XHTML, six languages in one folder)",
+        "如何让软件包的构建可重现",
+        "/debmake/ch05#reproducible",
+    ),
+    (
+        "Debian debmake-doc zh-cn (DocBook XHTML, six languages in one folder)",
+        "怎么为打包工具设置HTTP代理",
+        "/debmake/ch03#proxy",
+    ),
     // A member heading (`.send(data)`) on its object's page ("Reply").
     ("npm fastify@5 docs/ (Markdown with inline HTML)", "reply.send", "/fastify/Reference/Reply#senddata"),
     // The reference, not the guide from version 2 to 3 that walks every change.
@@ -546,6 +556,23 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             )],
         },
         Tree {
+            name: "Debian debmake-doc zh-cn (DocBook XHTML, six languages in one folder)",
+            source: existing(d.join("debmake-doc/usr/share/doc/debmake-doc/html")),
+            project: "debmake",
+            locale: "zh-Hans",
+            broken_in_source: 0,
+            // Read as the zh-Hans edition: the `*.zh-cn.html` files only, at
+            // paths without the language (the other five are left out).
+            queries: [
+                ("怎么用debmake生成debian目录的模板文件", "/debmake/ch04"),
+                ("如何用补丁修改上游源代码", "/debmake/ch04"),
+                ("debian/rules 里可以用哪些变量", "/debmake/ch05"),
+                ("怎么为打包工具设置HTTP代理", "/debmake/ch03"),
+                ("如何让软件包的构建可重现", "/debmake/ch05"),
+            ],
+            pages: &[],
+        },
+        Tree {
             name: "Click 8.1 Dash docset",
             source: click_docset(),
             project: "click",
@@ -607,7 +634,8 @@ fn check_trees(part: usize) {
 fn check_tree(tree: &Tree, source: &Path) -> Vec<String> {
     let prefix = format!("/{}", tree.project);
     let started = Instant::now();
-    let ingested = read_source(source, &ReadOptions::new(prefix.clone()), &mut |_, _| {}).unwrap();
+    let options = ReadOptions { locale: Some(tree.locale.to_owned()), ..ReadOptions::new(prefix.clone()) };
+    let ingested = read_source(source, &options, &mut |_, _| {}).unwrap();
     let secs = started.elapsed().as_secs_f64();
     let pages = &ingested.pages;
     eprintln!(

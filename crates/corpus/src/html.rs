@@ -1788,6 +1788,11 @@ impl<'p> Converter<'_, 'p> {
         if md.contains(mark) || md.contains('\n') {
             out.md.push_str(md);
         } else {
+            // Right after another emphasis's `*` (`<em>a</em><strong>b</strong>`)
+            // the stars would run together (`*a***b**`) and show as text:
+            // underscores mark this one.
+            let mark =
+                if out.md.ends_with('*') && !md.contains('_') { &mark.replace('*', "_") } else { mark };
             out.md.push_str(&format!("{mark}{md}{mark}"));
         }
         out.text.push_str(inner.text.trim());

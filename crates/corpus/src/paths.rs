@@ -71,6 +71,43 @@ pub fn language_suffix(rel_file: &str) -> Option<&str> {
     (!name.is_empty() && is_code && is_region).then(|| &rel_file[at..rel_file.len() - ext.len()])
 }
 
+/// How well a file name's language part (`.zh-cn`, `.pt_BR`, `.en`) names
+/// an edition's locale (`zh-Hans`, `pt-BR`, `en`): 3 for the same language
+/// and region (Chinese regions by their script: `cn`, `sg` write `Hans`,
+/// `tw`, `hk`, `mo` write `Hant`), 2 when one of them names no region, 1
+/// for the same language in another region, 0 for another language or
+/// another Chinese script.
+pub fn language_matches_locale(suffix: &str, locale: &str) -> u8 {
+    let norm = |s: &str| s.trim_start_matches('.').replace('_', "-").to_ascii_lowercase();
+    let (file, locale) = (norm(suffix), norm(locale));
+    let split = |s: &str| -> (String, Option<String>) {
+        match s.split_once('-') {
+            Some((l, r)) => (l.to_owned(), Some(r.to_owned())),
+            None => (s.to_owned(), None),
+        }
+    };
+    let ((fl, fr), (ll, lr)) = (split(&file), split(&locale));
+    if fl != ll {
+        return 0;
+    }
+    let script = |r: &str| match r {
+        "cn" | "sg" | "hans" => Some("hans"),
+        "tw" | "hk" | "mo" | "hant" => Some("hant"),
+        _ => None,
+    };
+    match (fr.as_deref(), lr.as_deref()) {
+        (Some(f), Some(l)) if f == l => 3,
+        (Some(f), Some(l)) if fl == "zh" => match (script(f), script(l)) {
+            (Some(a), Some(b)) if a == b => 3,
+            (Some(_), Some(_)) => 0,
+            _ => 1,
+        },
+        (Some(_), Some(_)) => 1,
+        (None, None) => 3,
+        _ => 2,
+    }
+}
+
 /// `rel_file` without its [`language_suffix`] `suffix` (`ch02.en.html` → `ch02.html`).
 pub fn without_language(rel_file: &str, suffix: &str) -> String {
     match language_suffix(rel_file) {
@@ -161,5 +198,18 @@ mod tests {
         assert_eq!(without_language("doc/ch02.en.html", ".en"), "doc/ch02.html");
         assert_eq!(without_language("index.zh-cn.html", ".zh-cn"), "index.html");
         assert_eq!(without_language("ch02.fr.html", ".en"), "ch02.fr.html");
+    }
+
+    #[test]
+    fn language_parts_match_locales() {
+        assert_eq!(language_matches_locale(".zh-cn", "zh-Hans"), 3);
+        assert_eq!(language_matches_locale(".zh-tw", "zh-Hant"), 3);
+        assert_eq!(language_matches_locale(".zh-tw", "zh-Hans"), 0);
+        assert_eq!(language_matches_locale(".zh_CN", "zh-CN"), 3);
+        assert_eq!(language_matches_locale(".en", "en"), 3);
+        assert_eq!(language_matches_locale(".en", "en-US"), 2);
+        assert_eq!(language_matches_locale(".pt_BR", "pt-BR"), 3);
+        assert_eq!(language_matches_locale(".pt_PT", "pt-BR"), 1);
+        assert_eq!(language_matches_locale(".de", "en"), 0);
     }
 }

@@ -47,6 +47,10 @@ pub struct ReadOptions {
     /// When reading must stop ([`SourceError::Deadline`]); checked between
     /// files. None: no deadline.
     pub deadline: Option<Instant>,
+    /// The edition's locale (`zh-Hans`), when known: in a folder naming its
+    /// files for several languages (`ch01.en.html`, `ch01.zh-cn.html`) the
+    /// files of this one are read, and their translations left out.
+    pub locale: Option<String>,
 }
 
 /// The result of reading a source: pages sorted by path, skipped files, and a
@@ -217,6 +221,7 @@ impl Default for ReadOptions {
             prefix: String::new(),
             max_file_bytes: MAX_FILE_BYTES,
             deadline: None,
+            locale: None,
         }
     }
 }
@@ -389,6 +394,24 @@ fn common_language<'a>(files: &[&'a SourceFile]) -> Option<&'a str> {
         .filter(|(_, n)| *n >= 2 && n * 2 >= files.len())
         .max_by_key(|(_, n)| *n)
         .map(|(l, _)| l)
+}
+
+/// The language part of file names (`.zh-cn`) that names the files of an
+/// edition in `locale` (`zh-Hans`): the best match (see
+/// [`paths::language_matches_locale`]), then the most files.
+fn language_of_locale<'a>(files: &[&'a SourceFile], locale: &str) -> Option<&'a str> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for f in files {
+        if let Some(l) = paths::language_suffix(&f.rel) {
+            *counts.entry(l).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(l, n)| (paths::language_matches_locale(l, locale), n, l))
+        .filter(|(score, _, _)| *score > 0)
+        .max_by(|a, b| (a.0, a.1, b.2).cmp(&(b.0, b.1, a.2)))
+        .map(|(_, _, l)| l)
 }
 
 fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
@@ -803,7 +826,7 @@ impl<'a> Reader<'a> {
         format: SourceFormat,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(), SourceError> {
-        let wanted: Vec<&SourceFile> = one_name_per_file(
+        let mut wanted: Vec<&SourceFile> = one_name_per_file(
             files
                 .iter()
                 .filter(|f| match format {
@@ -812,10 +835,18 @@ impl<'a> Reader<'a> {
                 })
                 .collect(),
         );
+        // `ch02.en.html` is the page `ch02` where most files name one language
+        // so, or where the edition's locale names its files so among others'.
+        let mut language = None;
+        if format != SourceFormat::Markdown {
+            let own = self.options.locale.as_deref().and_then(|l| language_of_locale(&wanted, l));
+            if let (Some(suffix), Some(locale)) = (own, self.options.locale.as_deref()) {
+                wanted = self.leave_out_translations(wanted, suffix, locale);
+            }
+            language = own.or_else(|| common_language(&wanted));
+        }
         let total = wanted.len();
         let first = self.entries.len();
-        // `ch02.en.html` is the page `ch02` where most files name one language so.
-        let language = (format != SourceFormat::Markdown).then(|| common_language(&wanted)).flatten();
         let rel_of = |f: &SourceFile| match language {
             Some(l) => paths::without_language(&f.rel, l),
             None => f.rel.clone(),
@@ -834,6 +865,38 @@ impl<'a> Reader<'a> {
             self.attach_index_names(first)?;
         }
         Ok(())
+    }
+
+    /// `files` without the translations of the files named for `suffix`
+    /// (`ch01.en.html` beside `ch01.zh-cn.html`), each reported as skipped.
+    /// A file named for another language with no such twin stays: its
+    /// name's part may be no language at all (`parser.ts.html`).
+    fn leave_out_translations<'f>(
+        &mut self,
+        files: Vec<&'f SourceFile>,
+        suffix: &str,
+        locale: &str,
+    ) -> Vec<&'f SourceFile> {
+        let own: HashSet<String> = files
+            .iter()
+            .filter(|f| paths::language_suffix(&f.rel) == Some(suffix))
+            .map(|f| paths::without_language(&f.rel, suffix))
+            .collect();
+        let (kept, other): (Vec<&SourceFile>, Vec<&SourceFile>) =
+            files.into_iter().partition(|f| match paths::language_suffix(&f.rel) {
+                Some(s) if s != suffix => !own.contains(&paths::without_language(&f.rel, s)),
+                _ => true,
+            });
+        for f in other {
+            let theirs = paths::language_suffix(&f.rel).unwrap_or_default().trim_start_matches('.');
+            self.problems.push(Problem {
+                path: f.rel.clone(),
+                reason: format!(
+                    "a translation ({theirs}): this edition is {locale} and reads the files named *{suffix}.html"
+                ),
+            });
+        }
+        kept
     }
 
     /// Redirect pages whose target page exists are no pages: they go, and

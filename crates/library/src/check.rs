@@ -41,7 +41,8 @@ fn check_edition(e: &EditionRecord, view: &crate::View) -> EditionLinks {
     let installed = |link: &lectern_corpus::links::Outside| view.outside_page(link);
     let others = lectern_corpus::links::OtherEditions { source: &e.source, page: &installed };
     let read = parse_format(Some(&e.format)).and_then(|format| {
-        let options = ReadOptions { format, ..ReadOptions::new(e.prefix.clone()) };
+        let options =
+            ReadOptions { format, locale: Some(e.locale.clone()), ..ReadOptions::new(e.prefix.clone()) };
         Ok(lectern_corpus::read_source(Path::new(&e.source), &options, &mut |_, _| {})?)
     });
     let (links, error, source_changed) = match read {

@@ -2,7 +2,7 @@
 //! with frontmatter or inline HTML), each shape reduced to a small page.
 
 use lectern_corpus::render::{PageLinks, markdown_to_html};
-use lectern_corpus::{html_to_page, markdown_to_page};
+use lectern_corpus::{ReadOptions, html_to_page, markdown_to_page, read_source};
 
 use crate::check_invariants;
 
@@ -235,6 +235,79 @@ fn files_named_for_their_language_are_pages_without_it() {
     assert_eq!(paths, ["/ref", "/ref/ch01", "/ref/ch02", "/ref/ch02.fr"]);
     let report = ingested.check_links("/ref");
     assert_eq!((report.internal, report.broken), (4, 0), "{report:?}");
+}
+
+#[test]
+fn emphasis_right_after_emphasis_renders_as_emphasis() {
+    // DocBook's `<emphasis>package-1.0</emphasis><emphasis role="strong">.tar.gz</emphasis>`.
+    let html = "<html><head><title>T</title></head><body><h1>T</h1><p>对 <span class=\"emphasis\"><em>package-1.0</em></span><span class=\"strong\"><strong>.tar.gz</strong></span>，一个程序；<strong>a</strong><em>b</em> and <b>c</b><b>d</b>.</p></body></html>";
+    let page = html_to_page(html.as_bytes(), "t.html", "/t").unwrap();
+    check_invariants(&page);
+    let links = PageLinks {
+        prefix: "/t",
+        source_file: "t.html",
+        anchors: &[],
+        title: None,
+        pages: None,
+        others: None,
+    };
+    let rendered = markdown_to_html(&page.markdown, links);
+    for shown in [
+        "<em>package-1.0</em><strong>.tar.gz</strong>",
+        "<strong>a</strong><em>b</em>",
+        "<strong>c</strong><strong>d</strong>",
+    ] {
+        assert!(rendered.contains(shown), "{shown} in {rendered}\nfrom {}", page.markdown);
+    }
+    assert!(!rendered.contains('*') && !rendered.contains('_'), "{rendered}");
+}
+
+#[test]
+fn a_folder_in_several_languages_gives_each_edition_its_own_files() {
+    // Debian's debmake-doc: every chapter in six languages, side by side.
+    let dir = tempfile::tempdir().unwrap();
+    let page = |title: &str, body: &str| {
+        format!("<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>")
+    };
+    let files = [
+        ("index.en.html", page("Guide", r#"<p><a href="ch01.en.html">One</a></p>"#)),
+        (
+            "ch01.en.html",
+            page("Chapter 1. Overview", r#"<p>Back to <a href="index.en.html">the start</a>.</p>"#),
+        ),
+        ("index.zh-cn.html", page("指南", r#"<p><a href="ch01.zh-cn.html">第一章</a></p>"#)),
+        ("ch01.zh-cn.html", page("第 1 章 概述", r#"<p>回到<a href="index.zh-cn.html">开头</a>。</p>"#)),
+        ("index.zh-tw.html", page("指南", r#"<p><a href="ch01.zh-tw.html">第一章</a></p>"#)),
+        ("ch01.zh-tw.html", page("第 1 章 概述", "<p>繁體中文。</p>")),
+        // A name whose part before `.html` is no language: no twin, so it stays.
+        ("parser.ts.html", page("parser.ts", "<p>Source listing.</p>")),
+    ];
+    for (name, html) in &files {
+        std::fs::write(dir.path().join(name), html).unwrap();
+    }
+    let read = |locale: &str| {
+        let options = ReadOptions { locale: Some(locale.to_owned()), ..ReadOptions::new("/g") };
+        read_source(dir.path(), &options, &mut |_, _| {}).unwrap()
+    };
+    let zh = read("zh-Hans");
+    let mut paths: Vec<(&str, &str)> = zh.pages.iter().map(|p| (p.path.as_str(), p.title.as_str())).collect();
+    paths.sort_unstable();
+    assert_eq!(paths, [("/g", "指南"), ("/g/ch01", "第 1 章 概述"), ("/g/parser.ts", "parser.ts")]);
+    assert!(zh.pages.iter().all(|p| !p.markdown.contains("繁體")), "the zh-tw files are left out");
+    let report = zh.check_links("/g");
+    assert_eq!((report.internal, report.broken), (2, 0), "{report:?}");
+    // Each translation left out is reported, saying which files this edition reads.
+    let mut skipped: Vec<&str> = zh.problems.iter().map(|p| p.path.as_str()).collect();
+    skipped.sort_unstable();
+    assert_eq!(skipped, ["ch01.en.html", "ch01.zh-tw.html", "index.en.html", "index.zh-tw.html"]);
+    assert!(zh.problems[0].reason.contains("this edition is zh-Hans and reads the files named *.zh-cn.html"));
+    // The English edition of the same folder, and the traditional Chinese one.
+    let en = read("en");
+    assert!(en.pages.iter().any(|p| p.path == "/g/ch01" && p.title == "Chapter 1. Overview"));
+    let tw = read("zh-Hant");
+    assert!(tw.pages.iter().any(|p| p.path == "/g/ch01" && p.markdown.contains("繁體")));
+    // No locale given: the folder is read as it is, every file a page.
+    assert_eq!(crate::read(dir.path(), "/g").pages.len(), files.len());
 }
 
 /// An MkDocs site: `mkdocs.yml` beside `docs/` orders and groups the

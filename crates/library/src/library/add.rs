@@ -189,7 +189,7 @@ impl Library {
             early.spooled
         } else {
             drop(early);
-            read(source, spec.format, &placement.prefix, &deadline, progress)?
+            read(source, spec.format, (&placement.prefix, Some(&placement.id.locale)), &deadline, progress)?
         };
         skip_unservable(&mut spooled);
         let source_folder = source.display().to_string();
@@ -339,7 +339,7 @@ fn read_placed(
     let placement = place(&mut manifest, source, spec, docset.as_ref())?;
     let spooled = match probed {
         Some(s) if placement.prefix.is_empty() => s,
-        _ => read(source, spec.format, &placement.prefix, deadline, progress)?,
+        _ => read(source, spec.format, (&placement.prefix, Some(&placement.id.locale)), deadline, progress)?,
     };
     Ok(Read { prefix: placement.prefix, spooled })
 }
@@ -366,7 +366,7 @@ fn probe_docset(
     if spec.project.is_some() {
         return Ok(None);
     }
-    let ingested = read(source, spec.format, "", deadline, progress)?;
+    let ingested = read(source, spec.format, ("", None), deadline, progress)?;
     if ingested.docset.is_none() {
         return Err(invalid(format!(
             "{}: give --project (and --version, --locale) for a {} source; only Dash docsets name themselves",
@@ -550,10 +550,12 @@ fn edition_record(
     }
 }
 
+/// Reads the source under `prefix`, as an edition in `locale` (which picks
+/// its files where the source names them for several languages).
 fn read(
     source: &Path,
     format: SourceFormat,
-    prefix: &str,
+    (prefix, locale): (&str, Option<&str>),
     deadline: &Deadline,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Spooled, LibraryError> {
@@ -562,6 +564,7 @@ fn read(
         prefix: prefix.to_owned(),
         max_file_bytes: lectern_corpus::source::MAX_FILE_BYTES,
         deadline: Some(deadline.at),
+        locale: locale.map(str::to_owned),
     };
     lectern_corpus::spool_source(source, &options, &mut |done, total| {
         progress(Progress::Reading { done, total })
