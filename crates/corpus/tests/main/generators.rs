@@ -204,13 +204,15 @@ fn javadoc_block_lists_are_sections_not_list_items() {
     insta::assert_snapshot!("javadoc_class_page", md);
 }
 
+/// A page of an HTML manual: its title, as `<title>` and `<h1>`, then `body`.
+fn page(title: &str, body: &str) -> String {
+    format!("<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>")
+}
+
 #[test]
 fn files_named_for_their_language_are_pages_without_it() {
     // Debian's reference manuals name every file for its language (`ch02.en.html`).
     let dir = tempfile::tempdir().unwrap();
-    let page = |title: &str, body: &str| {
-        format!("<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>")
-    };
     let files = [
         (
             "index.en.html",
@@ -266,9 +268,6 @@ fn emphasis_right_after_emphasis_renders_as_emphasis() {
 fn a_folder_in_several_languages_gives_each_edition_its_own_files() {
     // Debian's debmake-doc: every chapter in six languages, side by side.
     let dir = tempfile::tempdir().unwrap();
-    let page = |title: &str, body: &str| {
-        format!("<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>")
-    };
     let files = [
         ("index.en.html", page("Guide", r#"<p><a href="ch01.en.html">One</a></p>"#)),
         (
