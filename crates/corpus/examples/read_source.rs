@@ -64,4 +64,8 @@ fn main() {
     for p in ingested.problems.iter().take(10) {
         println!("  problem: {}: {}", p.path, p.reason);
     }
+    // Listings (a generated index, a single-page copy of the chapters) rank last.
+    for p in ingested.pages.iter().filter(|p| p.listing).take(10) {
+        println!("  listing: {} ({} sections)", p.path, p.sections.len());
+    }
 }

@@ -1430,7 +1430,11 @@ impl<'p> Converter<'_, 'p> {
     /// a short line after it.
     fn is_contents(&self, node: NodeRef<'p, Node>, el: &Element) -> bool {
         if CONTENTS_CLASSES.iter().any(|c| has_class(el, c)) {
-            return true;
+            // Sphinx's single-page build puts every document, headings and
+            // all, inside its `toctree-wrapper`: that is the text, not a list of it.
+            return !node
+                .descendants()
+                .any(|d| d.value().as_element().is_some_and(|e| heading_level(e).is_some()));
         }
         if !matches!(el.name(), "ul" | "ol" | "dl") {
             return false;

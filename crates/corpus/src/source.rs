@@ -134,6 +134,9 @@ pub struct PageEntry {
     /// Fingerprints of the blocks at the edges of an HTML page's content,
     /// until the edition's repeated chrome is found.
     edges: Vec<u64>,
+    /// A hash of each section's anchor, title and text, until the pages
+    /// that only repeat others' sections are found ([`Reader::mark_copies`]).
+    sections: Vec<u64>,
     /// Where the page is in the spool.
     at: u64,
     /// The page's place in the navigation, set once every page is known.
@@ -394,6 +397,27 @@ fn common_language<'a>(files: &[&'a SourceFile]) -> Option<&'a str> {
         .filter(|(_, n)| *n >= 2 && n * 2 >= files.len())
         .max_by_key(|(_, n)| *n)
         .map(|(l, _)| l)
+}
+
+/// A page repeating at least this many sections of other pages (eight in
+/// ten of its own) is a copy of them (see [`Reader::mark_copies`]).
+const MIN_COPY_SECTIONS: usize = 20;
+
+/// A hash of each section of `page` that has an anchor and text besides
+/// its title (a chapter's heading over its sections has none): the
+/// anchor, the title and the text, so that only a word-for-word repeat of a
+/// section matches it.
+fn section_hashes(page: &Page) -> Vec<u64> {
+    use std::hash::{Hash, Hasher};
+    page.sections
+        .iter()
+        .filter(|s| s.anchor.is_some() && s.text.trim() != s.title.trim())
+        .map(|s| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&s.anchor, &s.title, &s.text).hash(&mut h);
+            h.finish()
+        })
+        .collect()
 }
 
 /// The language part of file names (`.zh-cn`) that names the files of an
@@ -863,6 +887,56 @@ impl<'a> Reader<'a> {
             })?;
             self.follow_redirects()?;
             self.attach_index_names(first)?;
+            self.mark_copies(first)?;
+        }
+        Ok(())
+    }
+
+    /// Pages (from entry `first` on) that only repeat other pages' sections,
+    /// word for word, as a manual's single-page edition beside its chapters
+    /// does (Sphinx's `singlehtml`, Debian's `developers-reference.html`),
+    /// become listings: readable, but ranked after the sections they repeat
+    /// rather than beside each of them.
+    fn mark_copies(&mut self, first: usize) -> Result<(), SourceError> {
+        let mut holders: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, entry) in self.entries.iter().enumerate().skip(first) {
+            for h in entry.sections.iter().collect::<HashSet<_>>() {
+                holders.entry(*h).or_default().push(i);
+            }
+        }
+        // A copy repeats eight in ten of its sections, from several pages:
+        // no one page holds nine in ten of them (the chapter a copy repeats
+        // whole is no copy of it).
+        let is_copy = |i: usize, sections: &[u64]| {
+            let mut by_page: HashMap<usize, usize> = HashMap::new();
+            let mut repeated = 0;
+            for h in sections {
+                let others = holders.get(h).map_or(&[][..], Vec::as_slice).iter().filter(|&&p| p != i);
+                let mut any = false;
+                for &p in others {
+                    *by_page.entry(p).or_default() += 1;
+                    any = true;
+                }
+                repeated += usize::from(any);
+            }
+            let most = by_page.values().copied().max().unwrap_or(0);
+            sections.len() >= MIN_COPY_SECTIONS
+                && repeated * 10 >= sections.len() * 8
+                && most * 10 < sections.len() * 9
+        };
+        let copies: Vec<usize> =
+            (first..self.entries.len()).filter(|&i| is_copy(i, &self.entries[i].sections)).collect();
+        for entry in &mut self.entries[first..] {
+            entry.sections = Vec::new();
+        }
+        if copies.is_empty() {
+            return Ok(());
+        }
+        self.flush_spool()?;
+        for i in copies {
+            let mut page = self.read_spooled(self.entries[i].at)?;
+            page.listing = true;
+            self.entries[i].at = self.write_spooled(&page)?;
         }
         Ok(())
     }
@@ -1125,6 +1199,7 @@ impl<'a> Reader<'a> {
             page.symbols.extend(symbols);
         }
         let at = self.write_spooled(&page)?;
+        let sections = section_hashes(&page);
         let Page { path, source_file, title, draft, order, .. } = page;
         self.entries.push(PageEntry {
             path,
@@ -1135,6 +1210,7 @@ impl<'a> Reader<'a> {
             doc_title,
             fixed_title: None,
             edges,
+            sections,
             at,
             nav: NavPlace::default(),
         });

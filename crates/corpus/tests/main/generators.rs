@@ -309,6 +309,49 @@ fn a_folder_in_several_languages_gives_each_edition_its_own_files() {
     assert_eq!(crate::read(dir.path(), "/g").pages.len(), files.len());
 }
 
+#[test]
+fn a_single_page_edition_beside_its_chapters_is_read_and_ranked_as_a_copy() {
+    // Sphinx's `singlehtml` (Debian's developers-reference.html): every
+    // chapter, headings and all, inside the master document's `toctree-wrapper`.
+    let dir = tempfile::tempdir().unwrap();
+    let sections = |chapter: usize| -> String {
+        (0..8)
+            .map(|i| {
+                format!("<section id=\"s{chapter}-{i}\"><h2>{chapter}.{i}. Topic {chapter} {i}</h2><p>Text of topic {chapter}.{i}: upload, orphan.</p></section>")
+            })
+            .collect()
+    };
+    let doc = |title: &str, body: &str| {
+        format!(
+            "<html><head><title>{title}</title></head><body><div class=\"body\" role=\"main\"><section id=\"top\"><h1>{title}</h1>{body}</section></div></body></html>"
+        )
+    };
+    let mut all = String::new();
+    for chapter in 1..=3 {
+        std::fs::write(
+            dir.path().join(format!("ch{chapter}.html")),
+            doc(&format!("Chapter {chapter}"), &sections(chapter)),
+        )
+        .unwrap();
+        all.push_str(&format!(
+            "<section id=\"ch{chapter}\"><h1>Chapter {chapter}</h1>{}</section>",
+            sections(chapter)
+        ));
+    }
+    let single = doc("Reference", &format!("<div class=\"toctree-wrapper compound\">{all}</div>"));
+    std::fs::write(dir.path().join("reference.html"), single).unwrap();
+    let ingested = crate::read(dir.path(), "/r");
+    let page = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap();
+    // Its text is read (it is no table of contents)...
+    let copy = page("/r/reference");
+    assert!(copy.text.contains("Text of topic 2.3"), "{}", copy.text);
+    // ...and it ranks after the chapters it repeats, which stay as they are.
+    assert!(copy.listing);
+    for chapter in ["/r/ch1", "/r/ch2", "/r/ch3"] {
+        assert!(!page(chapter).listing, "{chapter}");
+    }
+}
+
 /// An MkDocs site: `mkdocs.yml` beside `docs/` orders and groups the
 /// pages, whether the repository or its docs folder is added; a page named
 /// alone keeps its own title.
