@@ -1199,7 +1199,8 @@ impl<'a> Reader<'a> {
             page.symbols.extend(symbols);
         }
         let at = self.write_spooled(&page)?;
-        let sections = section_hashes(&page);
+        // Only HTML sources are searched for copies (see `mark_copies`).
+        let sections = if format == SourceFormat::Markdown { Vec::new() } else { section_hashes(&page) };
         let Page { path, source_file, title, draft, order, .. } = page;
         self.entries.push(PageEntry {
             path,
