@@ -39,7 +39,7 @@ const OPTIONAL_END: [&str; 19] = [
 ];
 
 /// Void elements: they never hold anything, so they never nest.
-const VOID: [&str; 18] = [
+pub(crate) const VOID: [&str; 18] = [
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
     "param", "basefont", "bgsound", "frame", "keygen",
 ];
@@ -94,7 +94,8 @@ const SCOPE_BOUNDARY: [&str; 8] = ["applet", "caption", "table", "td", "th", "ma
 
 /// Elements whose content is raw text up to their own end tag: tags inside
 /// are not tags.
-const RAW_TEXT: [&str; 8] = ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"];
+pub(crate) const RAW_TEXT: [&str; 8] =
+    ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"];
 
 /// Foreign content, where `<x/>` really is an empty element.
 const FOREIGN: [&str; 2] = ["svg", "math"];
@@ -285,7 +286,7 @@ impl Shape {
     }
 }
 
-fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+pub(crate) fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
     hay.iter().position(|&b| b == needle)
 }
 
@@ -295,7 +296,7 @@ fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 }
 
 /// [`find`] with ASCII letters matched in either case.
-fn find_ignore_case(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+pub(crate) fn find_ignore_case(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     hay.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| from + p)
 }
 
@@ -614,20 +615,19 @@ fn has_class(el: &Element, class: &str) -> bool {
 }
 
 fn heading_level(el: &Element) -> Option<u8> {
+    let level = match el.name() {
+        "h1" => 1,
+        "h2" => 2,
+        "h3" => 3,
+        "h4" => 4,
+        "h5" => 5,
+        "h6" => 6,
+        _ => return None,
+    };
     // A title page's credits (DocBook's `<h3 class="author">`) are no
-    // heading: the text after them is the page's, not the author's.
-    if el.classes().any(|c| CREDIT_CLASSES.contains(&c)) {
-        return None;
-    }
-    match el.name() {
-        "h1" => Some(1),
-        "h2" => Some(2),
-        "h3" => Some(3),
-        "h4" => Some(4),
-        "h5" => Some(5),
-        "h6" => Some(6),
-        _ => None,
-    }
+    // heading: the text after them is the page's, not the author's. Only
+    // headings' classes are read: this runs for every element.
+    (!el.classes().any(|c| CREDIT_CLASSES.contains(&c))).then_some(level)
 }
 
 fn is_skipped(el: &Element) -> bool {

@@ -386,6 +386,15 @@ fn detect_format(files: &[SourceFile]) -> Result<SourceFormat, String> {
 /// The language part (`.en`) that at least half the files' names (two at
 /// least) carry, as content-negotiating web servers name translations.
 fn common_language<'a>(files: &[&'a SourceFile]) -> Option<&'a str> {
+    language_counts(files)
+        .into_iter()
+        .filter(|(_, n)| *n >= 2 && n * 2 >= files.len())
+        .max_by_key(|(_, n)| *n)
+        .map(|(l, _)| l)
+}
+
+/// How many files' names carry each language part (`.en`, `.zh-cn`).
+fn language_counts<'a>(files: &[&'a SourceFile]) -> HashMap<&'a str, usize> {
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for f in files {
         if let Some(l) = paths::language_suffix(&f.rel) {
@@ -393,10 +402,6 @@ fn common_language<'a>(files: &[&'a SourceFile]) -> Option<&'a str> {
         }
     }
     counts
-        .into_iter()
-        .filter(|(_, n)| *n >= 2 && n * 2 >= files.len())
-        .max_by_key(|(_, n)| *n)
-        .map(|(l, _)| l)
 }
 
 /// A page repeating at least this many sections of other pages (eight in
@@ -424,13 +429,7 @@ fn section_hashes(page: &Page) -> Vec<u64> {
 /// edition in `locale` (`zh-Hans`): the best match (see
 /// [`paths::language_matches_locale`]), then the most files.
 fn language_of_locale<'a>(files: &[&'a SourceFile], locale: &str) -> Option<&'a str> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    for f in files {
-        if let Some(l) = paths::language_suffix(&f.rel) {
-            *counts.entry(l).or_default() += 1;
-        }
-    }
-    counts
+    language_counts(files)
         .into_iter()
         .map(|(l, n)| (paths::language_matches_locale(l, locale), n, l))
         .filter(|(score, _, _)| *score > 0)

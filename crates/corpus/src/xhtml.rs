@@ -10,18 +10,11 @@
 
 use std::borrow::Cow;
 
+use crate::html::{RAW_TEXT, VOID, find_ignore_case, memchr};
+
 /// Bytes of the file's start searched for the XML declaration, the XHTML
 /// doctype or namespace.
 const HEAD_BYTES: usize = 2048;
-
-/// HTML's void elements: self-closed or not, they are empty.
-const VOID: &[&str] = &[
-    "area", "base", "basefont", "br", "col", "command", "embed", "frame", "hr", "img", "input", "isindex",
-    "keygen", "link", "meta", "param", "source", "track", "wbr",
-];
-
-/// Elements whose content is raw text (never markup) in HTML.
-const RAW_TEXT: &[&str] = &["script", "style"];
 
 /// `src` with every self-closed non-void element closed (`<a id="x"/>` →
 /// `<a id="x"></a>`) when it declares itself XHTML; as it is otherwise.
@@ -34,7 +27,7 @@ pub(crate) fn close_empty_elements(src: &str) -> Cow<'_, str> {
     // self-close nothing but void elements, and are read as they are.
     let mut out: Option<String> = None;
     let (mut copied, mut at) = (0, 0);
-    while let Some(lt) = memchr(b'<', bytes, at) {
+    while let Some(lt) = memchr(b'<', &bytes[at..]).map(|o| at + o) {
         at = lt + 1;
         if src[at..].starts_with("!--") {
             at = src[at..].find("-->").map_or(src.len(), |e| at + e + 3);
@@ -69,7 +62,7 @@ pub(crate) fn close_empty_elements(src: &str) -> Cow<'_, str> {
         } else if !self_closed && RAW_TEXT.contains(&lower.as_str()) {
             // Skip to the element's end: its text is not markup.
             let close = format!("</{lower}");
-            at = find_ascii_ci(&src[gt + 1..], &close).map_or(src.len(), |e| gt + 1 + e);
+            at = find_ignore_case(bytes, gt + 1, close.as_bytes()).unwrap_or(src.len());
             continue;
         }
         at = gt + 1;
@@ -124,16 +117,6 @@ enum TagEnd {
     Close(usize),
     /// A `<` before any `>`: the next tag starts there.
     Broken(usize),
-}
-
-fn memchr(needle: u8, bytes: &[u8], from: usize) -> Option<usize> {
-    bytes.get(from..)?.iter().position(|&b| b == needle).map(|i| from + i)
-}
-
-/// Where `needle` (lowercase ASCII) starts in `haystack`, ignoring ASCII case.
-fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    h.windows(n.len()).position(|w| w.eq_ignore_ascii_case(n))
 }
 
 #[cfg(test)]

@@ -168,13 +168,16 @@ struct Word {
     folded: String,
     /// Its terms as the index holds them ([`phrase_terms`]).
     terms: Vec<(usize, String)>,
+    /// It says nothing about the answer ([`is_stopword`]), decided once.
+    stop: bool,
 }
 
 impl Word {
     fn new(text: &str) -> Word {
         let folded = fold(text);
         let terms = phrase_terms(&analyzed_folded(&folded));
-        Word { folded, terms }
+        let stop = is_stopword(&folded);
+        Word { folded, terms, stop }
     }
 
     fn unit(&self) -> Option<Unit> {
@@ -182,7 +185,7 @@ impl Word {
     }
 
     fn is_stopword(&self) -> bool {
-        is_stopword(&self.folded)
+        self.stop
     }
 }
 

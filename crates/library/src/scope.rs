@@ -238,12 +238,17 @@ fn is_latin(c: char) -> bool {
 
 /// Whether an installed locale is written in CJK script (Chinese, Japanese, Korean).
 fn cjk_locale(locale: &str) -> bool {
-    ["zh", "ja", "ko"].iter().any(|l| locale == *l || locale.starts_with(&format!("{l}-")))
+    ["zh", "ja", "ko"].iter().any(|l| of_language(locale, l))
 }
 
 /// Whether an installed locale is English (`en`, `en-US`...).
 fn english_locale(locale: &str) -> bool {
-    locale == "en" || locale.starts_with("en-")
+    of_language(locale, "en")
+}
+
+/// Whether `locale` is `language` or one of its regions or scripts (`zh-Hans`).
+fn of_language(locale: &str, language: &str) -> bool {
+    locale.strip_prefix(language).is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
 }
 
 /// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
