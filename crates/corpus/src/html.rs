@@ -12,6 +12,7 @@ use crate::chrome::{self, PageChrome};
 use crate::page::{Page, PageError, Section, Symbol, utf8};
 use crate::paths;
 use crate::script::{is_cjk, is_hangul};
+use crate::tags::{RAW_TEXT, VOID, find, find_ignore_case, memchr};
 use crate::text::{Slugger, collapse_whitespace, join_texts, nfc, tidy};
 
 /// File extensions read as HTML.
@@ -36,12 +37,6 @@ pub const MAX_ELEMENTS: usize = 500_000;
 const OPTIONAL_END: [&str; 19] = [
     "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup",
     "rb", "rt", "rp", "html", "head", "body",
-];
-
-/// Void elements: they never hold anything, so they never nest.
-pub(crate) const VOID: [&str; 18] = [
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
-    "param", "basefont", "bgsound", "frame", "keygen",
 ];
 
 /// Elements an end tag of another name does not close: `</span>` with a
@@ -91,11 +86,6 @@ const SPECIAL: [&str; 40] = [
 
 /// Elements past which the end tag of a block element does not reach.
 const SCOPE_BOUNDARY: [&str; 8] = ["applet", "caption", "table", "td", "th", "marquee", "object", "template"];
-
-/// Elements whose content is raw text up to their own end tag: tags inside
-/// are not tags.
-pub(crate) const RAW_TEXT: [&str; 8] =
-    ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"];
 
 /// Foreign content, where `<x/>` really is an empty element.
 const FOREIGN: [&str; 2] = ["svg", "math"];
@@ -284,20 +274,6 @@ impl Shape {
             }
         }
     }
-}
-
-pub(crate) fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == needle)
-}
-
-/// Where `needle` next occurs in `hay` from `from`.
-fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
-}
-
-/// [`find`] with ASCII letters matched in either case.
-pub(crate) fn find_ignore_case(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| from + p)
 }
 
 /// Elements dropped with everything inside them.

@@ -64,6 +64,7 @@ pub mod script;
 pub mod site;
 pub mod source;
 mod spool;
+mod tags;
 mod texinfo;
 pub mod text;
 pub mod titles;

@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 
-use crate::html::{RAW_TEXT, VOID, find_ignore_case, memchr};
+use crate::tags::{RAW_TEXT, VOID, find_ignore_case, memchr};
 
 /// Bytes of the file's start searched for the XML declaration, the XHTML
 /// doctype or namespace.
