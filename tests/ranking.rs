@@ -14,7 +14,8 @@
 //! - a question answered by one row of a long table finds the passage that
 //!   holds its words together
 //! - a Chinese question's question words need not match, and a reference
-//!   page's purpose line counts as its title
+//!   page's purpose line counts as its title; a Chinese word written
+//!   another way than the manual writes it (账号 for 帐号) finds it
 //! - a quoted phrase is strict: its words out of order match nothing
 //! - a chapter's table of contents is shown, not searched: the section it
 //!   lists answers for that section's words
@@ -455,6 +456,18 @@ fn library() -> tempfile::TempDir {
             )],
         ),
     );
+    // A word the manual spells one way (帐号, 建立) and a reader another
+    // (账号, 创建), and a page holding the question's other words.
+    write(
+        zh.path(),
+        "sect-creating-accounts.html",
+        page("8.5. 添加帐号", "adduser 命令询问几个问题，然后为新用户建立帐号和主目录。", &[]),
+    );
+    write(
+        zh.path(),
+        "sql-createrole.html",
+        page("CREATE ROLE", "CREATE ROLE 创建一个新的角色，新的角色可以登录数据库。", &[]),
+    );
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -620,6 +633,17 @@ fn check(face: &mut dyn Face, name: &str) {
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+
+    // A name asked about with nothing but question words around it.
+    let r = face.search("VACUUM是什么意思", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/sql-vacuum", "{name}: {r}");
+
+    // A word written another way than the manual writes it (账号 for 帐号,
+    // 创建 for 建立) finds the section all the same, alone or in a question.
+    let r = face.search("账号", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/sect-creating-accounts", "{name}: {r}");
+    let r = face.search("如何创建新的用户账号", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/sect-creating-accounts", "{name}: {r}");
 
     // Function words standing alone between spaced words (`和`, `的区别`)
     // need not match: the page that compares the two comes first, not one

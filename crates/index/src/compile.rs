@@ -18,6 +18,7 @@ use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
+use crate::spellings::spellings;
 use crate::stats::Stats;
 use crate::text::{fold, is_cjk};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
@@ -99,13 +100,15 @@ const QUESTION_WORDS: usize = 3;
 /// as well.
 const QUESTION_NAME_SCORE: Score = 8.0;
 
-/// One searchable unit: a term, a phrase (terms at offsets), or any of
-/// several terms (a prefix expansion).
+/// One searchable unit: a term, a phrase (terms at offsets), any of
+/// several terms (a prefix expansion), or any of a word's spellings (the
+/// one written first; see [`spellings`]).
 #[derive(Debug, Clone, PartialEq)]
 enum Unit {
     Term(String),
     Phrase(Vec<(usize, String)>),
     AnyOf(Vec<String>),
+    Spellings(Vec<Unit>),
 }
 
 impl Unit {
@@ -123,6 +126,19 @@ impl Unit {
             Unit::Term(t) => vec![t],
             Unit::Phrase(ts) => ts.iter().map(|(_, t)| t.as_str()).collect(),
             Unit::AnyOf(ts) => ts.iter().map(String::as_str).collect(),
+            Unit::Spellings(us) => us.iter().flat_map(Unit::terms).collect(),
+        }
+    }
+
+    /// One unit, or the spellings of one (the first as written), each once.
+    fn of_spellings(mut spelled: Vec<Unit>) -> Option<Unit> {
+        let mut distinct: Vec<Unit> = Vec::new();
+        for unit in spelled.drain(..) {
+            push_new(&mut distinct, unit);
+        }
+        match distinct.len() {
+            0 | 1 => distinct.pop(),
+            _ => Some(Unit::Spellings(distinct)),
         }
     }
 
@@ -148,6 +164,11 @@ impl Unit {
                     })
                     .collect(),
             ))),
+            Unit::Spellings(us) => {
+                let clauses: Vec<(Occur, Box<dyn Query>)> =
+                    us.iter().filter_map(|u| Some((Occur::Should, u.query_in(field)?))).collect();
+                (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
+            }
         }
     }
 
@@ -168,6 +189,9 @@ struct Word {
     folded: String,
     /// Its terms as the index holds them ([`phrase_terms`]).
     terms: Vec<(usize, String)>,
+    /// Its other spellings ([`spellings`]), folded, with their terms: each
+    /// at the positions of `terms`.
+    others: Vec<(String, Vec<(usize, String)>)>,
     /// It says nothing about the answer ([`is_stopword`]), decided once.
     stop: bool,
 }
@@ -176,12 +200,34 @@ impl Word {
     fn new(text: &str) -> Word {
         let folded = fold(text);
         let terms = phrase_terms(&analyzed_folded(&folded));
+        let at = |ts: &[(usize, String)]| ts.iter().map(|t| t.0).collect::<Vec<_>>();
+        let others = spellings(&folded)
+            .into_iter()
+            .skip(1)
+            .map(|s| {
+                let ts = phrase_terms(&analyzed_folded(&s));
+                (s, ts)
+            })
+            .filter(|(_, ts)| at(ts) == at(&terms))
+            .collect();
         let stop = is_stopword(&folded);
-        Word { folded, terms, stop }
+        Word { folded, terms, others, stop }
     }
 
     fn unit(&self) -> Option<Unit> {
-        Unit::of_terms(self.terms.clone())
+        let others = self.others.iter().map(|(_, ts)| ts.clone());
+        Unit::of_spellings(
+            std::iter::once(self.terms.clone()).chain(others).filter_map(Unit::of_terms).collect(),
+        )
+    }
+
+    /// Its runs in tier 2, each spelling's (the one written first): those
+    /// whose runs line up with the written one's.
+    fn spelled_runs(&self) -> Vec<Vec<Run>> {
+        let written = content_runs(&self.folded, &self.terms);
+        let others = self.others.iter().map(|(folded, ts)| content_runs(folded, ts));
+        let others: Vec<Vec<Run>> = others.filter(|runs| same_shape(runs, &written)).collect();
+        std::iter::once(written).chain(others).collect()
     }
 
     fn is_stopword(&self) -> bool {
@@ -534,12 +580,12 @@ fn cjk_runs(terms: Vec<(usize, String)>) -> Vec<Run> {
     runs
 }
 
-/// A CJK word's runs with its Chinese question words cut out (`如何`, `的`:
-/// the bigrams they make say nothing); None when it has none.
-fn content_runs(word: &Word) -> Option<Vec<Run>> {
-    let pieces = content_pieces(&word.folded);
-    if pieces.len() == 1 && pieces[0].len() == word.folded.len() {
-        return None;
+/// A word's runs, with its Chinese question words cut out (`如何`, `的`:
+/// the bigrams they make say nothing).
+fn content_runs(folded: &str, terms: &[(usize, String)]) -> Vec<Run> {
+    let pieces = content_pieces(folded);
+    if pieces.len() == 1 && pieces[0].len() == folded.len() {
+        return cjk_runs(terms.to_vec());
     }
     let mut terms: Vec<(usize, String)> = Vec::new();
     for piece in pieces {
@@ -547,7 +593,19 @@ fn content_runs(word: &Word) -> Option<Vec<Run>> {
         let offset = terms.last().map_or(0, |t| t.0 + 2);
         terms.extend(phrase_terms(&analyzed_folded(piece)).into_iter().map(|(p, t)| (p + offset, t)));
     }
-    Some(cjk_runs(terms))
+    cjk_runs(terms)
+}
+
+/// True when two spellings' runs line up: as many, of the same kinds, CJK
+/// runs at the same positions.
+fn same_shape(a: &[Run], b: &[Run]) -> bool {
+    let at = |run: &[(usize, String)]| run.iter().map(|t| t.0).collect::<Vec<_>>();
+    a.len() == b.len()
+        && a.iter().zip(b).all(|pair| match pair {
+            (Run::Other(_), Run::Other(_)) => true,
+            (Run::Cjk(x), Run::Cjk(y)) => at(x) == at(y),
+            _ => false,
+        })
 }
 
 fn push_new(list: &mut Vec<Unit>, unit: Unit) {
@@ -562,36 +620,58 @@ fn push_new(list: &mut Vec<Unit>, unit: Unit) {
 fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
     let mut latin: Vec<Unit> = Vec::new();
     let mut grams: Vec<Unit> = Vec::new();
-    let runs: Vec<Vec<Run>> = words.iter().map(|w| cjk_runs(w.terms.clone())).collect();
     // A query that is one CJK run alone (a term, a question) is matched by
     // its bigrams: as one word it could only repeat tier 1.
-    let alone = runs.iter().map(Vec::len).sum::<usize>() == 1;
-    let runs = words.iter().zip(runs).map(|(w, r)| content_runs(w).unwrap_or(r));
-    for (word, runs) in words.iter().zip(runs) {
+    let alone = words.iter().map(|w| cjk_runs(w.terms.clone()).len()).sum::<usize>() == 1;
+    for word in words {
         if word.is_stopword() {
             // `的区别`, `和`, `how`: never a word of tier 2 (unless all there is).
             continue;
         }
-        if !runs.iter().any(|r| matches!(r, Run::Cjk(_))) {
-            if let Some(unit) = word.unit() {
-                push_new(&mut latin, unit);
+        // Each spelling's runs: the same runs, at the same positions.
+        let spelled = word.spelled_runs();
+        if !spelled[0].iter().any(|r| matches!(r, Run::Cjk(_))) {
+            if !word.folded.chars().any(is_cjk) {
+                // A Latin word or phrase (`os.path.join`) as one.
+                if let Some(unit) = word.unit() {
+                    push_new(&mut latin, unit);
+                }
+            } else {
+                // Latin names around Chinese question words (`sid是什么意思`).
+                for run in &spelled[0] {
+                    if let Run::Other(t) = run {
+                        push_new(&mut latin, Unit::Term(t.clone()));
+                    }
+                }
             }
             continue;
         }
-        for run in runs {
+        for (i, run) in spelled[0].iter().enumerate() {
+            let cjk = |s: &Vec<Run>| match &s[i] {
+                Run::Cjk(bigrams) => bigrams.clone(),
+                Run::Other(_) => Vec::new(),
+            };
             match run {
-                Run::Other(t) => push_new(&mut latin, Unit::Term(t)),
-                Run::Cjk(mut bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
-                    let first = bigrams.first().map_or(0, |b| b.0);
-                    bigrams.iter_mut().for_each(|b| b.0 -= first);
-                    let unit = match bigrams.len() {
-                        1 => Unit::Term(bigrams.remove(0).1),
-                        _ => Unit::Phrase(bigrams),
-                    };
-                    push_new(&mut latin, unit);
+                Run::Other(t) => push_new(&mut latin, Unit::Term(t.clone())),
+                Run::Cjk(bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
+                    let units = spelled.iter().map(|s| {
+                        let mut bigrams = cjk(s);
+                        let first = bigrams.first().map_or(0, |b| b.0);
+                        bigrams.iter_mut().for_each(|b| b.0 -= first);
+                        Unit::of_terms(bigrams)
+                    });
+                    if let Some(unit) = Unit::of_spellings(units.flatten().collect()) {
+                        push_new(&mut latin, unit);
+                    }
                 }
                 Run::Cjk(bigrams) => {
-                    bigrams.into_iter().for_each(|(_, t)| push_new(&mut grams, Unit::Term(t)))
+                    for at in 0..bigrams.len() {
+                        let spelled =
+                            spelled.iter().filter_map(|s| Some(Unit::Term(cjk(s).get(at)?.1.clone())));
+                        if let Some(unit) = Unit::of_spellings(spelled.collect()) {
+                            push_new(&mut grams, unit);
+                        }
+                    }
                 }
             }
         }
@@ -628,18 +708,29 @@ fn proximity(latin: &[Unit], idfs: &[Option<Score>]) -> Option<Proximity> {
     Proximity::new(&words)
 }
 
-/// A term's or phrase's terms at their offsets; None for a prefix expansion.
+/// A term's or phrase's terms at their offsets (a word's as written); None
+/// for a prefix expansion.
 fn offset_terms(unit: &Unit) -> Option<Vec<(usize, &str)>> {
     match unit {
         Unit::Term(t) => Some(vec![(0, t.as_str())]),
         Unit::Phrase(ts) => Some(ts.iter().map(|(o, t)| (*o, t.as_str())).collect()),
         Unit::AnyOf(_) => None,
+        Unit::Spellings(us) => offset_terms(us.first()?),
+    }
+}
+
+/// The first term of each of a unit's spellings; None for a prefix expansion.
+fn first_terms(unit: &Unit) -> Option<Vec<&str>> {
+    match unit {
+        Unit::Spellings(us) => us.iter().map(|u| Some(offset_terms(u)?.first()?.1)).collect(),
+        _ => Some(vec![offset_terms(unit)?.first()?.1]),
     }
 }
 
 /// BM25's inverse document frequency of a unit in the body field: a term's,
-/// or a phrase's rarest term's (a phrase is at least as rare); None for a
-/// prefix expansion or a term no section holds.
+/// a phrase's rarest term's (a phrase is at least as rare), or the most
+/// common spelling's (a word is as common as its spellings together, at
+/// least); None for a prefix expansion or a term no section holds.
 fn idf(stats: &Stats<'_>, body: Field, unit: &Unit) -> Option<Score> {
     let n = stats.searcher.num_docs() as Score;
     let of = |t: &str| -> Option<Score> {
@@ -652,6 +743,7 @@ fn idf(stats: &Stats<'_>, body: Field, unit: &Unit) -> Option<Score> {
             ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
         }
         Unit::AnyOf(_) => None,
+        Unit::Spellings(us) => us.iter().filter_map(|u| idf(stats, body, u)).reduce(Score::min),
     }
 }
 
@@ -683,7 +775,9 @@ fn tier2(
         })
     };
     let shoulds: Vec<Box<dyn Query>> = all().zip(idfs).filter_map(|(u, idf)| boosted(u, *idf)).collect();
-    let many = units.words.len() + units.phrases.len() > 1;
+    // One word adds something when tier 1 holds more (other words, a
+    // phrase) or other than it (`sid` of `sid是什么意思`).
+    let many = units.words.len() + units.phrases.len() > 1 || all().next() != units.words.first();
     if !(shoulds.len() >= 2 || (shoulds.len() == 1 && many)) {
         return None;
     }
@@ -726,9 +820,7 @@ fn tier2(
     let scale = if merged { QUESTION_COVERAGE_SCORE } else { KEYWORD_COVERAGE_SCORE };
     // A question's words found in one passage: each word by its first term.
     let passage = merged
-        .then(|| {
-            Passage::new(all().zip(&weights).filter_map(|(u, w)| Some((offset_terms(u)?.first()?.1, *w))))
-        })
+        .then(|| Passage::new(all().zip(&weights).filter_map(|(u, w)| Some((first_terms(u)?, *w)))))
         .flatten();
     let coverage = Coverage { units: coverage, total, scale, merged, passage };
     Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
@@ -758,7 +850,14 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     let word_like: Vec<bool> = grams
         .iter()
         .map(|g| {
-            let Unit::Term(t) = g else { return true };
+            let t = match g {
+                Unit::Term(t) => t,
+                Unit::Spellings(us) => match us.first() {
+                    Some(Unit::Term(t)) => t,
+                    _ => return true,
+                },
+                _ => return true,
+            };
             let mut cs = t.chars();
             let (Some(a), Some(b), None) = (cs.next(), cs.next(), cs.next()) else { return true };
             let both = df(t);

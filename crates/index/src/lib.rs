@@ -17,6 +17,7 @@
 //! - `folder`: the index folder as tantivy sees it (readable on read-only storage).
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
 //! - `question`: words a question asks with (English stopwords, Chinese question words), identifiers inside queries.
+//! - `spellings`: Chinese words written more than one way (帐号 and 账号, 口令 and 密码), searched as one.
 //! - `request`: a search's request, outcome and hits.
 //! - `compile`: a query compiled into the two tiers' queries and what snippets light.
 //! - `proximity`, `passage`: the best candidates rescored by their words' positions.
@@ -49,6 +50,7 @@ mod request;
 pub mod schema;
 mod search;
 pub mod snippet;
+mod spellings;
 mod stats;
 pub mod text;
 pub mod tokenizer;

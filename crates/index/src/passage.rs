@@ -26,33 +26,36 @@ const MAX_WORDS: usize = 32;
 const MAX_POSITIONS: usize = 512;
 
 /// The question's words for passage coverage: each as one term (a phrase by
-/// its first), with its weight.
+/// its first) or as any of its spellings' terms, with its weight.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Passage {
     terms: Vec<String>,
-    /// Per word: its term (an index into `terms`) and its weight.
-    words: Vec<(usize, Score)>,
+    /// Per word: its terms (indexes into `terms`) and its weight.
+    words: Vec<(Vec<usize>, Score)>,
     total: Score,
 }
 
 impl Passage {
-    /// From each word's term and weight; None for fewer than two words.
-    pub(crate) fn new<'a>(words: impl IntoIterator<Item = (&'a str, Score)>) -> Option<Passage> {
+    /// From each word's terms and weight; None for fewer than two words.
+    pub(crate) fn new<'a>(words: impl IntoIterator<Item = (Vec<&'a str>, Score)>) -> Option<Passage> {
         let mut terms: Vec<String> = Vec::new();
-        let mut out: Vec<(usize, Score)> = Vec::new();
-        for (term, weight) in words {
+        let mut out: Vec<(Vec<usize>, Score)> = Vec::new();
+        for (spellings, weight) in words {
             if out.len() == MAX_WORDS {
                 break;
             }
-            let id = match terms.iter().position(|t| t == term) {
-                Some(i) => i,
-                None => {
-                    terms.push(term.to_owned());
-                    terms.len() - 1
-                }
-            };
-            if !out.iter().any(|w| w.0 == id) {
-                out.push((id, weight));
+            let ids: Vec<usize> = spellings
+                .into_iter()
+                .map(|term| match terms.iter().position(|t| t == term) {
+                    Some(i) => i,
+                    None => {
+                        terms.push(term.to_owned());
+                        terms.len() - 1
+                    }
+                })
+                .collect();
+            if !ids.is_empty() && !out.iter().any(|w| w.0 == ids) {
+                out.push((ids, weight));
             }
         }
         let total: Score = out.iter().map(|w| w.1).sum();
@@ -68,14 +71,12 @@ impl Passage {
         };
         (0..docs.len())
             .map(|i| {
-                let mut events: Vec<(u32, usize)> = self
-                    .words
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(w, (term, _))| {
-                        positions[*term][i].iter().take(MAX_POSITIONS).map(move |&p| (p, w))
-                    })
-                    .collect();
+                let mut events: Vec<(u32, usize)> = Vec::new();
+                for (w, (ids, _)) in self.words.iter().enumerate() {
+                    for &term in ids {
+                        events.extend(positions[term][i].iter().take(MAX_POSITIONS).map(|&p| (p, w)));
+                    }
+                }
                 events.sort_unstable();
                 best_window(&events, &self.words) / self.total
             })
@@ -85,7 +86,7 @@ impl Passage {
 
 /// The largest weight of distinct words found within [`PASSAGE_SPAN`]
 /// positions of one another (`events`: position and word, ascending).
-fn best_window(events: &[(u32, usize)], words: &[(usize, Score)]) -> Score {
+fn best_window(events: &[(u32, usize)], words: &[(Vec<usize>, Score)]) -> Score {
     let mut count = vec![0u32; words.len()];
     let (mut weight, mut best, mut left) = (0.0, 0.0, 0);
     for &(position, word) in events {
@@ -112,7 +113,7 @@ mod tests {
 
     #[test]
     fn the_best_window_counts_each_word_once() {
-        let words = [(0, 1.0), (1, 2.0), (2, 2.5)];
+        let words = [(vec![0], 1.0), (vec![1], 2.0), (vec![2], 2.5)];
         // Words 0 and 1 together (0 twice), then 2 alone far off: the pair's weight.
         assert_eq!(best_window(&[(0, 0), (1, 1), (2, 0), (100, 2)], &words), 3.0);
         // All three within the span.
@@ -124,13 +125,18 @@ mod tests {
 
     #[test]
     fn words_share_terms_once_and_one_word_is_no_passage() {
-        let p = Passage::new([("cancel", 1.0), ("query", 2.0), ("cancel", 1.0)]).unwrap();
+        let p = Passage::new([(vec!["cancel"], 1.0), (vec!["query"], 2.0), (vec!["cancel"], 1.0)]).unwrap();
         assert_eq!(p.terms, ["cancel", "query"]);
         assert_eq!(p.total, 3.0);
-        assert_eq!(Passage::new([("cancel", 1.0)]), None);
+        assert_eq!(Passage::new([(vec!["cancel"], 1.0)]), None);
+        // A word's spellings are one word; their terms are read once.
+        let p =
+            Passage::new([(vec!["密码", "口令"], 1.0), (vec!["文件"], 2.0), (vec!["口令"], 1.0)]).unwrap();
+        assert_eq!(p.terms, ["密码", "口令", "文件"]);
+        assert_eq!(p.words, [(vec![0, 1], 1.0), (vec![2], 2.0), (vec![1], 1.0)]);
         // A long question: its first words only.
         let many: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();
-        let p = Passage::new(many.iter().map(|w| (w.as_str(), 1.0))).unwrap();
+        let p = Passage::new(many.iter().map(|w| (vec![w.as_str()], 1.0))).unwrap();
         assert_eq!((p.words.len(), p.terms.len()), (MAX_WORDS, MAX_WORDS));
         assert_eq!(p.total, MAX_WORDS as Score);
     }

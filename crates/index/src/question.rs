@@ -28,6 +28,7 @@ const STOPWORDS: &[&str] = &[
 /// `得` in `获得`, `和` in `总和`, `的` in `新的主版本`) are left out.
 const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
+    "是什么意思",
     "有什么区别",
     "有什么不同",
     "有何区别",
@@ -36,15 +37,22 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "的差别",
     "的差异",
     "有哪些",
+    "什么意思",
+    "什么是",
     "是什么",
     "为什么",
     "怎么样",
+    "在哪里",
     "应该",
     "怎么",
     "怎样",
     "如何",
     "哪些",
     "哪个",
+    "哪里",
+    "哪儿",
+    "为啥",
+    "是啥",
     "什么",
     "请问",
     "能否",
@@ -205,6 +213,9 @@ mod tests {
         assert_eq!(content_pieces("如何在不阻塞写入的情况下创建索引"), ["在不阻塞写入的情况下创建索引"]);
         assert_eq!(content_pieces("怎么重命名表中的一列"), ["重命名表中的一列"]);
         assert_eq!(content_pieces("多版本并发控制是什么"), ["多版本并发控制"]);
+        assert_eq!(content_pieces("sid是什么意思"), ["sid"]);
+        assert_eq!(content_pieces("什么是虚拟包"), ["虚拟包"]);
+        assert_eq!(content_pieces("源代码在哪里"), ["源代码"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.

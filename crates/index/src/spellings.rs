@@ -1,0 +1,101 @@
+//! Chinese words written more than one way: variant characters (帐号 and
+//! 账号), older and newer renderings of one technical term (口令 and 密码,
+//! 缺省 and 默认) and common slips (登陆 for 登录). A manual keeps to one
+//! spelling and its reader may type another, so a query word holding one is
+//! also searched with the others. Every spelling of a group has as many
+//! chars as the others: a word's spellings then have their bigrams at the
+//! same positions, and a sentence's bigrams have their alternatives in place.
+
+/// Groups of spellings of one word, longest first where one holds another.
+const GROUPS: &[&[&str]] = &[
+    &["账号", "帐号", "账户", "帐户"],
+    &["密码", "口令"],
+    &["默认", "缺省"],
+    &["篡改", "窜改"],
+    &["登录", "登陆"],
+    &["其他", "其它"],
+    &["部分", "部份"],
+    &["创建", "建立"],
+    &["删除", "移除"],
+    &["网络", "网路"],
+    &["磁盘", "硬盘"],
+    &["设置", "设定"],
+    &["执行", "运行"],
+    &["账", "帐"],
+];
+
+/// Spellings of one word searched, at most (the one written among them):
+/// a sentence holding many such words is searched with the first ones'.
+const MAX_SPELLINGS: usize = 8;
+
+/// The spellings of a folded query word: the one written first, then each
+/// other, with as many chars; only the one written when it holds no word of
+/// [`GROUPS`].
+pub(crate) fn spellings(folded: &str) -> Vec<String> {
+    let chars: Vec<char> = folded.chars().collect();
+    // Each place a group's word stands: its char offset, length and group.
+    let mut spots: Vec<(usize, usize, &[&str])> = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        let found = GROUPS.iter().find_map(|group| {
+            let len = group[0].chars().count();
+            let here: String = chars.get(at..at + len)?.iter().collect();
+            group.contains(&here.as_str()).then_some((at, len, *group))
+        });
+        match found {
+            Some(spot) => {
+                at += spot.1;
+                spots.push(spot);
+            }
+            None => at += 1,
+        }
+    }
+    let mut all = vec![chars];
+    for (at, len, group) in spots {
+        for i in 0..all.len() {
+            for other in group.iter() {
+                if all.len() == MAX_SPELLINGS {
+                    break;
+                }
+                let mut spelled = all[i].clone();
+                spelled.splice(at..at + len, other.chars());
+                if !all.contains(&spelled) {
+                    all.push(spelled);
+                }
+            }
+        }
+    }
+    all.into_iter().map(|cs| cs.into_iter().collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_searched_with_its_other_spellings() {
+        assert_eq!(spellings("口令文件"), ["口令文件", "密码文件"]);
+        assert_eq!(spellings("添加帐号"), ["添加帐号", "添加账号", "添加账户", "添加帐户"]);
+        // A lone variant char too, and the longest word first (账号, not 账).
+        assert_eq!(spellings("记帐"), ["记帐", "记账"]);
+        assert_eq!(spellings("vacuum"), ["vacuum"]);
+        assert_eq!(spellings("索引"), ["索引"]);
+    }
+
+    #[test]
+    fn many_such_words_give_a_bounded_number_of_spellings() {
+        let word = "默认密码创建删除执行设置";
+        let all = spellings(word);
+        assert_eq!(all.len(), MAX_SPELLINGS);
+        assert_eq!(all[0], word);
+        assert!(all.iter().all(|s| s.chars().count() == word.chars().count()));
+    }
+
+    #[test]
+    fn every_spelling_of_a_group_has_as_many_chars() {
+        for group in GROUPS {
+            let len = group[0].chars().count();
+            assert!(group.iter().all(|s| s.chars().count() == len), "{group:?}");
+        }
+    }
+}
