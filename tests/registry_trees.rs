@@ -108,6 +108,18 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "怎么为打包工具设置HTTP代理",
         "/debmake/ch03#proxy",
     ),
+    // A name asked about with nothing but question words around it, and a
+    // question about one answer among a chapter's many.
+    (
+        "Debian debian-faq-zh-cn (DocBook, the language in each file's name)",
+        "sid是什么意思",
+        "/debian-faq/ftparchives#sid",
+    ),
+    (
+        "Debian debian-faq-zh-cn (DocBook, the language in each file's name)",
+        "某个文件是哪个软件包装的，怎么查",
+        "/debian-faq/pkgtools#filesearch",
+    ),
     // A member heading (`.send(data)`) on its object's page ("Reply").
     ("npm fastify@5 docs/ (Markdown with inline HTML)", "reply.send", "/fastify/Reference/Reply#senddata"),
     // The reference, not the guide from version 2 to 3 that walks every change.
@@ -569,6 +581,22 @@ fn trees(scratch: &Path) -> Vec<Tree> {
                 ("debian/rules 里可以用哪些变量", "/debmake/ch05"),
                 ("怎么为打包工具设置HTTP代理", "/debmake/ch03"),
                 ("如何让软件包的构建可重现", "/debmake/ch05"),
+            ],
+            pages: &[],
+        },
+        Tree {
+            name: "Debian debian-faq-zh-cn (DocBook, the language in each file's name)",
+            source: existing(d.join("debian-faq-zh-cn/usr/share/doc/debian/FAQ/zh-cn")),
+            project: "debian-faq",
+            locale: "zh-Hans",
+            broken_in_source: 0,
+            // Questions as a user asks them, not the headings' words.
+            queries: [
+                ("怎样查看系统里装了哪些软件包", "/debian-faq/pkgtools"),
+                ("能不能让系统每天自动更新", "/debian-faq/uptodate"),
+                ("怎么从源代码编译出deb二进制包", "/debian-faq/pkg-basics"),
+                ("编译时报错找不到库 -lfoo 怎么办", "/debian-faq/software"),
+                ("旧内核可以删掉吗", "/debian-faq/kernel"),
             ],
             pages: &[],
         },
