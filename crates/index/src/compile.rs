@@ -653,6 +653,8 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
             };
             match run {
                 Run::Other(t) => push_new(&mut latin, Unit::Term(t.clone())),
+                // `用` in `用PL/pgSQL编写`, `里` in `psql里`: says nothing.
+                Run::Cjk(bigrams) if matches!(&bigrams[..], [(_, t)] if is_stopword(t)) => {}
                 Run::Cjk(bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
                     let units = spelled.iter().map(|s| {
                         let mut bigrams = cjk(s);

@@ -29,6 +29,7 @@ const STOPWORDS: &[&str] = &[
 const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
     "是什么意思",
+    "是为什么",
     "有什么区别",
     "有什么不同",
     "有何区别",
@@ -42,6 +43,9 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "是什么",
     "为什么",
     "怎么样",
+    "怎么用",
+    "如何用",
+    "怎样用",
     "在哪里",
     "应该",
     "怎么",
@@ -58,15 +62,23 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "能否",
     "可以",
     "一下",
+    "以及",
+    "并且",
+    "或者",
+    "而且",
     "吗",
     "呢",
     "吧",
 ];
 
 /// Chinese function characters that, standing alone as a word of a query
-/// written with spaces (`VACUUM FULL 和 VACUUM 的区别`), join or mark the
-/// words around them and say nothing themselves.
-const CJK_FUNCTION_WORDS: &[&str] = &["和", "与", "及", "或", "的", "了", "是", "跟"];
+/// written with spaces (`VACUUM FULL 和 VACUUM 的区别`) or between names
+/// (`用 PL/pgSQL 编写`, `psql里`), join or mark the words around them and
+/// say nothing themselves.
+const CJK_FUNCTION_WORDS: &[&str] = &[
+    "和", "与", "及", "或", "的", "了", "是", "跟", "用", "把", "在", "里", "中", "将", "被", "对", "给",
+    "从", "向", "让",
+];
 
 /// True for a word that says nothing about the answer: an English
 /// stopword, or a Chinese word made of nothing but question and function
@@ -216,6 +228,9 @@ mod tests {
         assert_eq!(content_pieces("sid是什么意思"), ["sid"]);
         assert_eq!(content_pieces("什么是虚拟包"), ["虚拟包"]);
         assert_eq!(content_pieces("源代码在哪里"), ["源代码"]);
+        // Conjunctions of two or more chars split what they join.
+        assert_eq!(content_pieces("如何查看持有哪些锁以及哪些会话在等待"), ["查看持有", "锁", "会话在等待"]);
+        assert_eq!(content_pieces("错误是为什么"), ["错误"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
@@ -224,7 +239,7 @@ mod tests {
 
     #[test]
     fn words_of_nothing_but_question_or_function_words_are_stopwords() {
-        for word in ["的区别", "有什么区别", "和", "与", "是什么", "how", "the"] {
+        for word in ["的区别", "有什么区别", "和", "与", "用", "里", "是什么", "how", "the"] {
             assert!(is_stopword(word), "{word}");
         }
         for word in ["区别", "锁", "vacuum", "表继承是怎么回事", "和平"] {
