@@ -130,11 +130,14 @@ impl Unit {
         }
     }
 
-    /// One unit, or the spellings of one (the first as written), each once.
-    fn of_spellings(mut spelled: Vec<Unit>) -> Option<Unit> {
+    /// One unit, or the spellings of one (the first as written), each once;
+    /// the other spellings only where each of their terms is `held`.
+    fn of_spellings(mut spelled: Vec<Unit>, held: &dyn Fn(&str) -> bool) -> Option<Unit> {
         let mut distinct: Vec<Unit> = Vec::new();
-        for unit in spelled.drain(..) {
-            push_new(&mut distinct, unit);
+        for (i, unit) in spelled.drain(..).enumerate() {
+            if i == 0 || unit.terms().iter().all(|t| held(t)) {
+                push_new(&mut distinct, unit);
+            }
         }
         match distinct.len() {
             0 | 1 => distinct.pop(),
@@ -192,6 +195,9 @@ struct Word {
     /// Its other spellings ([`spellings`]), folded, with their terms: each
     /// at the positions of `terms`.
     others: Vec<(String, Vec<(usize, String)>)>,
+    /// Which of `others` some section may hold as a whole: each of its
+    /// terms is in some section (all until [`Word::held_by`]).
+    held: Vec<bool>,
     /// It says nothing about the answer ([`is_stopword`]), decided once.
     stop: bool,
 }
@@ -201,7 +207,7 @@ impl Word {
         let folded = fold(text);
         let terms = phrase_terms(&analyzed_folded(&folded));
         let at = |ts: &[(usize, String)]| ts.iter().map(|t| t.0).collect::<Vec<_>>();
-        let others = spellings(&folded)
+        let others: Vec<(String, Vec<(usize, String)>)> = spellings(&folded)
             .into_iter()
             .skip(1)
             .map(|s| {
@@ -211,14 +217,22 @@ impl Word {
             .filter(|(_, ts)| at(ts) == at(&terms))
             .collect();
         let stop = is_stopword(&folded);
-        Word { folded, terms, others, stop }
+        let held = vec![true; others.len()];
+        Word { folded, terms, others, held, stop }
+    }
+
+    /// Marks the other spellings that a term no section holds spells:
+    /// searching for them as a whole costs and finds nothing.
+    fn held_by(mut self, held: &dyn Fn(&str) -> bool) -> Word {
+        self.held = self.others.iter().map(|(_, ts)| ts.iter().all(|(_, t)| held(t))).collect();
+        self
     }
 
     fn unit(&self) -> Option<Unit> {
-        let others = self.others.iter().map(|(_, ts)| ts.clone());
-        Unit::of_spellings(
-            std::iter::once(self.terms.clone()).chain(others).filter_map(Unit::of_terms).collect(),
-        )
+        let others = self.others.iter().zip(&self.held).filter(|(_, held)| **held);
+        let others = others.map(|((_, ts), _)| ts.clone());
+        let all = std::iter::once(self.terms.clone()).chain(others).filter_map(Unit::of_terms).collect();
+        Unit::of_spellings(all, &|_| true)
     }
 
     /// Its runs in tier 2, each spelling's (the one written first): those
@@ -617,7 +631,7 @@ fn push_new(list: &mut Vec<Unit>, unit: Unit) {
 /// The words of tier 2: Latin words (not stopwords) and short CJK runs (a
 /// term like 配置参数) as the words; the bigrams of longer CJK runs (a
 /// sentence) as words of their own (the second list).
-fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
+fn tier2_words(words: &[Word], units: &Units, held: &dyn Fn(&str) -> bool) -> (Vec<Unit>, Vec<Unit>) {
     let mut latin: Vec<Unit> = Vec::new();
     let mut grams: Vec<Unit> = Vec::new();
     // A query that is one CJK run alone (a term, a question) is matched by
@@ -662,7 +676,7 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
                         bigrams.iter_mut().for_each(|b| b.0 -= first);
                         Unit::of_terms(bigrams)
                     });
-                    if let Some(unit) = Unit::of_spellings(units.flatten().collect()) {
+                    if let Some(unit) = Unit::of_spellings(units.flatten().collect(), held) {
                         push_new(&mut latin, unit);
                     }
                 }
@@ -670,7 +684,7 @@ fn tier2_words(words: &[Word], units: &Units) -> (Vec<Unit>, Vec<Unit>) {
                     for at in 0..bigrams.len() {
                         let spelled =
                             spelled.iter().filter_map(|s| Some(Unit::Term(cjk(s).get(at)?.1.clone())));
-                        if let Some(unit) = Unit::of_spellings(spelled.collect()) {
+                        if let Some(unit) = Unit::of_spellings(spelled.collect(), held) {
                             push_new(&mut grams, unit);
                         }
                     }
@@ -879,8 +893,11 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
 pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
     let searcher = stats.searcher;
     let q = request.query;
-    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w)).collect();
-    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p)).collect();
+    // A term some section's body or title holds (a word's other spellings
+    // are searched for only where each of their terms is one).
+    let held = |t: &str| [f.body, f.title].iter().any(|&field| stats.doc_freq_of(field, t).unwrap_or(0) > 0);
+    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w).held_by(&held)).collect();
+    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p).held_by(&held)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);
     // Punctuation alone (`||`, `::`) has no word to match, but still names
     // the sections whose symbol it is (tier 1's exact symbol).
@@ -889,7 +906,7 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
         return None;
     }
     let mut lit = Lit::new(&units);
-    let (latin, grams) = tier2_words(&words, &units);
+    let (latin, grams) = tier2_words(&words, &units, &held);
     // A question's names (not a keyword query's: there every word must
     // match, and exact symbols rank first already).
     let mut names: Vec<String> = Vec::new();
