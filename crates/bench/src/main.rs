@@ -8,7 +8,7 @@
 //! - `setup`: a fresh library in a temporary folder, editions installed into it, its sections.
 //! - `score`: hit@k and MRR against page- or section-level targets.
 //! - `report`: tables, JSON lines, percentiles, peak RSS, folder sizes.
-//! - `ingest`, `eval`, `speed`, `site`, `requests`, `load`: one file per subcommand.
+//! - `ingest`, `eval`, `trees`, `speed`, `site`, `requests`, `load`: one file per subcommand.
 //! - `fts`: the SQLite FTS5 baseline `speed` and `eval` compare against.
 //! - `xapian`: the Xapian peer of `eval`, `xapian_peer.py` run as a child process.
 
@@ -25,6 +25,7 @@ mod score;
 mod setup;
 mod site;
 mod speed;
+mod trees;
 mod xapian;
 
 use std::path::PathBuf;
@@ -68,6 +69,17 @@ enum Command {
         /// Failing queries to print per set.
         #[arg(long, default_value_t = 12)]
         show_failures: usize,
+    },
+    /// Search quality on real trees no ranking was tuned on (Debian's doc
+    /// packages, fetched by scripts/test), questions written before the
+    /// engine ran on them, side by side with SQLite FTS5 and Xapian.
+    Trees {
+        /// Folder holding the unpacked packages.
+        #[arg(default_value = "target/test-deps")]
+        deps: PathBuf,
+        /// The k of hit@k (hit@1 and MRR@10 are always printed).
+        #[arg(long, default_value_t = 3)]
+        k: usize,
     },
     /// Search latency (PostgreSQL 18 + 15, en + zh-Hans) side by side with SQLite FTS5.
     Search {
@@ -158,6 +170,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Ingest { corpora, from_folder } => ingest::run(&corpora, from_folder),
         Command::Eval { corpora, k, terms, show_failures } => eval::run(&corpora, k, terms, show_failures),
+        Command::Trees { deps, k } => trees::run(&deps, k),
         Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only, lectern_only } => {
             speed::run(
                 &corpora,

@@ -85,6 +85,14 @@ impl Metrics {
         }
     }
 
+    /// Adds another's counts (the totals over several sets).
+    pub fn merge(&mut self, other: &Metrics) {
+        self.queries += other.queries;
+        self.hit1 += other.hit1;
+        self.hitk += other.hitk;
+        self.rr += other.rr;
+    }
+
     fn frac(&self, n: usize) -> f64 {
         if self.queries == 0 { 0.0 } else { n as f64 / self.queries as f64 }
     }

@@ -1,0 +1,263 @@
+//! `trees`: search quality on real documentation trees that no ranking was
+//! tuned on (Debian's doc packages, which `scripts/test` fetches into
+//! `target/test-deps`), with questions written before the engine ran on
+//! them (`data/trees/*.tsv`), side by side with SQLite FTS5 and Xapian over
+//! the same sections. Page level for every engine (Xapian answers pages);
+//! section level too where a question names the section's anchor.
+
+use std::path::Path;
+
+use anyhow::Context;
+use lectern_index::SectionRecord;
+use lectern_library::{EditionSpec, Library, SearchParams};
+use serde_json::json;
+
+use crate::fts::Fts;
+use crate::report::{Table, json_line, pct};
+use crate::score::{Found, Level, Metrics, Target, first_rank, normal_page, relative};
+use crate::setup::{Fresh, sections};
+use crate::xapian::{self, Xapian};
+
+/// The question files, each naming its tree, project and locale in its
+/// leading comment lines.
+const FILES: &[(&str, &str)] = &[
+    ("debian-reference-zh-cn", include_str!("../data/trees/debian-reference-zh-cn.tsv")),
+    ("debian-handbook-zh-CN", include_str!("../data/trees/debian-handbook-zh-CN.tsv")),
+    ("debian-handbook-en-US", include_str!("../data/trees/debian-handbook-en-US.tsv")),
+    ("debian-faq-zh-cn", include_str!("../data/trees/debian-faq-zh-cn.tsv")),
+    ("python3.11-doc", include_str!("../data/trees/python3.11-doc.tsv")),
+];
+
+/// One tree's questions and where it is.
+#[derive(Debug)]
+struct TreeSet {
+    name: &'static str,
+    /// The tree's folder under the fetched packages' folder.
+    tree: String,
+    project: String,
+    locale: String,
+    questions: Vec<(String, Vec<Target>)>,
+}
+
+fn parse(name: &'static str, raw: &str) -> anyhow::Result<TreeSet> {
+    let header = |key: &str| {
+        raw.lines()
+            .filter_map(|l| l.strip_prefix('#')?.trim().strip_prefix(key)?.strip_prefix(':'))
+            .map(|v| v.trim().to_owned())
+            .next()
+            .with_context(|| format!("{name}: no `# {key}:` line"))
+    };
+    let questions = raw
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (q, targets) = l.split_once('\t').with_context(|| format!("{name}: no tab in {l:?}"))?;
+            let targets = targets
+                .split('|')
+                .map(|t| match t.trim().split_once('#') {
+                    Some((page, anchor)) => {
+                        Target { page: normal_page(page), anchor: Some(anchor.to_owned()) }
+                    }
+                    None => Target { page: normal_page(t.trim()), anchor: None },
+                })
+                .collect();
+            Ok((q.trim().to_owned(), targets))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(TreeSet {
+        name,
+        tree: header("tree")?,
+        project: header("project")?,
+        locale: header("locale")?,
+        questions,
+    })
+}
+
+/// Lectern's top 10 for a question in one edition.
+fn lectern(lib: &Library, set: &TreeSet, prefix: &str, text: &str) -> anyhow::Result<Vec<Found>> {
+    let params = SearchParams {
+        text: text.to_owned(),
+        project: Some(set.project.clone()),
+        locale: Some(set.locale.clone()),
+        limit: Some(10),
+        ..Default::default()
+    };
+    let response = lib.search(&params, None, None)?;
+    Ok(response
+        .hits
+        .iter()
+        .map(|h| Found { page: relative(&h.path, prefix), anchor: h.anchor.clone() })
+        .collect())
+}
+
+pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
+    let sets: Vec<TreeSet> =
+        FILES.iter().map(|(name, raw)| parse(name, raw)).collect::<anyhow::Result<_>>()?;
+    let fresh = Fresh::new()?;
+    let lib = &fresh.library;
+    let mut notes: Vec<String> = Vec::new();
+    // (set, edition id, prefix) of each tree installed.
+    let mut installed: Vec<(&TreeSet, String, String)> = Vec::new();
+    for set in &sets {
+        let source = deps.join(&set.tree);
+        if !source.is_dir() {
+            let note = format!(
+                "{}: {} is not there (scripts/test fetches it): left out",
+                set.name,
+                source.display()
+            );
+            eprintln!("{note}");
+            notes.push(note);
+            continue;
+        }
+        let spec = EditionSpec {
+            project: Some(set.project.clone()),
+            version: Some("1".into()),
+            locale: Some(set.locale.clone()),
+            ..EditionSpec::default()
+        };
+        let report = lib
+            .add(&source, &spec, &mut |_| {}, &mut |_| {})
+            .with_context(|| format!("installing {}", source.display()))?;
+        eprintln!("installed {} ({} sections)", report.edition.id, report.edition.sections);
+        installed.push((set, report.edition.id.clone(), report.edition.prefix.clone()));
+    }
+    anyhow::ensure!(!installed.is_empty(), "no tree is there: run scripts/test first to fetch them");
+
+    let per_edition: Vec<(String, Vec<SectionRecord>)> = installed
+        .iter()
+        .map(|(_, id, _)| Ok((id.clone(), sections(lib, id)?)))
+        .collect::<anyhow::Result<_>>()?;
+    let (fts, _) = Fts::build("porter unicode61", &per_edition)?;
+    let mut xapian = match xapian::find_python() {
+        Some(python) => {
+            let input: Vec<(&str, &str, &[SectionRecord])> = installed
+                .iter()
+                .zip(&per_edition)
+                .map(|((set, id, _), (_, s))| (id.as_str(), set.locale.as_str(), s.as_slice()))
+                .collect();
+            Some(Xapian::start(&python, &input)?)
+        }
+        None => {
+            notes.push("Xapian: python3-xapian not found: its rows are left out".to_owned());
+            None
+        }
+    };
+
+    let mut table = Table::new(
+        &format!("trees: questions written before the engine ran on each tree, limit 10 (k = {k})"),
+        &["tree", "locale", "engine", "level", "questions", "hit@1", &format!("hit@{k}"), "MRR@10"],
+    );
+    let mut rows = Vec::new();
+    let mut misses: Vec<String> = Vec::new();
+    // Totals over every tree: (engine, level) → metrics.
+    let mut totals: Vec<((&str, &str), Metrics)> = Vec::new();
+    for (set, id, prefix) in &installed {
+        let mut by: Vec<((&str, &str), Metrics)> = Vec::new();
+        let add =
+            |by: &mut Vec<((&str, &str), Metrics)>, key: (&'static str, &'static str), rank| match by
+                .iter_mut()
+                .find(|(k, _)| *k == key)
+            {
+                Some((_, m)) => m.add(rank, k),
+                None => {
+                    let mut m = Metrics::default();
+                    m.add(rank, k);
+                    by.push((key, m));
+                }
+            };
+        for (text, targets) in &set.questions {
+            let found = lectern(lib, set, prefix, text)?;
+            let rank = first_rank(&found, targets, Level::Page);
+            add(&mut by, ("Lectern", "page"), rank);
+            let section = first_rank(&found, targets, Level::Section);
+            add(&mut by, ("Lectern", "section"), section);
+            if section.is_none_or(|r| r > k) {
+                let top: Vec<String> = found
+                    .iter()
+                    .take(3)
+                    .map(|f| format!("{}#{}", f.page, f.anchor.as_deref().unwrap_or("")))
+                    .collect();
+                misses.push(format!(
+                    "[{}] {text:?} (rank {}) got {}",
+                    set.name,
+                    section.map_or("-".into(), |r| r.to_string()),
+                    top.join(" ; ")
+                ));
+            }
+            let fts_found: Vec<Found> = fts
+                .search(&[id.as_str()], text, 10)?
+                .into_iter()
+                .map(|h| Found { page: relative(&h.path, prefix), anchor: h.anchor })
+                .collect();
+            add(&mut by, ("FTS5", "page"), first_rank(&fts_found, targets, Level::Page));
+            add(&mut by, ("FTS5", "section"), first_rank(&fts_found, targets, Level::Section));
+            if let Some(x) = xapian.as_mut() {
+                let pages: Vec<Found> = x
+                    .search(id, &set.locale, text, 10)?
+                    .into_iter()
+                    .map(|p| Found { page: relative(&p, prefix), anchor: None })
+                    .collect();
+                add(&mut by, ("Xapian", "page"), first_rank(&pages, targets, Level::Page));
+            }
+        }
+        for ((engine, level), m) in &by {
+            table.row(vec![
+                set.name.into(),
+                set.locale.clone(),
+                (*engine).into(),
+                (*level).into(),
+                m.queries.to_string(),
+                pct(m.hit1()),
+                pct(m.hitk()),
+                format!("{:.3}", m.mrr()),
+            ]);
+            rows.push(json!({
+                "tree": set.name, "locale": set.locale, "engine": engine, "level": level, "metrics": m.json(k),
+            }));
+            match totals.iter_mut().find(|(key, _)| key == &(*engine, *level)) {
+                Some((_, t)) => t.merge(m),
+                None => totals.push(((*engine, *level), m.clone())),
+            }
+        }
+    }
+    for ((engine, level), m) in &totals {
+        table.row(vec![
+            "all trees".into(),
+            "".into(),
+            (*engine).into(),
+            (*level).into(),
+            m.queries.to_string(),
+            pct(m.hit1()),
+            pct(m.hitk()),
+            format!("{:.3}", m.mrr()),
+        ]);
+        rows.push(json!({ "tree": "all", "engine": engine, "level": level, "metrics": m.json(k) }));
+    }
+    table.print();
+    if !misses.is_empty() {
+        println!("\nquestions Lectern misses in its top {k} (section level):");
+        for m in &misses {
+            println!("  {m}");
+        }
+    }
+    for note in &notes {
+        println!("note: {note}");
+    }
+    json_line(&json!({ "bench": "trees", "k": k, "sets": rows, "notes": notes }));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_question_file_names_its_tree_and_has_questions() {
+        for (name, raw) in super::FILES {
+            let set = super::parse(name, raw).unwrap();
+            assert!(!set.tree.is_empty() && !set.project.is_empty(), "{name}");
+            assert!(["en", "zh-Hans"].contains(&set.locale.as_str()), "{name}");
+            assert!(set.questions.len() >= 10, "{name}: {}", set.questions.len());
+            assert!(set.questions.iter().all(|(_, t)| !t.is_empty()), "{name}");
+        }
+    }
+}
