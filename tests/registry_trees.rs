@@ -49,6 +49,9 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "/python/library/asyncio-task#running-tasks-concurrently",
     ),
     ("Debian python3.11-doc (Sphinx)", "PYTHONPATH", "/python/using/cmdline#12-environment-variables"),
+    // A qualified name's last part, typed alone.
+    ("Debian python3.11-doc (Sphinx)", "setrecursionlimit", "/python/library/sys#"),
+    ("Debian python3.11-doc (Sphinx)", "lru_cache", "/python/library/functools#"),
     ("Debian git-doc (asciidoc)", "git commit --amend", "/git/git-commit#_options"),
     // A manual page's NAME line: what the command does finds the page's
     // top (not its NAME section), and a suite's command as typed finds its

@@ -12,7 +12,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, Searcher, Term};
 
 use crate::highlight::Highlight;
-use crate::keys::{defined_key_of_folded, symbol_key_of_folded};
+use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
@@ -27,6 +27,10 @@ use crate::tokenizer::{Analyzed, TokenKind, analyze};
 const MAX_PREFIX_TERMS: usize = 50;
 /// Score given to an exact symbol match: above any BM25 sum.
 const SYMBOL_SCORE: Score = 10_000.0;
+/// What the last part of a qualified name (`setrecursionlimit` of
+/// `sys.setrecursionlimit`) scores, over a name's own: a name declared as
+/// written comes first.
+const UNQUALIFIED_SHARE: Score = 0.5;
 /// Score given to the section defining an identifier the query names among
 /// other words (`work_mem` in `how much work_mem per sort`): below an exact
 /// symbol, above any BM25 sum.
@@ -460,7 +464,7 @@ fn tier1(
     (words, symbol_text): (&[Word], &str),
     (names, asked): (&[String], Option<&str>),
 ) -> Box<dyn Query> {
-    let symbol = (!symbol_text.is_empty()).then(|| const_term(f.symbol, symbol_text, SYMBOL_SCORE));
+    let symbol = (!symbol_text.is_empty()).then(|| symbol_query(f, symbol_text, SYMBOL_SCORE));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
@@ -491,7 +495,7 @@ fn tier1(
         }
     }
     let mut alternatives: Vec<(Occur, Box<dyn Query>)> =
-        named.iter().map(|k| (Occur::Should, const_term(f.symbol, k, NAMED_SYMBOL_SCORE))).collect();
+        named.iter().map(|k| (Occur::Should, symbol_query(f, k, NAMED_SYMBOL_SCORE))).collect();
     alternatives.extend(symbol.map(|s| (Occur::Should, s)));
     match (all_words.is_empty(), alternatives.is_empty()) {
         (false, false) => {
@@ -514,6 +518,15 @@ fn tier1(
         }
     }
     Box::new(BooleanQuery::new(tier1))
+}
+
+/// The sections declaring a name, or a qualified name it is the last part
+/// of (scored [`UNQUALIFIED_SHARE`] of `score`).
+fn symbol_query(f: &Fields, key: &str, score: Score) -> Box<dyn Query> {
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Should, const_term(f.symbol, key, score)),
+        (Occur::Should, const_term(f.symbol, &unqualified_key(key), score * UNQUALIFIED_SHARE)),
+    ]))
 }
 
 /// A question's names, each scoring the sections defining it, when the
@@ -545,7 +558,10 @@ fn symbol_only_words(stats: &Stats<'_>, f: &Fields, words: &[Word]) -> Vec<Strin
         .iter()
         .filter(|w| matches!(w.unit(), Some(Unit::Term(t)) if !held(&t)))
         .map(|w| symbol_key_of_folded([w.folded.as_str()]))
-        .filter(|k| !k.is_empty() && stats.doc_freq_of(f.symbol, k).unwrap_or(0) > 0)
+        .filter(|k| {
+            let declared = |k: &str| stats.doc_freq_of(f.symbol, k).unwrap_or(0) > 0;
+            !k.is_empty() && (declared(k) || declared(&unqualified_key(k)))
+        })
         .collect()
 }
 

@@ -10,6 +10,11 @@ use crate::tokenizer::{TokenKind, analyze_each};
 /// text defines (DocBook's `firstterm`, `<dfn>`) favours its section, but
 /// less than a name the manual declares, so it has a key space of its own.
 const DEFINED_MARK: &str = "\u{1}";
+/// What the key of a qualified name's last part starts with in the symbol
+/// field (`setrecursionlimit` of `sys.setrecursionlimit`): the name typed
+/// alone finds its section, but a question's plain words (`read`, `count`)
+/// that happen to be some method's name are no names of it.
+const UNQUALIFIED_MARK: &str = "\u{2}";
 
 /// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
 pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
@@ -28,6 +33,11 @@ pub(crate) fn section_key_num(edition: &str, path: &str, ordinal: usize) -> u64 
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);
     u64::from_be_bytes(first)
+}
+
+/// The key of a qualified name's last part, from its [`symbol_key`].
+pub(crate) fn unqualified_key(key: &str) -> String {
+    format!("{UNQUALIFIED_MARK}{key}")
 }
 
 /// A symbol as matched: folded, whitespace collapsed to single spaces.

@@ -12,7 +12,7 @@ use tantivy::schema::TantivyDocument;
 
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
-use crate::keys::{defined_key, is_defined_key, section_key, section_key_num, symbol_key};
+use crate::keys::{defined_key, is_defined_key, section_key, section_key_num, symbol_key, unqualified_key};
 use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
 
@@ -104,9 +104,17 @@ const PAGE_SYMBOLS_MAX: usize = 256;
 /// that is a symbol; a heading naming a call or member ([`heading_name`])
 /// names its own section. Linear in symbols + sections + the Markdown's length:
 /// anchors and each section's keys are hashed.
-fn section_symbols(page: &Page) -> Vec<Vec<String>> {
+///
+/// Second, each section's unqualified names: the last part of each
+/// qualified symbol it defines (`setrecursionlimit` of
+/// `sys.setrecursionlimit`, `lru_cache` of `functools.lru_cache`), which a
+/// reader types alone. They name their section as the symbol does, but no
+/// other section of its page (a question that starts with `count` or
+/// `split` favours no page).
+fn section_symbols(page: &Page) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
     let sections = page.sections.len().max(1);
     let mut symbols: Vec<Vec<String>> = vec![Vec::new(); sections];
+    let mut tails: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); sections];
     let mut by_anchor: HashMap<String, usize> = HashMap::new();
     for (ordinal, section) in page.sections.iter().enumerate() {
@@ -124,29 +132,54 @@ fn section_symbols(page: &Page) -> Vec<Vec<String>> {
             }
         }
     }
-    let mut attach = |key: String, anchor: Option<&str>| {
+    let mut attach = |key: String, anchor: Option<&str>, tail: bool| {
         if key.is_empty() {
             return;
         }
         let at = anchor.and_then(|a| by_anchor.get(a).copied()).unwrap_or(0);
         if seen[at].insert(key.clone()) {
-            symbols[at].push(key);
+            let to = if tail { &mut tails } else { &mut symbols };
+            to[at].push(key);
         }
     };
     for symbol in &page.symbols {
         let key =
             if symbol.kind == DEFINED_TERM { defined_key(&symbol.name) } else { symbol_key(&symbol.name) };
-        attach(key, symbol.anchor.as_deref());
+        attach(key, symbol.anchor.as_deref(), false);
+    }
+    for symbol in page.symbols.iter().filter(|s| s.kind != DEFINED_TERM) {
+        if let Some(tail) = unqualified(&symbol.name) {
+            attach(unqualified_key(&symbol_key(tail)), symbol.anchor.as_deref(), true);
+        }
     }
     for section in page.sections.iter().skip(1) {
         if let (Some(name), Some(anchor)) = (heading_name(&section.title, &page.title), &section.anchor) {
-            attach(symbol_key(&name), Some(anchor));
+            attach(symbol_key(&name), Some(anchor), false);
         }
     }
     if title_is_symbol(&page.title) {
-        attach(symbol_key(&page.title), None);
+        attach(symbol_key(&page.title), None, false);
     }
-    symbols
+    (symbols, tails)
+}
+
+/// The last part of a qualified name (`setrecursionlimit` of
+/// `sys.setrecursionlimit`, `Vec` of `std::vec::Vec`, `lru_cache` of
+/// `functools.lru_cache()`); None for a name that is not qualified or whose
+/// last part is shorter than three chars or has no letter.
+fn unqualified(name: &str) -> Option<&str> {
+    let name = name.trim().trim_end_matches("()");
+    if name.contains(char::is_whitespace) {
+        return None;
+    }
+    let at = name.rfind(['.', ':'])?;
+    let tail = &name[at + 1..];
+    let letters = tail.chars().filter(|c| c.is_alphabetic()).count();
+    (at > 0
+        && tail.chars().count() >= 3
+        && letters > 0
+        && tail.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    .then_some(tail)
 }
 
 /// The symbols copied onto every section of the page (sorted, distinct): all
@@ -191,7 +224,7 @@ impl Writer {
     /// derived from (edition, page path, section ordinal).
     pub fn add_page(&mut self, edition: &str, page: &Page) -> Result<(), IndexError> {
         let f = &self.shared.fields;
-        let symbols = section_symbols(page);
+        let (symbols, tails) = section_symbols(page);
         let markdown_at = slices(&page.markdown, page.sections.iter().map(|s| s.markdown.as_str()));
         let page_symbols = page_symbols(&symbols);
         for (ordinal, section) in page.sections.iter().enumerate() {
@@ -217,7 +250,7 @@ impl Writer {
                 doc.add_text(f.breadcrumb, crumb);
             }
             doc.add_text(f.body, &section.text);
-            for symbol in &symbols[ordinal] {
+            for symbol in symbols[ordinal].iter().chain(&tails[ordinal]) {
                 doc.add_text(f.symbol, symbol);
             }
             for symbol in &page_symbols {
@@ -378,10 +411,27 @@ mod tests {
             symbol("nowhere", Some("missing")),
             symbol("page", None),
         ];
-        let found = section_symbols(&page);
+        let (found, tails) = section_symbols(&page);
         assert_eq!(found[0], ["nowhere", "page"]);
         assert_eq!(found[1], ["asyncio.sleep"]);
         assert_eq!(found[2], ["asyncio.gather", "asyncio.run", "odd"]);
+        // Each qualified name's last part names the same section, and no page.
+        assert_eq!(tails[1], [unqualified_key("sleep")]);
+        assert_eq!(tails[2], [unqualified_key("gather"), unqualified_key("run")]);
+        assert!(tails[0].is_empty());
+        assert!(!page_symbols(&found).iter().any(|k| k.contains("gather") && *k != "asyncio.gather"));
+    }
+
+    #[test]
+    fn unqualified_names() {
+        assert_eq!(unqualified("sys.setrecursionlimit"), Some("setrecursionlimit"));
+        assert_eq!(unqualified("functools.lru_cache()"), Some("lru_cache"));
+        assert_eq!(unqualified("std::vec::Vec"), Some("Vec"));
+        assert_eq!(unqualified("pathlib.Path.exists"), Some("exists"));
+        // Not qualified, too short, not a name, or words.
+        for name in ["gather", "os.fd", "a.b.1", "9.6", ".npmrc", "Array.prototype[0]", "SET x.y"] {
+            assert_eq!(unqualified(name), None, "{name}");
+        }
     }
 
     #[test]
@@ -396,7 +446,7 @@ mod tests {
                 anchor: Some("opclass".into()),
             },
         ];
-        let found = section_symbols(&page);
+        let (found, _) = section_symbols(&page);
         assert_eq!(found[1], [defined_key("operator class")], "stemmed, in its own key space");
         // A defined term does not favour every section of its page.
         assert_eq!(page_symbols(&found), ["amhandler"]);

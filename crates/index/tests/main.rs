@@ -563,6 +563,58 @@ fn exact_symbol_ranks_first() {
 }
 
 #[test]
+fn a_qualified_names_last_part_alone_finds_its_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let pages = [
+        page(
+            "/python/library/sys",
+            "sys — System-specific parameters and functions",
+            &[(None, "sys", "Set the maximum depth of the Python interpreter stack to limit.")],
+            &["sys.setrecursionlimit"],
+        ),
+        page(
+            "/python/library/pickle",
+            "pickle — Python object serialization",
+            &[(None, "pickle", "Deep objects need setrecursionlimit: raise it with setrecursionlimit.")],
+            &[],
+        ),
+        page(
+            "/python/library/io",
+            "io — Core tools for working with streams",
+            &[(None, "io", "To read a file line by line, loop over the file object.")],
+            &["io.TextIOBase.read", "io.IOBase.readline", "list.count"],
+        ),
+        page(
+            "/python/tutorial/inputoutput",
+            "7. Input and Output",
+            &[(None, "7. Input and Output", "To read a file line by line, loop over the file object.")],
+            &[],
+        ),
+        // `read` is a common word here, as in any manual.
+        page("/python/faq", "FAQ", &[(None, "FAQ", "Read this first.")], &[]),
+        page("/python/glossary", "Glossary", &[(None, "Glossary", "A read-only view.")], &[]),
+        page("/python/howto", "HOWTOs", &[(None, "HOWTOs", "Read more HOWTOs.")], &[]),
+    ];
+    for p in &pages {
+        writer.add_page("python@3/en", p).unwrap();
+    }
+    writer.commit("g1").unwrap();
+    for query in ["setrecursionlimit", "sys.setrecursionlimit", "SetRecursionLimit"] {
+        let out = search(&index, query, &["python@3/en"], 0, 5);
+        assert_eq!(out.hits[0].path, "/python/library/sys", "{query}: {:?}", paths(&out));
+    }
+    // A question's plain words that are also some method's last part
+    // (`read`) name nothing: the page declaring `io.TextIOBase.read` scores
+    // no more than the tutorial saying the same words.
+    let out = search(&index, "how to read a file line by line", &["python@3/en"], 0, 5);
+    let score = |path: &str| out.hits.iter().find(|h| h.path == path).map(|h| h.score);
+    let (io, tutorial) = (score("/python/library/io"), score("/python/tutorial/inputoutput"));
+    assert!(io.is_some() && io <= tutorial, "io {io:?}, tutorial {tutorial:?}");
+}
+
+#[test]
 fn natural_language_questions_find_their_answer() {
     let dir = tempfile::tempdir().unwrap();
     let index = build(dir.path(), "g1");
