@@ -73,6 +73,23 @@ fn parse(name: &'static str, raw: &str) -> anyhow::Result<TreeSet> {
     })
 }
 
+/// Metrics per (engine, level), in the order first counted.
+#[derive(Default)]
+struct Tally(Vec<((&'static str, &'static str), Metrics)>);
+
+impl Tally {
+    fn entry(&mut self, key: (&'static str, &'static str)) -> &mut Metrics {
+        let at = match self.0.iter().position(|(have, _)| *have == key) {
+            Some(at) => at,
+            None => {
+                self.0.push((key, Metrics::default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[at].1
+    }
+}
+
 /// Lectern's top 10 for a question in one edition.
 fn lectern(lib: &Library, set: &TreeSet, prefix: &str, text: &str) -> anyhow::Result<Vec<Found>> {
     let params = SearchParams {
@@ -148,30 +165,16 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
         &format!("trees: questions written before the engine ran on each tree, limit 10 (k = {k})"),
         &["tree", "locale", "engine", "level", "questions", "hit@1", &format!("hit@{k}"), "MRR@10"],
     );
-    let mut rows = Vec::new();
     let mut misses: Vec<String> = Vec::new();
-    // Totals over every tree: (engine, level) → metrics.
-    let mut totals: Vec<((&str, &str), Metrics)> = Vec::new();
+    // Each tree's tally, then the totals over every tree.
+    let mut tallies: Vec<(&str, &str, Tally)> = Vec::new();
     for (set, id, prefix) in &installed {
-        let mut by: Vec<((&str, &str), Metrics)> = Vec::new();
-        let add =
-            |by: &mut Vec<((&str, &str), Metrics)>, key: (&'static str, &'static str), rank| match by
-                .iter_mut()
-                .find(|(k, _)| *k == key)
-            {
-                Some((_, m)) => m.add(rank, k),
-                None => {
-                    let mut m = Metrics::default();
-                    m.add(rank, k);
-                    by.push((key, m));
-                }
-            };
+        let mut by = Tally::default();
         for (text, targets) in &set.questions {
             let found = lectern(lib, set, prefix, text)?;
-            let rank = first_rank(&found, targets, Level::Page);
-            add(&mut by, ("Lectern", "page"), rank);
+            by.entry(("Lectern", "page")).add(first_rank(&found, targets, Level::Page), k);
             let section = first_rank(&found, targets, Level::Section);
-            add(&mut by, ("Lectern", "section"), section);
+            by.entry(("Lectern", "section")).add(section, k);
             if section.is_none_or(|r| r > k) {
                 let top: Vec<String> = found
                     .iter()
@@ -190,21 +193,30 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
                 .into_iter()
                 .map(|h| Found { page: relative(&h.path, prefix), anchor: h.anchor })
                 .collect();
-            add(&mut by, ("FTS5", "page"), first_rank(&fts_found, targets, Level::Page));
-            add(&mut by, ("FTS5", "section"), first_rank(&fts_found, targets, Level::Section));
+            by.entry(("FTS5", "page")).add(first_rank(&fts_found, targets, Level::Page), k);
+            by.entry(("FTS5", "section")).add(first_rank(&fts_found, targets, Level::Section), k);
             if let Some(x) = xapian.as_mut() {
                 let pages: Vec<Found> = x
                     .search(id, &set.locale, text, 10)?
                     .into_iter()
                     .map(|p| Found { page: relative(&p, prefix), anchor: None })
                     .collect();
-                add(&mut by, ("Xapian", "page"), first_rank(&pages, targets, Level::Page));
+                by.entry(("Xapian", "page")).add(first_rank(&pages, targets, Level::Page), k);
             }
         }
-        for ((engine, level), m) in &by {
+        tallies.push((set.name, set.locale.as_str(), by));
+    }
+    let mut totals = Tally::default();
+    for (key, m) in tallies.iter().flat_map(|(_, _, t)| &t.0) {
+        totals.entry(*key).merge(m);
+    }
+    tallies.push(("all trees", "", totals));
+    let mut rows = Vec::new();
+    for (tree, locale, tally) in &tallies {
+        for ((engine, level), m) in &tally.0 {
             table.row(vec![
-                set.name.into(),
-                set.locale.clone(),
+                (*tree).into(),
+                (*locale).into(),
                 (*engine).into(),
                 (*level).into(),
                 m.queries.to_string(),
@@ -213,26 +225,9 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
                 format!("{:.3}", m.mrr()),
             ]);
             rows.push(json!({
-                "tree": set.name, "locale": set.locale, "engine": engine, "level": level, "metrics": m.json(k),
+                "tree": tree, "locale": locale, "engine": engine, "level": level, "metrics": m.json(k),
             }));
-            match totals.iter_mut().find(|(key, _)| key == &(*engine, *level)) {
-                Some((_, t)) => t.merge(m),
-                None => totals.push(((*engine, *level), m.clone())),
-            }
         }
-    }
-    for ((engine, level), m) in &totals {
-        table.row(vec![
-            "all trees".into(),
-            "".into(),
-            (*engine).into(),
-            (*level).into(),
-            m.queries.to_string(),
-            pct(m.hit1()),
-            pct(m.hitk()),
-            format!("{:.3}", m.mrr()),
-        ]);
-        rows.push(json!({ "tree": "all", "engine": engine, "level": level, "metrics": m.json(k) }));
     }
     table.print();
     if !misses.is_empty() {
