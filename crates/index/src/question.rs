@@ -37,7 +37,15 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "的区别",
     "的差别",
     "的差异",
+    "可不可以",
+    "需不需要",
     "有哪些",
+    "怎么办",
+    "是不是",
+    "有没有",
+    "能不能",
+    "会不会",
+    "要不要",
     "什么意思",
     "什么是",
     "是什么",
@@ -231,6 +239,9 @@ mod tests {
         // Conjunctions of two or more chars split what they join.
         assert_eq!(content_pieces("如何查看锁以及等待的会话"), ["查看锁", "等待的会话"]);
         assert_eq!(content_pieces("错误是为什么"), ["错误"]);
+        // Questions asked as "A or not A", and what to do.
+        assert_eq!(content_pieces("能不能让系统每天自动更新"), ["让系统每天自动更新"]);
+        assert_eq!(content_pieces("无线网卡不能用怎么办"), ["无线网卡不能用"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
