@@ -644,6 +644,9 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r).0, "/zh-Hans/m/sect-creating-accounts", "{name}: {r}");
     let r = face.search("如何创建新的用户账号", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/sect-creating-accounts", "{name}: {r}");
+    // A quoted phrase stays as written.
+    let r = face.search("\"账号\"", "zh-Hans");
+    assert_eq!(r["total"], 0, "{name}: {r}");
 
     // Function words standing alone between spaced words (`和`, `的区别`)
     // need not match: the page that compares the two comes first, not one

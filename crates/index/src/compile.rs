@@ -913,7 +913,8 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     // are searched for only where each of their terms is one).
     let held = |t: &str| [f.body, f.title].iter().any(|&field| stats.doc_freq_of(field, t).unwrap_or(0) > 0);
     let words: Vec<Word> = q.words.iter().map(|w| Word::new(w).held_by(&held)).collect();
-    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p).held_by(&held)).collect();
+    // A quoted phrase is searched as written, in no other spelling.
+    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p).held_by(&|_| false)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);
     // Punctuation alone (`||`, `::`) has no word to match, but still names
     // the sections whose symbol it is (tier 1's exact symbol).
