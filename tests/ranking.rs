@@ -634,16 +634,18 @@ fn check(face: &mut dyn Face, name: &str) {
     let r = face.search("表继承是怎么回事", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
 
-    // A name asked about with nothing but question words around it.
-    let r = face.search("VACUUM是什么意思", "zh-Hans");
-    assert_eq!(first(&r).0, "/zh-Hans/m/sql-vacuum", "{name}: {r}");
-
-    // A word written another way than the manual writes it (账号 for 帐号,
-    // 创建 for 建立) finds the section all the same, alone or in a question.
-    let r = face.search("账号", "zh-Hans");
-    assert_eq!(first(&r).0, "/zh-Hans/m/sect-creating-accounts", "{name}: {r}");
-    let r = face.search("如何创建新的用户账号", "zh-Hans");
-    assert_eq!(first(&r).0, "/zh-Hans/m/sect-creating-accounts", "{name}: {r}");
+    for (query, page) in [
+        // A name asked about with nothing but question words around it.
+        ("VACUUM是什么意思", "/zh-Hans/m/sql-vacuum"),
+        // A word written another way than the manual writes it (账号 for
+        // 帐号, 创建 for 建立) finds the section all the same, alone or in a
+        // question.
+        ("账号", "/zh-Hans/m/sect-creating-accounts"),
+        ("如何创建新的用户账号", "/zh-Hans/m/sect-creating-accounts"),
+    ] {
+        let r = face.search(query, "zh-Hans");
+        assert_eq!(first(&r).0, page, "{name}: {query}: {r}");
+    }
     // A quoted phrase stays as written.
     let r = face.search("\"账号\"", "zh-Hans");
     assert_eq!(r["total"], 0, "{name}: {r}");
