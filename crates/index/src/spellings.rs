@@ -6,6 +6,8 @@
 //! chars as the others: a word's spellings then have their bigrams at the
 //! same positions, and a sentence's bigrams have their alternatives in place.
 
+use crate::text::is_cjk;
+
 /// Groups of spellings of one word, longest first where one holds another.
 const GROUPS: &[&[&str]] = &[
     &["账号", "帐号", "账户", "帐户"],
@@ -32,6 +34,10 @@ const MAX_SPELLINGS: usize = 8;
 /// other, with as many chars; only the one written when it holds no word of
 /// [`GROUPS`].
 pub(crate) fn spellings(folded: &str) -> Vec<String> {
+    // Every spelling is Chinese: a word without a CJK char has only its own.
+    if !folded.chars().any(is_cjk) {
+        return vec![folded.to_owned()];
+    }
     let chars: Vec<char> = folded.chars().collect();
     // Each place a group's word stands: its char offset, length and group.
     let mut spots: Vec<(usize, usize, &[&str])> = Vec::new();
@@ -96,6 +102,7 @@ mod tests {
         for group in GROUPS {
             let len = group[0].chars().count();
             assert!(group.iter().all(|s| s.chars().count() == len), "{group:?}");
+            assert!(group.iter().all(|s| s.chars().all(is_cjk)), "{group:?}");
         }
     }
 }
