@@ -626,6 +626,14 @@ fn content_runs(folded: &str, terms: &[(usize, String)]) -> Vec<Run> {
     cjk_runs(terms)
 }
 
+/// The bigrams of a spelling's `i`th run (none for a run of other terms).
+fn cjk_bigrams(runs: &[Run], i: usize) -> &[(usize, String)] {
+    match &runs[i] {
+        Run::Cjk(bigrams) => bigrams,
+        Run::Other(_) => &[],
+    }
+}
+
 /// True when two spellings' runs line up: as many, of the same kinds, CJK
 /// runs at the same positions.
 fn same_shape(a: &[Run], b: &[Run]) -> bool {
@@ -677,17 +685,13 @@ fn tier2_words(words: &[Word], units: &Units, held: &dyn Fn(&str) -> bool) -> (V
             continue;
         }
         for (i, run) in spelled[0].iter().enumerate() {
-            let cjk = |s: &Vec<Run>| match &s[i] {
-                Run::Cjk(bigrams) => bigrams.clone(),
-                Run::Other(_) => Vec::new(),
-            };
             match run {
                 Run::Other(t) => push_new(&mut latin, Unit::Term(t.clone())),
                 // `用` in `用PL/pgSQL编写`, `里` in `psql里`: says nothing.
                 Run::Cjk(bigrams) if matches!(&bigrams[..], [(_, t)] if is_stopword(t)) => {}
                 Run::Cjk(bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
                     let units = spelled.iter().map(|s| {
-                        let mut bigrams = cjk(s);
+                        let mut bigrams = cjk_bigrams(s, i).to_vec();
                         let first = bigrams.first().map_or(0, |b| b.0);
                         bigrams.iter_mut().for_each(|b| b.0 -= first);
                         Unit::of_terms(bigrams)
@@ -698,8 +702,9 @@ fn tier2_words(words: &[Word], units: &Units, held: &dyn Fn(&str) -> bool) -> (V
                 }
                 Run::Cjk(bigrams) => {
                     for at in 0..bigrams.len() {
-                        let spelled =
-                            spelled.iter().filter_map(|s| Some(Unit::Term(cjk(s).get(at)?.1.clone())));
+                        let spelled = spelled
+                            .iter()
+                            .filter_map(|s| Some(Unit::Term(cjk_bigrams(s, i).get(at)?.1.clone())));
                         if let Some(unit) = Unit::of_spellings(spelled.collect(), held) {
                             push_new(&mut grams, unit);
                         }
