@@ -15,7 +15,9 @@ use crate::highlight::Highlight;
 use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
-use crate::question::{content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
+use crate::question::{
+    called_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names,
+};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::spellings::spellings;
@@ -207,7 +209,23 @@ struct Word {
 }
 
 impl Word {
+    /// A query word: a call's arguments are an example (`pg_sleep(5)`), and
+    /// its name is what is searched.
     fn new(text: &str) -> Word {
+        let word = Word::as_written(text);
+        match called_name(&word.folded) {
+            Some(name) => Word {
+                terms: phrase_terms(&analyzed_folded(name)),
+                others: Vec::new(),
+                held: Vec::new(),
+                ..word
+            },
+            None => word,
+        }
+    }
+
+    /// A word or quoted phrase searched as written.
+    fn as_written(text: &str) -> Word {
         let folded = fold(text);
         let terms = phrase_terms(&analyzed_folded(&folded));
         let at = |ts: &[(usize, String)]| ts.iter().map(|t| t.0).collect::<Vec<_>>();
@@ -464,7 +482,11 @@ fn tier1(
     (words, symbol_text): (&[Word], &str),
     (names, asked): (&[String], Option<&str>),
 ) -> Box<dyn Query> {
+    // A name written as a call or a decorator (`print()`, `@staticmethod`)
+    // is the name.
+    let called = called_name(symbol_text);
     let symbol = (!symbol_text.is_empty()).then(|| symbol_query(f, symbol_text, SYMBOL_SCORE));
+    let symbol = symbol.into_iter().chain(called.map(|name| symbol_query(f, name, SYMBOL_SCORE)));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
@@ -490,7 +512,7 @@ fn tier1(
     let only_symbols = symbol_only_words(stats, f, words);
     for key in request.query.words.iter().flat_map(|w| identifier_symbols(w)).chain(kind).chain(only_symbols)
     {
-        if key != symbol_text && !named.contains(&key) {
+        if key != symbol_text && Some(key.as_str()) != called && !named.contains(&key) {
             named.push(key);
         }
     }
@@ -919,7 +941,7 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     let held = |t: &str| [f.body, f.title].iter().any(|&field| stats.doc_freq_of(field, t).unwrap_or(0) > 0);
     let words: Vec<Word> = q.words.iter().map(|w| Word::new(w).held_by(&held)).collect();
     // A quoted phrase is searched as written, in no other spelling.
-    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::new(p).held_by(&|_| false)).collect();
+    let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::as_written(p).held_by(&|_| false)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);
     // Punctuation alone (`||`, `::`) has no word to match, but still names
     // the sections whose symbol it is (tier 1's exact symbol).

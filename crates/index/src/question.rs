@@ -142,10 +142,28 @@ fn split_question_words(word: &str) -> Vec<&str> {
 pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
     word.split(is_cjk)
         .map(|run| run.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')))
+        .map(|run| called_name(run).unwrap_or(run))
         .filter(|run| is_identifier(run))
         .map(symbol_key)
         .filter(|k| !k.is_empty())
         .collect()
+}
+
+/// The name a call or a decorator is written around, as a manual declares
+/// it: `os.path.join` of `os.path.join()`, `pg_sleep` of `pg_sleep(5)`,
+/// `count` of `count(*)`, `staticmethod` of `@staticmethod`, `generate_series`
+/// of `generate_series(start, stop)`. None when the text is no such form.
+pub(crate) fn called_name(text: &str) -> Option<&str> {
+    let name_char = |c: char| c.is_alphanumeric() || c == '_';
+    let bare = text.strip_prefix('@').filter(|rest| rest.starts_with(name_char)).unwrap_or(text);
+    let name = match bare.find('(') {
+        Some(open) if bare[..open].ends_with(name_char) && !bare[..open].contains(char::is_whitespace) => {
+            &bare[..open]
+        }
+        Some(_) => return None,
+        None => bare,
+    };
+    (name.len() < text.len()).then_some(name)
 }
 
 /// Words that name what kind of thing a manual defines, longest first where
@@ -219,7 +237,15 @@ fn is_identifier(run: &str) -> bool {
         .char_indices()
         .skip(1)
         .any(|(i, c)| c.is_uppercase() && run[..i].chars().last().is_some_and(char::is_lowercase));
-    run.contains('_') || run.contains("::") || run.starts_with('-') || inner_capital
+    run.contains('_') || run.contains("::") || run.starts_with('-') || inner_capital || dotted(run)
+}
+
+/// A dotted name (`os.path.join`, `json.dumps`): parts joined by single
+/// dots, two of them of two letters or more (not `e.g`, nor a version).
+fn dotted(run: &str) -> bool {
+    let parts: Vec<&str> = run.split('.').collect();
+    let named = parts.iter().filter(|p| p.chars().filter(|c| c.is_alphabetic()).count() >= 2).count();
+    parts.len() >= 2 && parts.iter().all(|p| !p.is_empty()) && named >= 2
 }
 
 #[cfg(test)]
@@ -299,5 +325,28 @@ mod tests {
         assert!(identifier_symbols("VACUUM").is_empty());
         assert!(identifier_symbols("-e").is_empty());
         assert!(identifier_symbols("索引").is_empty());
+        // Names written as calls or decorators, and dotted names.
+        assert_eq!(identifier_symbols("pg_sleep(5)"), ["pg_sleep"]);
+        assert_eq!(identifier_symbols("os.path.join()"), ["os.path.join"]);
+        assert_eq!(identifier_symbols("@functools.cache"), ["functools.cache"]);
+        assert_eq!(identifier_symbols("json.dumps"), ["json.dumps"]);
+        for word in ["e.g.", "i.e.", "3.11", "v1.2", "end."] {
+            assert!(identifier_symbols(word).is_empty(), "{word}");
+        }
+    }
+
+    #[test]
+    fn calls_and_decorators_name_what_they_call() {
+        assert_eq!(called_name("os.path.join()"), Some("os.path.join"));
+        assert_eq!(called_name("pg_sleep(5)"), Some("pg_sleep"));
+        assert_eq!(called_name("count(*)"), Some("count"));
+        assert_eq!(called_name("generate_series(start, stop)"), Some("generate_series"));
+        assert_eq!(called_name("generate_series(start,"), Some("generate_series"));
+        assert_eq!(called_name("@staticmethod"), Some("staticmethod"));
+        assert_eq!(called_name("@functools.cache"), Some("functools.cache"));
+        // Not calls: nothing before the paren, a space before it, no paren.
+        for text in ["(work_mem)", "create index (a)", "work_mem", "@", "@>", "a->b"] {
+            assert_eq!(called_name(text), None, "{text}");
+        }
     }
 }

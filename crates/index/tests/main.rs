@@ -615,6 +615,72 @@ fn a_qualified_names_last_part_alone_finds_its_definition() {
 }
 
 #[test]
+fn names_written_as_calls_decorators_or_dotted_find_their_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let pages = [
+        page(
+            "/python/library/os.path",
+            "os.path — Common pathname manipulations",
+            &[(None, "os.path", "Join one or more path segments intelligently.")],
+            &["os.path.join"],
+        ),
+        page(
+            "/python/faq/programming",
+            "Programming FAQ",
+            &[(
+                None,
+                "Programming FAQ",
+                "Call os.path.join() to join the parts; os.path.join() is portable.",
+            )],
+            &[],
+        ),
+        page(
+            "/python/library/functions",
+            "Built-in Functions",
+            &[(None, "Built-in Functions", "Transform a method into a static method.")],
+            &["staticmethod"],
+        ),
+        page(
+            "/python/howto/descriptor",
+            "Descriptor HowTo Guide",
+            &[(
+                None,
+                "Descriptor HowTo Guide",
+                "Write @staticmethod above the def; @staticmethod takes no self.",
+            )],
+            &[],
+        ),
+        page(
+            "/postgresql/functions-datetime",
+            "Delaying Execution",
+            &[(None, "Delaying Execution", "pg_sleep ( double precision ) makes the session sleep.")],
+            &[],
+        ),
+    ];
+    for p in &pages {
+        writer.add_page("docs@1/en", p).unwrap();
+    }
+    writer.commit("g1").unwrap();
+    let first = |query: &str| {
+        let out = search(&index, query, &["docs@1/en"], 0, 5);
+        out.hits.first().map(|h| h.path.clone()).unwrap_or_else(|| format!("nothing: {:?}", paths(&out)))
+    };
+    for (query, expected) in [
+        ("os.path.join()", "/python/library/os.path"),
+        ("how does os.path.join handle absolute paths", "/python/library/os.path"),
+        ("@staticmethod", "/python/library/functions"),
+        // A call's arguments are an example: its name is searched.
+        ("pg_sleep(5)", "/postgresql/functions-datetime"),
+    ] {
+        assert_eq!(first(query), expected, "{query}");
+    }
+    // A quoted phrase is searched as written.
+    assert!(search(&index, "\"pg_sleep(5)\"", &["docs@1/en"], 0, 5).hits.is_empty());
+}
+
+#[test]
 fn natural_language_questions_find_their_answer() {
     let dir = tempfile::tempdir().unwrap();
     let index = build(dir.path(), "g1");
