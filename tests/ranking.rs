@@ -560,6 +560,11 @@ fn check(face: &mut dyn Face, name: &str) {
         ("/m/functions-window".to_owned(), "FUNCTIONS-WINDOW-TABLE".to_owned()),
         "{name}: {r}"
     );
+    // The same name written as a call, its arguments an example.
+    for query in ["lag()", "lag(value, 1)"] {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r).1, "FUNCTIONS-WINDOW-TABLE", "{name}: {query}: {r}");
+    }
     // A name and its kind: the setting's definition, though another page
     // holds every word.
     let r = face.search("port configuration parameter", "en");
@@ -593,8 +598,11 @@ fn check(face: &mut dyn Face, name: &str) {
     // A name an API page defines inside a section finds that section, not
     // the page's top that repeats it; an option written as a plain term
     // finds its command's options, not the guide repeating it.
-    let r = face.search("widget.gather", "en");
-    assert_eq!(first(&r), ("/m/widget-tasks".to_owned(), "running-together".to_owned()), "{name}: {r}");
+    for query in ["widget.gather", "widget.gather()", "@widget.gather", "when does widget.gather return"] {
+        let r = face.search(query, "en");
+        let expected = ("/m/widget-tasks".to_owned(), "running-together".to_owned());
+        assert_eq!(first(&r), expected, "{name}: {query}: {r}");
+    }
     let r = face.search("widget commit --amend", "en");
     assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
 
