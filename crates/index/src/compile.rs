@@ -15,9 +15,7 @@ use crate::highlight::Highlight;
 use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
-use crate::question::{
-    called_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names,
-};
+use crate::question::{bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::spellings::spellings;
@@ -209,11 +207,12 @@ struct Word {
 }
 
 impl Word {
-    /// A query word: a call's arguments are an example (`pg_sleep(5)`), and
-    /// its name is what is searched.
+    /// A query word: a call's arguments are an example (`pg_sleep(5)`), as
+    /// are a subscript's or a generic's (`Optional[int]`, `Vec<u8>`), and
+    /// the name is what is searched.
     fn new(text: &str) -> Word {
         let word = Word::as_written(text);
-        match called_name(&word.folded) {
+        match bare_name(&word.folded) {
             Some(name) => Word {
                 terms: phrase_terms(&analyzed_folded(name)),
                 others: Vec::new(),
@@ -482,11 +481,11 @@ fn tier1(
     (words, symbol_text): (&[Word], &str),
     (names, asked): (&[String], Option<&str>),
 ) -> Box<dyn Query> {
-    // A name written as a call or a decorator (`print()`, `@staticmethod`)
-    // is the name.
-    let called = called_name(symbol_text);
+    // A name written as a call, a subscript or a decorator (`print()`,
+    // `Optional[int]`, `@staticmethod`) is the name.
+    let bare = bare_name(symbol_text);
     let symbol = (!symbol_text.is_empty()).then(|| symbol_query(f, symbol_text, SYMBOL_SCORE));
-    let symbol = symbol.into_iter().chain(called.map(|name| symbol_query(f, name, SYMBOL_SCORE)));
+    let symbol = symbol.into_iter().chain(bare.map(|name| symbol_query(f, name, SYMBOL_SCORE)));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
@@ -512,7 +511,7 @@ fn tier1(
     let only_symbols = symbol_only_words(stats, f, words);
     for key in request.query.words.iter().flat_map(|w| identifier_symbols(w)).chain(kind).chain(only_symbols)
     {
-        if key != symbol_text && Some(key.as_str()) != called && !named.contains(&key) {
+        if key != symbol_text && Some(key.as_str()) != bare && !named.contains(&key) {
             named.push(key);
         }
     }

@@ -142,24 +142,24 @@ fn split_question_words(word: &str) -> Vec<&str> {
 pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
     word.split(is_cjk)
         .map(|run| run.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')))
-        .map(|run| called_name(run).unwrap_or(run))
+        .map(|run| bare_name(run).unwrap_or(run))
         .filter(|run| is_identifier(run))
         .map(symbol_key)
         .filter(|k| !k.is_empty())
         .collect()
 }
 
-/// The name a call or a decorator is written around, as a manual declares
-/// it: `os.path.join` of `os.path.join()`, `pg_sleep` of `pg_sleep(5)`,
-/// `count` of `count(*)`, `staticmethod` of `@staticmethod`, `generate_series`
-/// of `generate_series(start, stop)`. None when the text is no such form.
-pub(crate) fn called_name(text: &str) -> Option<&str> {
+/// The name a call, a subscript, a generic or a decorator is written
+/// around, as a manual declares it: `os.path.join` of `os.path.join()`,
+/// `pg_sleep` of `pg_sleep(5)`, `count` of `count(*)`, `generate_series` of
+/// `generate_series(start, stop)`, `typing.Optional` of
+/// `typing.Optional[int]`, `Vec` of `Vec<u8>`, `staticmethod` of
+/// `@staticmethod`. None when the text is no such form.
+pub(crate) fn bare_name(text: &str) -> Option<&str> {
     let name_char = |c: char| c.is_alphanumeric() || c == '_';
     let bare = text.strip_prefix('@').filter(|rest| rest.starts_with(name_char)).unwrap_or(text);
-    let name = match bare.find('(') {
-        Some(open) if bare[..open].ends_with(name_char) && !bare[..open].contains(char::is_whitespace) => {
-            &bare[..open]
-        }
+    let name = match bare.find(['(', '[', '<']) {
+        Some(open) if bare[..open].ends_with(name_char) => &bare[..open],
         Some(_) => return None,
         None => bare,
     };
@@ -336,17 +336,21 @@ mod tests {
     }
 
     #[test]
-    fn calls_and_decorators_name_what_they_call() {
-        assert_eq!(called_name("os.path.join()"), Some("os.path.join"));
-        assert_eq!(called_name("pg_sleep(5)"), Some("pg_sleep"));
-        assert_eq!(called_name("count(*)"), Some("count"));
-        assert_eq!(called_name("generate_series(start, stop)"), Some("generate_series"));
-        assert_eq!(called_name("generate_series(start,"), Some("generate_series"));
-        assert_eq!(called_name("@staticmethod"), Some("staticmethod"));
-        assert_eq!(called_name("@functools.cache"), Some("functools.cache"));
-        // Not calls: nothing before the paren, a space before it, no paren.
-        for text in ["(work_mem)", "create index (a)", "work_mem", "@", "@>", "a->b"] {
-            assert_eq!(called_name(text), None, "{text}");
+    fn calls_subscripts_generics_and_decorators_name_what_they_apply() {
+        assert_eq!(bare_name("os.path.join()"), Some("os.path.join"));
+        assert_eq!(bare_name("pg_sleep(5)"), Some("pg_sleep"));
+        assert_eq!(bare_name("count(*)"), Some("count"));
+        assert_eq!(bare_name("generate_series(start, stop)"), Some("generate_series"));
+        assert_eq!(bare_name("generate_series(start,"), Some("generate_series"));
+        assert_eq!(bare_name("@staticmethod"), Some("staticmethod"));
+        assert_eq!(bare_name("@functools.cache"), Some("functools.cache"));
+        assert_eq!(bare_name("typing.optional[int]"), Some("typing.optional"));
+        assert_eq!(bare_name("vec<u8>"), Some("vec"));
+        assert_eq!(bare_name("character varying(n)"), Some("character varying"));
+        assert_eq!(bare_name("hashmap<string,"), Some("hashmap"));
+        // Not calls: nothing or a space before the paren, no paren.
+        for text in ["(work_mem)", "create index (a)", "work_mem", "@", "@>", "a->b", "<>", "<=", "[1]"] {
+            assert_eq!(bare_name(text), None, "{text}");
         }
     }
 }
