@@ -158,8 +158,17 @@ pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
 pub(crate) fn bare_name(text: &str) -> Option<&str> {
     let name_char = |c: char| c.is_alphanumeric() || c == '_';
     let bare = text.strip_prefix('@').filter(|rest| rest.starts_with(name_char)).unwrap_or(text);
+    // What the bracket holds runs to the end, or on into the next word
+    // (`generate_series(start,`): text after it (`表(table)的定义`) is no
+    // call's.
+    let closer = |c: char| matches!(c, ')' | ']' | '>');
     let name = match bare.find(['(', '[', '<']) {
-        Some(open) if bare[..open].ends_with(name_char) => &bare[..open],
+        Some(open)
+            if bare[..open].ends_with(name_char)
+                && (bare.ends_with(closer) || !bare[open..].contains(closer)) =>
+        {
+            &bare[..open]
+        }
         Some(_) => return None,
         None => bare,
     };
@@ -348,7 +357,11 @@ mod tests {
         assert_eq!(bare_name("vec<u8>"), Some("vec"));
         assert_eq!(bare_name("character varying(n)"), Some("character varying"));
         assert_eq!(bare_name("hashmap<string,"), Some("hashmap"));
-        // Not calls: nothing or a space before the paren, no paren.
+        // Not calls: nothing or a space before the paren, no paren, words
+        // after the brackets.
+        for text in ["表(table)的定义", "f(x)y", "to_char(now(),"] {
+            assert_eq!(bare_name(text), None, "{text}");
+        }
         for text in ["(work_mem)", "create index (a)", "work_mem", "@", "@>", "a->b", "<>", "<=", "[1]"] {
             assert_eq!(bare_name(text), None, "{text}");
         }
