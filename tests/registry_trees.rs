@@ -43,15 +43,14 @@ struct Tree {
 /// and a topic finds its reference before a guide between versions (the
 /// pages written before the engine ran on these).
 const FIRST_HITS: &[(&str, &str, &str)] = &[
-    (
-        "Debian python3.11-doc (Sphinx)",
-        "asyncio.gather",
-        "/python/library/asyncio-task#running-tasks-concurrently",
-    ),
-    ("Debian python3.11-doc (Sphinx)", "PYTHONPATH", "/python/using/cmdline#12-environment-variables"),
+    // An API entry (`<dl class="py function">`) is a section of its own.
+    ("Debian python3.11-doc (Sphinx)", "asyncio.gather", "/python/library/asyncio-task#asyncio.gather"),
+    ("Debian python3.11-doc (Sphinx)", "PYTHONPATH", "/python/using/cmdline#envvar-PYTHONPATH"),
+    ("Debian python3.11-doc (Sphinx)", "os.path.exists()", "/python/library/os.path#os.path.exists"),
+    ("Debian python3.11-doc (Sphinx)", "@staticmethod", "/python/library/functions#staticmethod"),
     // A qualified name's last part, typed alone.
-    ("Debian python3.11-doc (Sphinx)", "setrecursionlimit", "/python/library/sys#"),
-    ("Debian python3.11-doc (Sphinx)", "lru_cache", "/python/library/functools#"),
+    ("Debian python3.11-doc (Sphinx)", "setrecursionlimit", "/python/library/sys#sys.setrecursionlimit"),
+    ("Debian python3.11-doc (Sphinx)", "lru_cache", "/python/library/functools#functools.lru_cache"),
     ("Debian git-doc (asciidoc)", "git commit --amend", "/git/git-commit#_options"),
     // A manual page's NAME line: what the command does finds the page's
     // top (not its NAME section), and a suite's command as typed finds its

@@ -441,6 +441,7 @@ pub(crate) fn convert(
         last_prefix: String::new(),
         anchors_due: String::new(),
         in_heading: false,
+        in_signature: false,
         title_done: false,
         next_to_title: false,
         in_contents: false,
@@ -606,6 +607,43 @@ fn heading_level(el: &Element) -> Option<u8> {
     (!el.classes().any(|c| CREDIT_CLASSES.contains(&c))).then_some(level)
 }
 
+/// Sphinx's description lists of API objects (`<dl class="py function">`,
+/// `c type`, `std cmdoption`): a domain, then the object's type.
+fn is_api_list(el: &Element) -> bool {
+    let mut classes = el.attr("class").unwrap_or("").split_whitespace();
+    el.name() == "dl"
+        && classes.next().is_some_and(|c| API_DOMAINS.contains(&c))
+        && classes.next().is_some_and(|c| !API_NOT_OBJECTS.contains(&c))
+}
+
+/// Sphinx's domains of API objects.
+const API_DOMAINS: &[&str] = &["py", "c", "cpp", "js", "rst", "std", "rb", "php", "go", "http", "mat"];
+/// Classes of a description list after a domain that name no object type.
+const API_NOT_OBJECTS: &[&str] = &["simple", "field-list", "footnote", "citation", "glossary", "docutils"];
+
+/// An API entry: the `<dt id>` of a Sphinx object's description (its
+/// signature: `os.path.join(path, *paths)`), which starts a section of its
+/// own, as a heading would, so that a name finds the entry that defines it
+/// and reading it returns that entry, not the whole page.
+fn api_entry(node: NodeRef<'_, Node>, el: &Element) -> bool {
+    el.name() == "dt"
+        && el.id().is_some_and(|id| !id.trim().is_empty())
+        && node.parent().and_then(|p| p.value().as_element().map(is_api_list)).unwrap_or(false)
+}
+
+/// Whether the `<dd>` describes an API entry ([`api_entry`]) that starts
+/// a section.
+fn follows_entry(node: NodeRef<'_, Node>, entries: &std::collections::HashMap<ego_tree::NodeId, u8>) -> bool {
+    node.prev_siblings().find(|n| n.value().is_element()).is_some_and(|dt| entries.contains_key(&dt.id()))
+}
+
+/// Whether an ancestor of `node` (below `root`) is skipped or chrome.
+fn skipped_above(node: NodeRef<'_, Node>, root: NodeRef<'_, Node>, chrome: &PageChrome) -> bool {
+    node.ancestors().take_while(|a| a.id() != root.id()).any(|a| {
+        chrome.contains(a) || a.value().as_element().is_some_and(|e| is_skipped(e) || e.name() == "aside")
+    })
+}
+
 fn is_skipped(el: &Element) -> bool {
     // `matches!` on the name: this runs for every element, several times.
     let skipped_tag = matches!(
@@ -652,6 +690,10 @@ fn is_permalink(node: NodeRef<'_, Node>) -> bool {
 struct Plan<'a> {
     page_heading: Option<NodeRef<'a, Node>>,
     cuts: std::collections::HashSet<ego_tree::NodeId>,
+    /// The API entries that start sections ([`api_entry`]), each with its
+    /// heading level: one below the heading it falls under, one more per
+    /// entry it is a member of.
+    entries: std::collections::HashMap<ego_tree::NodeId, u8>,
     min_cut_level: u8,
     /// The headings' texts as a table of contents may list them ([`contents_key`]).
     heading_keys: std::collections::HashSet<String>,
@@ -677,13 +719,25 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
     let mut plan = Plan {
         page_heading: None,
         cuts: Default::default(),
+        entries: Default::default(),
         min_cut_level: 6,
         heading_keys: Default::default(),
     };
     let mut first = true;
     let mut banner = false;
+    // The level of the last heading that starts a section (the page's own: 1).
+    let mut last_level = 1u8;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
+        if api_entry(node, el) && !chrome.contains(node) && !skipped_above(node, root, chrome) {
+            let members =
+                node.ancestors().filter(|a| a.value().as_element().is_some_and(is_api_list)).count();
+            let level = (last_level as usize + members).min(6) as u8;
+            plan.entries.insert(node.id(), level);
+            plan.cuts.insert(node.id());
+            plan.min_cut_level = plan.min_cut_level.min(level);
+            continue;
+        }
         let Some(level) = heading_level(el) else {
             // Before any heading, a title block that `<title>` names
             // (Doxygen's `<div class="title">`) is the page's heading.
@@ -738,6 +792,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         if std::mem::take(&mut first) && own {
             plan.page_heading = Some(node);
         } else if !caption {
+            last_level = level;
             plan.cuts.insert(node.id());
             plan.min_cut_level = plan.min_cut_level.min(level);
             plan.heading_keys.insert(contents_key(&text));
@@ -1151,6 +1206,9 @@ struct Converter<'a, 'p> {
     anchors_due: String,
     /// Inside a heading: its ids go to `anchors_due`, not into its title.
     in_heading: bool,
+    /// Inside an API entry's signature: its links to the page's other
+    /// entries (a parameter's type) stay links.
+    in_signature: bool,
     /// The page's own heading is written (what comes before it may be a
     /// table of contents).
     title_done: bool,
@@ -1296,7 +1354,8 @@ impl<'p> Converter<'_, 'p> {
                 }
                 // An inline element's id is written where it stands (see `inline`).
                 let block = is_block_element(el);
-                if let Some(id) = el.id().filter(|_| block && heading_level(el).is_none()) {
+                let heading = heading_level(el).is_some() || self.plan.entries.contains_key(&node.id());
+                if let Some(id) = el.id().filter(|_| block && !heading) {
                     // Its id starts here: what came before is not under it.
                     self.flush();
                     self.release_pending_id();
@@ -1334,6 +1393,16 @@ impl<'p> Converter<'_, 'p> {
             self.heading(node, level);
         } else if self.plan.page_heading.is_some_and(|h| h.id() == node.id()) {
             self.heading(node, 1);
+        } else if let Some(&level) = self.plan.entries.get(&node.id()) {
+            self.heading(node, level);
+        } else if name == "dd" && follows_entry(node, &self.plan.entries) {
+            // An entry's description is its section's text, not indented
+            // under the list it stands in (its heading is not either).
+            self.flush();
+            let outer = std::mem::take(&mut self.prefixes);
+            self.block_children(node, depth);
+            self.flush();
+            self.prefixes = outer;
         } else if name == "pre" {
             self.flush();
             self.code_block(node);
@@ -1486,10 +1555,12 @@ impl<'p> Converter<'_, 'p> {
         self.flush();
         let mut inline = Inline::default();
         self.in_heading = true;
+        self.in_signature = self.plan.entries.contains_key(&node.id());
         for child in title_children(node) {
             self.inline_node(child, &mut inline, 0);
         }
         self.in_heading = false;
+        self.in_signature = false;
         let md_title = collapse_whitespace(&inline.md);
         let title = nfc(&heading_text(node));
         if title.is_empty() {
@@ -1805,7 +1876,7 @@ impl<'p> Converter<'_, 'p> {
         // A heading linking its own or another fragment of the page (mdBook's
         // `a.header`, a back link to the contents) keeps its text only.
         let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c))
-            || (self.in_heading && href.is_some_and(|h| h.starts_with('#')));
+            || (self.in_heading && !self.in_signature && href.is_some_and(|h| h.starts_with('#')));
         match el.attr("href").filter(|_| !unlinked).and_then(|h| self.rewrite_link(h)) {
             Some(url) if !md.contains('\n') => {
                 let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };

@@ -73,7 +73,11 @@ pub(crate) fn varlist_symbols(
                 let anchor = anchors.get(cut - 1).map(|a| (*a).to_owned());
                 push(&mut out, name, kind, &anchor);
             }
-            continue;
+            // An API entry's signature (a `<dt>` that starts a section) is
+            // read as a term below, for its own section.
+            if !is_element(node, "dt", None) {
+                continue;
+            }
         }
         let Some(el) = node.value().as_element() else { continue };
         // The section the term falls in; past the last known one (a heading

@@ -153,6 +153,72 @@ fn a_sphinx_inventory_gives_pages_their_api_symbols() {
     assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
 }
 
+/// A Sphinx API page as `python3.11-doc` ships it: each object's signature
+/// a `<dt id>` of a `<dl class="py …">`, a class's members nested in its
+/// description, an option's second name as an inner id, a description
+/// list of another kind (`simple`) around an entry.
+const SPHINX_API: &str = r##"<!DOCTYPE html><html><head><title>os.path — Python 3.11.2 documentation</title></head>
+<body><div class="body" role="main"><section id="module-os.path">
+<h1>os.path — Common pathname manipulations<a class="headerlink" href="#module-os.path">¶</a></h1>
+<p>Intro text.</p>
+<dl class="py function">
+<dt class="sig sig-object py" id="os.path.exists">
+<span class="sig-prename descclassname"><span class="pre">os.path.</span></span><span class="sig-name descname"><span class="pre">exists</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n">path</span></em><span class="sig-paren">)</span><a class="headerlink" href="#os.path.exists" title="Permalink to this definition">¶</a></dt>
+<dd><p>Return <code class="docutils literal">True</code> if <em>path</em> refers to an existing path.</p></dd></dl>
+<dl class="py class">
+<dt class="sig sig-object py" id="os.path.Walker">
+<em class="property">class </em><span class="sig-prename descclassname">os.path.</span><span class="sig-name descname">Walker</span></dt>
+<dd><p>Walks a tree.</p>
+<dl class="py method">
+<dt class="sig sig-object py" id="os.path.Walker.step">
+<span class="sig-name descname">step</span>(<em class="sig-param">n: <a class="reference internal" href="#os.path.Walker" title="os.path.Walker">Walker</a></em>)<a class="headerlink" href="#os.path.Walker.step">¶</a></dt>
+<dd><p>Takes a step; see <span class="target" id="index-7"></span>the walk.</p></dd></dl>
+</dd></dl>
+<dl class="simple">
+<dt>Platform notes</dt>
+<dd><dl class="std cmdoption">
+<dt class="sig sig-object std" id="cmdoption-o"><span id="cmdoption-output"></span><span class="sig-name descname">-o</span>, <span class="sig-name descname">--output</span></dt>
+<dd><p>Write the output to a file.</p></dd></dl></dd></dl>
+</section></div></body></html>"##;
+
+#[test]
+fn sphinx_api_entries_are_sections_of_their_own() {
+    let page = html_to_page(SPHINX_API.as_bytes(), "library/os.path.html", "/py").unwrap();
+    check_invariants(&page);
+    let heads: Vec<(Option<&str>, &str, u8)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str(), s.level)).collect();
+    assert_eq!(
+        heads,
+        [
+            (None, "os.path — Common pathname manipulations", 1),
+            (Some("os.path.exists"), "os.path.exists(path)", 2),
+            (Some("os.path.Walker"), "class os.path.Walker", 2),
+            // A member is a level below its class.
+            (Some("os.path.Walker.step"), "step(n: Walker)", 3),
+            (Some("cmdoption-o"), "-o, --output", 2),
+        ],
+        "{}",
+        page.markdown
+    );
+    let section = |anchor: &str| page.sections.iter().find(|s| s.anchor.as_deref() == Some(anchor)).unwrap();
+    // The description is the entry's text, not the page's top's, and not
+    // indented under the list it stands in (Markdown would make it code).
+    assert!(section("os.path.exists").text.contains("refers to an existing path"));
+    assert!(!page.sections[0].text.contains("existing path"), "{}", page.sections[0].text);
+    assert!(section("cmdoption-o").markdown.contains("\nWrite the output to a file."), "{}", page.markdown);
+    // A type in a signature stays a link; the entry's own id is its anchor
+    // once; inner ids stay where links land.
+    assert!(section("os.path.Walker.step").markdown.contains("[Walker](/py/library/os.path#os.path.Walker)"));
+    assert_eq!(page.markdown.matches("os.path.exists\"></a>").count(), 0, "{}", page.markdown);
+    for id in ["index-7", "cmdoption-output"] {
+        assert!(page.markdown.contains(&format!("<a id=\"{id}\"></a>")), "{id}: {}", page.markdown);
+    }
+    assert!(!page.markdown.contains('¶'), "{}", page.markdown);
+    // An option's names are symbols of its entry.
+    let option = page.symbols.iter().find(|s| s.name == "--output");
+    assert_eq!(option.and_then(|s| s.anchor.as_deref()), Some("cmdoption-o"), "{:?}", page.symbols);
+}
+
 /// texi2html (gettext's manual) sets each example in a one-row layout table
 /// and names its table of contents' entries with `<a name=… href=…>`.
 #[test]
