@@ -1040,6 +1040,9 @@ fn visible_chars(node: NodeRef<'_, Node>, limit: usize) -> usize {
 struct SectionBuf {
     anchor: Option<String>,
     title: String,
+    /// How the breadcrumbs of the sections below name it: its title, or an
+    /// API entry's signature without its parameters (`class click.Context`).
+    crumb: String,
     level: u8,
     markdown: String,
     text: String,
@@ -1050,6 +1053,7 @@ impl SectionBuf {
         SectionBuf {
             anchor: None,
             title: title.to_owned(),
+            crumb: title.to_owned(),
             level: 1,
             markdown: String::new(),
             text: String::new(),
@@ -1634,9 +1638,16 @@ impl<'p> Converter<'_, 'p> {
         let attr = if is_plain_anchor(&anchor) { format!(" {{#{anchor}}}") } else { String::new() };
         let saved_prefixes = std::mem::take(&mut self.prefixes);
         self.marker = None;
+        let crumb = match title.split_once('(') {
+            Some((name, _)) if self.plan.entries.contains_key(&node.id()) && !name.trim().is_empty() => {
+                name.trim().to_owned()
+            }
+            _ => title.clone(),
+        };
         self.sections.push(SectionBuf {
             anchor: Some(anchor),
             title: title.clone(),
+            crumb,
             level,
             markdown: String::new(),
             text: String::new(),
@@ -1978,7 +1989,7 @@ impl<'p> Converter<'_, 'p> {
                 }
                 let mut b = vec![self.title.to_owned()];
                 b.extend(stack.iter().map(|(_, t)| t.clone()));
-                stack.push((s.level, s.title.clone()));
+                stack.push((s.level, s.crumb));
                 b
             };
             out.push(Section {

@@ -167,7 +167,7 @@ const SPHINX_API: &str = r##"<!DOCTYPE html><html><head><title>os.path — Pytho
 <dd><p>Return <code class="docutils literal">True</code> if <em>path</em> refers to an existing path.</p></dd></dl>
 <dl class="py class">
 <dt class="sig sig-object py" id="os.path.Walker">
-<em class="property">class </em><span class="sig-prename descclassname">os.path.</span><span class="sig-name descname">Walker</span></dt>
+<em class="property">class </em><span class="sig-prename descclassname">os.path.</span><span class="sig-name descname">Walker</span>(<em class="sig-param">top</em>)</dt>
 <dd><p>Walks a tree.</p>
 <dl class="py method">
 <dt class="sig sig-object py" id="os.path.Walker.step">
@@ -192,7 +192,7 @@ fn sphinx_api_entries_are_sections_of_their_own() {
         [
             (None, "os.path — Common pathname manipulations", 1),
             (Some("os.path.exists"), "os.path.exists(path)", 2),
-            (Some("os.path.Walker"), "class os.path.Walker", 2),
+            (Some("os.path.Walker"), "class os.path.Walker(top)", 2),
             // A member is a level below its class.
             (Some("os.path.Walker.step"), "step(n: Walker)", 3),
             (Some("cmdoption-o"), "-o, --output", 2),
@@ -201,6 +201,11 @@ fn sphinx_api_entries_are_sections_of_their_own() {
         page.markdown
     );
     let section = |anchor: &str| page.sections.iter().find(|s| s.anchor.as_deref() == Some(anchor)).unwrap();
+    // A member's breadcrumb names its class without the parameters.
+    assert_eq!(
+        section("os.path.Walker.step").breadcrumb,
+        ["os.path — Common pathname manipulations", "class os.path.Walker"]
+    );
     // The description is the entry's text, not the page's top's, and not
     // indented under the list it stands in (Markdown would make it code).
     assert!(section("os.path.exists").text.contains("refers to an existing path"));
