@@ -637,11 +637,22 @@ fn follows_entry(node: NodeRef<'_, Node>, entries: &std::collections::HashMap<eg
     node.prev_siblings().find(|n| n.value().is_element()).is_some_and(|dt| entries.contains_key(&dt.id()))
 }
 
-/// Whether an ancestor of `node` (below `root`) is skipped or chrome.
-fn skipped_above(node: NodeRef<'_, Node>, root: NodeRef<'_, Node>, chrome: &PageChrome) -> bool {
-    node.ancestors().take_while(|a| a.id() != root.id()).any(|a| {
-        chrome.contains(a) || a.value().as_element().is_some_and(|e| is_skipped(e) || e.name() == "aside")
-    })
+/// Where a heading or an API entry stands: whether it or an ancestor (below
+/// `root`) is skipped or chrome, and whether it is inside a caption block
+/// (an admonition, an example, an `<aside>`), where it starts no section.
+fn placement(node: NodeRef<'_, Node>, root: NodeRef<'_, Node>, chrome: &PageChrome) -> (bool, bool) {
+    let mut caption = false;
+    let mut skipped = chrome.contains(node);
+    for anc in node.ancestors() {
+        if anc.id() == root.id() {
+            break;
+        }
+        if let Some(a) = anc.value().as_element() {
+            skipped |= is_skipped(a) || chrome.contains(anc);
+            caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
+        }
+    }
+    (skipped, caption)
 }
 
 fn is_skipped(el: &Element) -> bool {
@@ -729,7 +740,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
     let mut last_level = 1u8;
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
-        if api_entry(node, el) && !chrome.contains(node) && !skipped_above(node, root, chrome) {
+        if api_entry(node, el) && placement(node, root, chrome) == (false, false) {
             let members =
                 node.ancestors().filter(|a| a.value().as_element().is_some_and(is_api_list)).count();
             let level = (last_level as usize + members).min(6) as u8;
@@ -752,17 +763,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
             }
             continue;
         };
-        let mut caption = false;
-        let mut skipped = chrome.contains(node);
-        for anc in node.ancestors() {
-            if anc.id() == root.id() {
-                break;
-            }
-            if let Some(a) = anc.value().as_element() {
-                skipped |= is_skipped(a) || chrome.contains(anc);
-                caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
-            }
-        }
+        let (skipped, caption) = placement(node, root, chrome);
         // A heading with no text (an anchor target, an emptied permalink) starts nothing.
         if skipped || is_skipped(el) {
             // After a site's banner `<h1>`, the page's own heading may be an `<h2>`.
