@@ -15,7 +15,8 @@
 //!   holds its words together
 //! - a Chinese question's question words need not match, and a reference
 //!   page's purpose line counts as its title; a Chinese word written
-//!   another way than the manual writes it (账号 for 帐号) finds it
+//!   another way than the manual writes it (账号 for 帐号, 行外 for 线外)
+//!   finds it
 //! - a quoted phrase is strict: its words out of order match nothing
 //! - a chapter's table of contents is shown, not searched: the section it
 //!   lists answers for that section's words
@@ -468,6 +469,27 @@ fn library() -> tempfile::TempDir {
         "sql-createrole.html",
         page("CREATE ROLE", "CREATE ROLE 创建一个新的角色，新的角色可以登录数据库。", &[]),
     );
+    // A term translators render two ways (线外 and 行外 for out-of-line):
+    // the manual's rendering, and a page holding the question's other
+    // words more often.
+    write(
+        zh.path(),
+        "storage-toast.html",
+        page(
+            "66.2. TOAST",
+            "非常大的字段值不能直接存储在一个页面中，会被压缩或者线外存储，这些处理对用户都是透明的，只是在后端代码上有一些小的影响。",
+            &[],
+        ),
+    );
+    write(
+        zh.path(),
+        "rowtypes-io.html",
+        page(
+            "8.16.6. 组合类型输入和输出语法",
+            "大的字段值怎么存储？字段值按其类型的规则存储，字段值之间用逗号分隔。",
+            &[],
+        ),
+    );
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -650,6 +672,8 @@ fn check(face: &mut dyn Face, name: &str) {
         // question.
         ("账号", "/zh-Hans/m/sect-creating-accounts"),
         ("如何创建新的用户账号", "/zh-Hans/m/sect-creating-accounts"),
+        // A term the manual renders otherwise (线外 for 行外).
+        ("很大的字段值是怎么存储到行外的", "/zh-Hans/m/storage-toast"),
     ] {
         let r = face.search(query, "zh-Hans");
         assert_eq!(first(&r).0, page, "{name}: {query}: {r}");

@@ -905,22 +905,24 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     }
     let n = stats.searcher.num_docs().max(1) as Score;
     let df = |t: &str| stats.doc_freq_of(body, t).unwrap_or(0) as Score;
+    let word_like_term = |t: &str| {
+        let mut cs = t.chars();
+        let (Some(a), Some(b), None) = (cs.next(), cs.next(), cs.next()) else { return true };
+        let both = df(t);
+        let (da, db) = (df(a.encode_utf8(&mut [0u8; 4])), df(b.encode_utf8(&mut [0u8; 4])));
+        both >= WORD_SHARE * da.min(db) && both * n >= da * db
+    };
+    // A bigram with other spellings is a word when one of them looks like
+    // one (the manual's 线外 for the 行外 written).
     let word_like: Vec<bool> = grams
         .iter()
-        .map(|g| {
-            let t = match g {
-                Unit::Term(t) => t,
-                Unit::Spellings(us) => match us.first() {
-                    Some(Unit::Term(t)) => t,
-                    _ => return true,
-                },
-                _ => return true,
-            };
-            let mut cs = t.chars();
-            let (Some(a), Some(b), None) = (cs.next(), cs.next(), cs.next()) else { return true };
-            let both = df(t);
-            let (da, db) = (df(a.encode_utf8(&mut [0u8; 4])), df(b.encode_utf8(&mut [0u8; 4])));
-            both >= WORD_SHARE * da.min(db) && both * n >= da * db
+        .map(|g| match g {
+            Unit::Term(t) => word_like_term(t),
+            Unit::Spellings(us) => us.iter().any(|u| match u {
+                Unit::Term(t) => word_like_term(t),
+                _ => true,
+            }),
+            _ => true,
         })
         .collect();
     if !word_like.contains(&true) {

@@ -1,6 +1,8 @@
 //! Chinese words written more than one way: variant characters (帐号 and
 //! 账号), older and newer renderings of one technical term (口令 and 密码,
-//! 缺省 and 默认) and common slips (登陆 for 登录). A manual keeps to one
+//! 缺省 and 默认), the renderings translators of database manuals chose
+//! differently (规划器 and 计划器 for planner, 线外 and 行外 for
+//! out-of-line, 开窗函数 and 窗口函数) and common slips (登陆 for 登录). A manual keeps to one
 //! spelling and its reader may type another, so a query word holding one is
 //! also searched with the others. Every spelling of a group has as many
 //! chars as the others: a word's spellings then have their bigrams at the
@@ -23,6 +25,19 @@ const GROUPS: &[&[&str]] = &[
     &["磁盘", "硬盘"],
     &["设置", "设定"],
     &["执行", "运行"],
+    &["后备服务器", "备用服务器"],
+    &["基础类型", "基本类型"],
+    &["排序规则", "校对规则"],
+    &["窗口函数", "开窗函数"],
+    &["聚合函数", "聚集函数"],
+    &["全文搜索", "全文检索"],
+    &["规划器", "计划器"],
+    &["线外", "行外"],
+    &["线内", "行内"],
+    &["连接", "联接"],
+    &["哈希", "散列"],
+    &["集簇", "集群"],
+    &["权限", "特权"],
     &["账", "帐"],
 ];
 
@@ -84,6 +99,9 @@ mod tests {
         assert_eq!(spellings("添加帐号"), ["添加帐号", "添加账号", "添加账户", "添加帐户"]);
         // A lone variant char too, and the longest word first (账号, not 账).
         assert_eq!(spellings("记帐"), ["记帐", "记账"]);
+        // A term translators render two ways.
+        assert_eq!(spellings("存储到行外"), ["存储到行外", "存储到线外"]);
+        assert_eq!(spellings("开窗函数"), ["开窗函数", "窗口函数"]);
         assert_eq!(spellings("vacuum"), ["vacuum"]);
         assert_eq!(spellings("索引"), ["索引"]);
     }
