@@ -32,6 +32,11 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+/// The allocator the `lectern` binary ships with, so that latency and memory
+/// figures are those of what users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "lectern-bench",
