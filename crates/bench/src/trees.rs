@@ -166,13 +166,17 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
         &["tree", "locale", "engine", "level", "questions", "hit@1", &format!("hit@{k}"), "MRR@10"],
     );
     let mut misses: Vec<String> = Vec::new();
+    // Questions a peer answers in its top k (page level) and Lectern does not.
+    let mut beaten: Vec<String> = Vec::new();
     // Each tree's tally, then the totals over every tree.
     let mut tallies: Vec<(&str, &str, Tally)> = Vec::new();
     for (set, id, prefix) in &installed {
         let mut by = Tally::default();
         for (text, targets) in &set.questions {
             let found = lectern(lib, set, prefix, text)?;
-            by.entry(("Lectern", "page")).add(first_rank(&found, targets, Level::Page), k);
+            let page = first_rank(&found, targets, Level::Page);
+            by.entry(("Lectern", "page")).add(page, k);
+            let mut peers: Vec<String> = Vec::new();
             let section = first_rank(&found, targets, Level::Section);
             by.entry(("Lectern", "section")).add(section, k);
             if section.is_none_or(|r| r > k) {
@@ -193,7 +197,9 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
                 .into_iter()
                 .map(|h| Found { page: relative(&h.path, prefix), anchor: h.anchor })
                 .collect();
-            by.entry(("FTS5", "page")).add(first_rank(&fts_found, targets, Level::Page), k);
+            let fts_page = first_rank(&fts_found, targets, Level::Page);
+            by.entry(("FTS5", "page")).add(fts_page, k);
+            peers.extend(fts_page.filter(|r| *r <= k).map(|r| format!("FTS5 rank {r}")));
             by.entry(("FTS5", "section")).add(first_rank(&fts_found, targets, Level::Section), k);
             if let Some(x) = xapian.as_mut() {
                 let pages: Vec<Found> = x
@@ -201,7 +207,13 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
                     .into_iter()
                     .map(|p| Found { page: relative(&p, prefix), anchor: None })
                     .collect();
-                by.entry(("Xapian", "page")).add(first_rank(&pages, targets, Level::Page), k);
+                let xapian_page = first_rank(&pages, targets, Level::Page);
+                by.entry(("Xapian", "page")).add(xapian_page, k);
+                peers.extend(xapian_page.filter(|r| *r <= k).map(|r| format!("Xapian rank {r}")));
+            }
+            if page.is_none_or(|r| r > k) && !peers.is_empty() {
+                let rank = page.map_or("-".into(), |r| r.to_string());
+                beaten.push(format!("[{}] {text:?}: Lectern rank {rank}, {}", set.name, peers.join(", ")));
             }
         }
         tallies.push((set.name, set.locale.as_str(), by));
@@ -230,6 +242,12 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
         }
     }
     table.print();
+    if !beaten.is_empty() {
+        println!("\nquestions a peer answers in its top {k} and Lectern does not (page level):");
+        for b in &beaten {
+            println!("  {b}");
+        }
+    }
     if !misses.is_empty() {
         println!("\nquestions Lectern misses in its top {k} (section level):");
         for m in &misses {
