@@ -897,7 +897,8 @@ fn question(latin: &[Unit], grams: &[Unit]) -> bool {
 /// chars stand together more often than chance would put them in one
 /// section. Sentences are written without spaces, so an edge is as much a
 /// "word" to the index as a real one, and a rare one (`消另`) would
-/// otherwise weigh most. None is an edge when none looks like a word.
+/// otherwise weigh most. A bigram with other spellings is a word when one
+/// of them looks like one. None is an edge when none looks like a word.
 /// Measured on the body field.
 fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     if grams.len() < 2 {

@@ -2,11 +2,13 @@
 //! 账号), older and newer renderings of one technical term (口令 and 密码,
 //! 缺省 and 默认), the renderings translators of database manuals chose
 //! differently (规划器 and 计划器 for planner, 线外 and 行外 for
-//! out-of-line, 开窗函数 and 窗口函数) and common slips (登陆 for 登录). A manual keeps to one
-//! spelling and its reader may type another, so a query word holding one is
-//! also searched with the others. Every spelling of a group has as many
-//! chars as the others: a word's spellings then have their bigrams at the
-//! same positions, and a sentence's bigrams have their alternatives in place.
+//! out-of-line, 开窗函数 and 窗口函数) and common slips (登陆 for 登录). A
+//! manual keeps to one spelling (or to two, as PostgreSQL's writes both
+//! 规划器 and 计划器) and its reader may type another, so a query word
+//! holding one is also searched with the others. Every spelling of a group
+//! has as many chars as the others: a word's spellings then have their
+//! bigrams at the same positions, and a sentence's bigrams have their
+//! alternatives in place.
 
 use crate::text::is_cjk;
 
