@@ -619,8 +619,15 @@ fn check(face: &mut dyn Face, name: &str) {
 
     // A name an API page defines inside a section finds that section, not
     // the page's top that repeats it; an option written as a plain term
-    // finds its command's options, not the guide repeating it.
-    for query in ["widget.gather", "widget.gather()", "@widget.gather", "when does widget.gather return"] {
+    // finds its command's options, not the guide repeating it. So does the
+    // name typed in an input method's full-width mode.
+    for query in [
+        "widget.gather",
+        "widget.gather()",
+        "@widget.gather",
+        "when does widget.gather return",
+        "ｗｉｄｇｅｔ．ｇａｔｈｅｒ（）",
+    ] {
         let r = face.search(query, "en");
         let expected = ("/m/widget-tasks".to_owned(), "running-together".to_owned());
         assert_eq!(first(&r), expected, "{name}: {query}: {r}");

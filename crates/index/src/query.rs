@@ -8,6 +8,9 @@
 //! `domain:`, `collection:` (value `*` = all); a leading version prefix
 //! `PG96:` / `pg 13:` / `postgresql18:`. Splitting a prefix into project
 //! alias and version needs the installed editions, so that is the library's job.
+//! Full-width forms (what a Chinese or Japanese input method types in its
+//! full-width mode: `ｗｏｒｋ＿ｍｅｍ`, `＂phrase＂`, `locale：en`, the
+//! ideographic space) are read as the ASCII they stand for.
 
 use serde::{Deserialize, Serialize};
 
@@ -51,8 +54,26 @@ fn before_capitals(rest: &str) -> bool {
     !next.starts_with('"') && next.chars().any(char::is_alphabetic) && !next.chars().any(char::is_lowercase)
 }
 
+/// The ASCII a full-width form stands for (U+FF01–U+FF5E, and the
+/// ideographic space), the text itself when it holds none.
+fn narrow(text: &str) -> std::borrow::Cow<'_, str> {
+    let wide = |c: char| matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}');
+    if !text.chars().any(wide) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{3000}' => ' ',
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// Parses query text. Never panics on any input.
 pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
+    let text = narrow(text);
     let mut q = ParsedQuery::default();
     let mut rest = text.trim_start();
     if let Some((prefix, after)) = version_prefix(rest) {
@@ -217,6 +238,20 @@ mod tests {
 
     fn words(q: &ParsedQuery) -> Vec<&str> {
         q.words.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn full_width_forms_are_read_as_ascii() {
+        let q = parse_query(
+            "ｗｏｒｋ＿ｍｅｍ\u{3000}－－ｄａｔａ－ｏｎｌｙ ＂ｒｏｗ ｌｅｖｅｌ＂ ｌｏｃａｌｅ：ｅｎ",
+        )
+        .unwrap();
+        assert_eq!(words(&q), ["work_mem", "--data-only"]);
+        assert_eq!(q.phrases, ["row level"]);
+        assert_eq!(q.filters, vec![(FilterKey::Locale, "en".into())]);
+        // Chinese text and its own punctuation stay as written.
+        let q = parse_query("如何创建索引、视图。").unwrap();
+        assert_eq!(words(&q), ["如何创建索引、视图。"]);
     }
 
     #[test]
