@@ -1559,8 +1559,9 @@ impl<'p> Converter<'_, 'p> {
     fn heading(&mut self, node: NodeRef<'p, Node>, level: u8) {
         self.flush();
         let mut inline = Inline::default();
+        let entry = self.plan.entries.contains_key(&node.id());
         self.in_heading = true;
-        self.in_signature = self.plan.entries.contains_key(&node.id());
+        self.in_signature = entry;
         for child in title_children(node) {
             self.inline_node(child, &mut inline, 0);
         }
@@ -1640,9 +1641,7 @@ impl<'p> Converter<'_, 'p> {
         let saved_prefixes = std::mem::take(&mut self.prefixes);
         self.marker = None;
         let crumb = match title.split_once('(') {
-            Some((name, _)) if self.plan.entries.contains_key(&node.id()) && !name.trim().is_empty() => {
-                name.trim().to_owned()
-            }
+            Some((name, _)) if entry && !name.trim().is_empty() => name.trim().to_owned(),
             _ => title.clone(),
         };
         self.sections.push(SectionBuf {

@@ -915,15 +915,15 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     };
     // A bigram with other spellings is a word when one of them looks like
     // one (the manual's 线外 for the 行外 written).
+    let word_like_unit = |u: &Unit| match u {
+        Unit::Term(t) => word_like_term(t),
+        _ => true,
+    };
     let word_like: Vec<bool> = grams
         .iter()
         .map(|g| match g {
-            Unit::Term(t) => word_like_term(t),
-            Unit::Spellings(us) => us.iter().any(|u| match u {
-                Unit::Term(t) => word_like_term(t),
-                _ => true,
-            }),
-            _ => true,
+            Unit::Spellings(us) => us.iter().any(word_like_unit),
+            other => word_like_unit(other),
         })
         .collect();
     if !word_like.contains(&true) {
