@@ -490,6 +490,14 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A question that runs a Latin name into Chinese words (`通过网络PXE启动安装`):
+    // the section about it, and a page holding the run `通过网络` and the name.
+    write(
+        zh.path(),
+        "install-pxe.html",
+        page("6.3.9. 通过 PXE 在网络上安装和引导", "在网络上用 PXE 引导计算机，然后启动系统的安装。", &[]),
+    );
+    write(zh.path(), "mirrors.html", page("2. 镜像", "我们通过网络提供镜像，PXE 的说明见别处。", &[]));
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -681,6 +689,9 @@ fn check(face: &mut dyn Face, name: &str) {
         ("如何创建新的用户账号", "/zh-Hans/m/sect-creating-accounts"),
         // A term the manual renders otherwise (线外 for 行外).
         ("很大的字段值是怎么存储到行外的", "/zh-Hans/m/storage-toast"),
+        // Chinese words run together with a name: a run the manual never
+        // writes (启动安装) is searched by its words, not as one word.
+        ("通过网络PXE启动安装", "/zh-Hans/m/install-pxe"),
     ] {
         let r = face.search(query, "zh-Hans");
         assert_eq!(first(&r).0, page, "{name}: {query}: {r}");

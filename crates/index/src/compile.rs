@@ -7,9 +7,11 @@
 
 use std::collections::HashSet;
 
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
+};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{Score, Searcher, Term};
+use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
@@ -673,10 +675,27 @@ fn push_new(list: &mut Vec<Unit>, unit: Unit) {
     }
 }
 
+/// The `i`th run of a word's spellings as one unit (the spellings whose
+/// terms some section holds).
+fn short_run(spelled: &[Vec<Run>], i: usize, held: &dyn Fn(&str) -> bool) -> Option<Unit> {
+    let units = spelled.iter().map(|s| {
+        let mut bigrams = cjk_bigrams(s, i).to_vec();
+        let first = bigrams.first().map_or(0, |b| b.0);
+        bigrams.iter_mut().for_each(|b| b.0 -= first);
+        Unit::of_terms(bigrams)
+    });
+    Unit::of_spellings(units.flatten().collect(), held)
+}
+
 /// The words of tier 2: Latin words (not stopwords) and short CJK runs (a
 /// term like 配置参数) as the words; the bigrams of longer CJK runs (a
 /// sentence) as words of their own (the second list).
-fn tier2_words(words: &[Word], units: &Units, held: &dyn Fn(&str) -> bool) -> (Vec<Unit>, Vec<Unit>) {
+fn tier2_words(
+    words: &[Word],
+    units: &Units,
+    held: &dyn Fn(&str) -> bool,
+    written: &dyn Fn(&Unit) -> bool,
+) -> (Vec<Unit>, Vec<Unit>) {
     let mut latin: Vec<Unit> = Vec::new();
     let mut grams: Vec<Unit> = Vec::new();
     // A query that is one CJK run alone (a term, a question) is matched by
@@ -710,16 +729,16 @@ fn tier2_words(words: &[Word], units: &Units, held: &dyn Fn(&str) -> bool) -> (V
                 Run::Other(t) => push_new(&mut latin, Unit::Term(t.clone())),
                 // `用` in `用PL/pgSQL编写`, `里` in `psql里`: says nothing.
                 Run::Cjk(bigrams) if matches!(&bigrams[..], [(_, t)] if is_stopword(t)) => {}
-                Run::Cjk(bigrams) if !alone && bigrams.len() < MAX_CJK_WORD_CHARS => {
-                    let units = spelled.iter().map(|s| {
-                        let mut bigrams = cjk_bigrams(s, i).to_vec();
-                        let first = bigrams.first().map_or(0, |b| b.0);
-                        bigrams.iter_mut().for_each(|b| b.0 -= first);
-                        Unit::of_terms(bigrams)
-                    });
-                    if let Some(unit) = Unit::of_spellings(units.flatten().collect(), held) {
-                        push_new(&mut latin, unit);
-                    }
+                // A short run the library writes as such (`配置参数`) is a
+                // word; one it never writes (`启动安装` of `PXE启动安装`) is
+                // two words run together, searched by its bigrams below.
+                Run::Cjk(bigrams)
+                    if !alone
+                        && bigrams.len() < MAX_CJK_WORD_CHARS
+                        && let Some(unit) = short_run(&spelled, i, held)
+                        && written(&unit) =>
+                {
+                    push_new(&mut latin, unit);
                 }
                 Run::Cjk(bigrams) => {
                     for at in 0..bigrams.len() {
@@ -932,6 +951,16 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     word_like.into_iter().map(|w| !w).collect()
 }
 
+/// True when some document matches `query` (each segment's first match
+/// ends the look; deleted documents count).
+fn any_match(searcher: &Searcher, query: &dyn Query) -> bool {
+    let Ok(weight) = query.weight(EnableScoring::disabled_from_searcher(searcher)) else { return false };
+    searcher.segment_readers().iter().any(|reader| {
+        // A scorer starts on its first match.
+        weight.scorer(reader, 1.0).is_ok_and(|scorer| scorer.doc() != TERMINATED)
+    })
+}
+
 /// Compiles the request's query against this searcher (prefixes expand to
 /// its terms, words weigh by their rarity in it); None when the query has
 /// no word or phrase that could match and names no symbol.
@@ -952,7 +981,14 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
         return None;
     }
     let mut lit = Lit::new(&units);
-    let (latin, grams) = tier2_words(&words, &units, &held);
+    // A phrase some section's body or title writes (a term: one holds it).
+    let written = |unit: &Unit| match unit {
+        Unit::Term(t) => held(t),
+        unit => [f.body, f.title]
+            .iter()
+            .any(|&field| unit.query_in(field).is_some_and(|q| any_match(searcher, &*q))),
+    };
+    let (latin, grams) = tier2_words(&words, &units, &held, &written);
     // A question's names (not a keyword query's: there every word must
     // match, and exact symbols rank first already).
     let mut names: Vec<String> = Vec::new();
