@@ -26,6 +26,7 @@ const FILES: &[(&str, &str)] = &[
     ("debian-handbook-en-US", include_str!("../data/trees/debian-handbook-en-US.tsv")),
     ("debian-faq-zh-cn", include_str!("../data/trees/debian-faq-zh-cn.tsv")),
     ("python3.11-doc", include_str!("../data/trees/python3.11-doc.tsv")),
+    ("git-doc", include_str!("../data/trees/git-doc.tsv")),
 ];
 
 /// One tree's questions and where it is.

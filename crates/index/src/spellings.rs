@@ -2,7 +2,9 @@
 //! 账号), older and newer renderings of one technical term (口令 and 密码,
 //! 缺省 and 默认), the renderings translators of database manuals chose
 //! differently (规划器 and 计划器 for planner, 线外 and 行外 for
-//! out-of-line, 开窗函数 and 窗口函数) and common slips (登陆 for 登录). A
+//! out-of-line, 开窗函数 and 窗口函数), the two renderings of words such as
+//! access (访问, 存取) and monitor (监控, 监视) in computing manuals, and
+//! common slips (登陆 for 登录). A
 //! manual keeps to one spelling (or to two, as PostgreSQL's writes both
 //! 规划器 and 计划器) and its reader may type another, so a query word
 //! holding one is also searched with the others. Every spelling of a group
@@ -27,6 +29,8 @@ const GROUPS: &[&[&str]] = &[
     &["磁盘", "硬盘"],
     &["设置", "设定"],
     &["执行", "运行"],
+    &["访问", "存取"],
+    &["监控", "监视"],
     &["后备服务器", "备用服务器"],
     &["基础类型", "基本类型"],
     &["排序规则", "校对规则"],
@@ -108,6 +112,8 @@ mod tests {
         // A term translators render two ways.
         assert_eq!(spellings("存储到行外"), ["存储到行外", "存储到线外"]);
         assert_eq!(spellings("开窗函数"), ["开窗函数", "窗口函数"]);
+        assert_eq!(spellings("访问文件"), ["访问文件", "存取文件"]);
+        assert_eq!(spellings("服务器监视"), ["服务器监视", "服务器监控"]);
         assert_eq!(
             spellings("串行化隔离等级"),
             ["串行化隔离等级", "序列化隔离等级", "串行化隔离级别", "序列化隔离级别"]
