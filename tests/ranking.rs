@@ -498,6 +498,12 @@ fn library() -> tempfile::TempDir {
         page("6.3.9. 通过 PXE 在网络上安装和引导", "在网络上用 PXE 引导计算机，然后启动系统的安装。", &[]),
     );
     write(zh.path(), "mirrors.html", page("2. 镜像", "我们通过网络提供镜像，PXE 的说明见别处。", &[]));
+    // Another edition writes the run: what the editions searched write decides.
+    write(
+        en.path(),
+        "translations.html",
+        page("Translations", "The Chinese manual writes 启动安装 for starting the installer.", &[]),
+    );
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(

@@ -27,6 +27,7 @@ const FILES: &[(&str, &str)] = &[
     ("debian-faq-zh-cn", include_str!("../data/trees/debian-faq-zh-cn.tsv")),
     ("python3.11-doc", include_str!("../data/trees/python3.11-doc.tsv")),
     ("git-doc", include_str!("../data/trees/git-doc.tsv")),
+    ("debian-edu-doc-zh-cn", include_str!("../data/trees/debian-edu-doc-zh-cn.tsv")),
 ];
 
 /// One tree's questions and where it is.

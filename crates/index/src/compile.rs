@@ -951,6 +951,18 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     word_like.into_iter().map(|w| !w).collect()
 }
 
+/// `query` restricted to the given editions.
+fn in_editions(f: &Fields, editions: &[String], query: Box<dyn Query>) -> Box<dyn Query> {
+    let any: Vec<(Occur, Box<dyn Query>)> = editions
+        .iter()
+        .map(|e| {
+            let term = Term::from_field_text(f.edition, e);
+            (Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>)
+        })
+        .collect();
+    Box::new(BooleanQuery::new(vec![(Occur::Must, query), (Occur::Must, Box::new(BooleanQuery::new(any)))]))
+}
+
 /// True when some document matches `query` (each segment's first match
 /// ends the look; deleted documents count).
 fn any_match(searcher: &Searcher, query: &dyn Query) -> bool {
@@ -981,12 +993,13 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
         return None;
     }
     let mut lit = Lit::new(&units);
-    // A phrase some section's body or title writes (a term: one holds it).
+    // A phrase some section of the editions searched writes in its body or
+    // title (a term: some section holds it).
     let written = |unit: &Unit| match unit {
         Unit::Term(t) => held(t),
-        unit => [f.body, f.title]
-            .iter()
-            .any(|&field| unit.query_in(field).is_some_and(|q| any_match(searcher, &*q))),
+        unit => [f.body, f.title].iter().any(|&field| {
+            unit.query_in(field).is_some_and(|q| any_match(searcher, &*in_editions(f, request.editions, q)))
+        }),
     };
     let (latin, grams) = tier2_words(&words, &units, &held, &written);
     // A question's names (not a keyword query's: there every word must
