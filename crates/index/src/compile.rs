@@ -361,6 +361,10 @@ struct Units {
     words: Vec<Unit>,
     /// Which of `words` are English stopwords (not highlighted beside others).
     stop: Vec<bool>,
+    /// For each of `words` with Chinese question words in it (`在哪里可以获得帮助`):
+    /// the spellings of its content pieces (`获得帮助`), the only text of it
+    /// highlighted.
+    content: Vec<Option<Vec<String>>>,
     phrases: Vec<Unit>,
     /// Each phrase (must) and each exclusion (must not). The edition filter
     /// is applied while collecting (a fast-field lookup), cheaper than
@@ -378,10 +382,16 @@ impl Units {
     ) -> Units {
         let mut units = Vec::new();
         let mut stop = Vec::new();
+        let mut content = Vec::new();
         let last = words.len().saturating_sub(1);
         for (i, word) in words.iter().enumerate() {
             let Some(unit) = word.unit() else { continue };
             stop.push(word.is_stopword());
+            let pieces = content_pieces(&word.folded);
+            content.push(
+                (pieces.len() != 1 || pieces[0].len() != word.folded.len())
+                    .then(|| pieces.iter().flat_map(|p| spellings(p)).collect()),
+            );
             units.push(match unit {
                 Unit::Term(t) if request.last_word_prefix && i == last && !t.chars().any(is_cjk) => {
                     prefix_unit(searcher, f, word, t)
@@ -397,7 +407,7 @@ impl Units {
             .map(|q| (Occur::Must, q))
             .chain(excluded.map(|q| (Occur::MustNot, q)))
             .collect();
-        Units { words: units, stop, phrases, filters }
+        Units { words: units, stop, content, phrases, filters }
     }
 
     fn filters(&self) -> Vec<(Occur, Box<dyn Query>)> {
@@ -430,13 +440,24 @@ impl Lit {
     fn new(units: &Units) -> Lit {
         let mut lit = Lit { terms: Vec::new(), groups: 0 };
         let only_stopwords = units.phrases.is_empty() && units.stop.iter().all(|&s| s);
-        let words = units.words.iter().zip(&units.stop).filter(|(_, stop)| only_stopwords || !**stop);
-        for unit in words.map(|(u, _)| u).chain(&units.phrases) {
+        let words = units
+            .words
+            .iter()
+            .zip(&units.stop)
+            .zip(&units.content)
+            .filter(|((_, stop), _)| only_stopwords || !**stop)
+            .map(|((unit, _), content)| (unit, content.as_deref()));
+        for (unit, content) in words.chain(units.phrases.iter().map(|p| (p, None))) {
             // The words of a Latin phrase or a dotted name (`os.path.join`)
             // are lit as groups of their own: the window showing all of
             // them beats one showing `os` and `path` often.
             let apart = matches!(unit, Unit::Phrase(ts) if !ts.iter().any(|(_, t)| t.chars().any(is_cjk)));
-            for t in unit.terms() {
+            // A question's own words (`可以`, `哪里`) are not lit, nor the
+            // bigrams across their edges.
+            let asked = |t: &str| {
+                t.chars().any(is_cjk) && content.is_some_and(|pieces| !pieces.iter().any(|p| p.contains(t)))
+            };
+            for t in unit.terms().into_iter().filter(|t| !asked(t)) {
                 if lit.add(t, lit.groups) && apart {
                     lit.groups += 1;
                 }
