@@ -498,6 +498,26 @@ fn library() -> tempfile::TempDir {
         page("6.3.9. 通过 PXE 在网络上安装和引导", "在网络上用 PXE 引导计算机，然后启动系统的安装。", &[]),
     );
     write(zh.path(), "mirrors.html", page("2. 镜像", "我们通过网络提供镜像，PXE 的说明见别处。", &[]));
+    // A manual writes out what programmers write in short (standard error
+    // for stderr); another page holds the query's other words more often.
+    write(
+        en.path(),
+        "redirections.html",
+        page(
+            "3.6 Redirections",
+            "Redirecting standard error: the form 2>word sends standard error to the file word.",
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "http-redirects.html",
+        page(
+            "HTTP redirects",
+            "A redirect sends the client to another file; each redirect names its file.",
+            &[],
+        ),
+    );
     // Another edition writes the run: what the editions searched write decides.
     write(
         en.path(),
@@ -579,6 +599,12 @@ fn check(face: &mut dyn Face, name: &str) {
         ("/m/runtime-config-resource".to_owned(), "RUNTIME-CONFIG-RESOURCE-MEMORY".to_owned()),
         "{name}: {r}"
     );
+    // A short form finds the words it stands for; quoted, only itself.
+    let r = face.search("redirect stderr to a file", "en");
+    assert_eq!(first(&r).0, "/m/redirections", "{name}: {r}");
+    let r = face.search("\"stderr\"", "en");
+    assert_eq!(r["total"], 0, "{name}: {r}");
+
     // The name inside a longer query still leads there.
     let r = face.search("how much memory does work_mem allow", "en");
     assert_eq!(first(&r).0, "/m/runtime-config-resource", "{name}: {r}");

@@ -28,6 +28,7 @@ const FILES: &[(&str, &str)] = &[
     ("python3.11-doc", include_str!("../data/trees/python3.11-doc.tsv")),
     ("git-doc", include_str!("../data/trees/git-doc.tsv")),
     ("debian-edu-doc-zh-cn", include_str!("../data/trees/debian-edu-doc-zh-cn.tsv")),
+    ("bash-doc", include_str!("../data/trees/bash-doc.tsv")),
 ];
 
 /// One tree's questions and where it is.

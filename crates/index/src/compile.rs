@@ -20,7 +20,7 @@ use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
 use crate::request::SearchRequest;
 use crate::schema::Fields;
-use crate::spellings::spellings;
+use crate::spellings::{long_form, spellings};
 use crate::stats::Stats;
 use crate::text::{fold, is_cjk};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
@@ -199,7 +199,8 @@ struct Word {
     /// Its terms as the index holds them ([`phrase_terms`]).
     terms: Vec<(usize, String)>,
     /// Its other spellings ([`spellings`]), folded, with their terms: each
-    /// at the positions of `terms`.
+    /// at the positions of `terms`; then the words a short form stands for
+    /// ([`long_form`]: `standard output` for `stdout`).
     others: Vec<(String, Vec<(usize, String)>)>,
     /// Which of `others` some section may hold as a whole: each of its
     /// terms is in some section (all until [`Word::held_by`]).
@@ -238,6 +239,7 @@ impl Word {
                 (s, ts)
             })
             .filter(|(_, ts)| at(ts) == at(&terms))
+            .chain(long_form(&folded).map(|long| (long.to_owned(), phrase_terms(&analyzed_folded(long)))))
             .collect();
         let stop = is_stopword(&folded);
         let held = vec![true; others.len()];

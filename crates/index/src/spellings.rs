@@ -51,6 +51,23 @@ const GROUPS: &[&[&str]] = &[
     &["账", "帐"],
 ];
 
+/// Short forms programmers write for words a manual writes out (`stdout`
+/// for "standard output"): a query word that is one is also searched as
+/// the words it stands for. Only forms that stand for nothing else.
+const SHORT_FORMS: &[(&str, &str)] = &[
+    ("stdin", "standard input"),
+    ("stdout", "standard output"),
+    ("stderr", "standard error"),
+    ("regex", "regular expression"),
+    ("regexp", "regular expression"),
+];
+
+/// What a folded query word written in short stands for (`stdout` →
+/// `standard output`), if it is one of [`SHORT_FORMS`].
+pub(crate) fn long_form(folded: &str) -> Option<&'static str> {
+    SHORT_FORMS.iter().find(|(short, _)| *short == folded).map(|(_, long)| *long)
+}
+
 /// Spellings of one word searched, at most (the one written among them):
 /// a sentence holding many such words is searched with the first ones'.
 const MAX_SPELLINGS: usize = 8;
@@ -120,6 +137,15 @@ mod tests {
         );
         assert_eq!(spellings("vacuum"), ["vacuum"]);
         assert_eq!(spellings("索引"), ["索引"]);
+    }
+
+    #[test]
+    fn a_short_form_stands_for_its_words() {
+        assert_eq!(long_form("stderr"), Some("standard error"));
+        assert_eq!(long_form("regexp"), Some("regular expression"));
+        assert_eq!(long_form("standard"), None);
+        // Short forms are lower case, as folded query words are.
+        assert!(SHORT_FORMS.iter().all(|(s, l)| *s == s.to_lowercase() && *l == l.to_lowercase()));
     }
 
     #[test]
