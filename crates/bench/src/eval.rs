@@ -296,10 +296,11 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
             sample.len()
         ));
 
-        // 2. The two question sets, each asked of every engine.
+        // 2. The three question sets, each asked of every engine.
         let sets = [
             ("questions, page", "question", crate::questions::load(&e.locale)),
             ("more questions, page", "more question", crate::questions::load_more(&e.locale)),
+            ("third questions, page", "third question", crate::questions::load_blind(&e.locale)),
         ];
         for (set, tag, questions) in &sets {
             for q in questions {

@@ -1,8 +1,9 @@
 //! Natural-language questions written for this benchmark (`data/*.tsv`):
 //! `question<TAB>page[|page...]`, pages relative to the edition prefix, each
-//! checked by hand against the manual's text. Two sets per language: the
+//! checked by hand against the manual's text. Three sets per language: the
 //! first (`load`) and a second written later (`load_more`), kept apart so
-//! that ranking tuned on one set can be judged on the other.
+//! that ranking tuned on one set can be judged on the other, and a third
+//! (`load_blind`) written last in a user's words, on which nothing was tuned.
 
 use crate::score::{Target, normal_page};
 
@@ -10,6 +11,8 @@ const EN: &str = include_str!("../data/questions-en.tsv");
 const ZH_HANS: &str = include_str!("../data/questions-zh-Hans.tsv");
 const MORE_EN: &str = include_str!("../data/questions-more-en.tsv");
 const MORE_ZH_HANS: &str = include_str!("../data/questions-more-zh-Hans.tsv");
+const BLIND_EN: &str = include_str!("../data/questions-blind-en.tsv");
+const BLIND_ZH_HANS: &str = include_str!("../data/questions-blind-zh-Hans.tsv");
 
 #[derive(Debug, Clone)]
 pub struct Question {
@@ -25,6 +28,11 @@ pub fn load(locale: &str) -> Vec<Question> {
 /// The second set of questions for `locale` (`en` or `zh-Hans`).
 pub fn load_more(locale: &str) -> Vec<Question> {
     parse(if locale == "en" { MORE_EN } else { MORE_ZH_HANS })
+}
+
+/// The third set of questions for `locale` (`en` or `zh-Hans`).
+pub fn load_blind(locale: &str) -> Vec<Question> {
+    parse(if locale == "en" { BLIND_EN } else { BLIND_ZH_HANS })
 }
 
 fn parse(raw: &str) -> Vec<Question> {
@@ -64,6 +72,22 @@ mod tests {
             let texts: HashSet<&str> = more.iter().map(|q| q.text.as_str()).collect();
             assert_eq!(texts.len(), more.len(), "{locale}: a question repeats");
             assert!(more.iter().all(|q| !first.contains(&q.text)), "{locale}: a question of the first set");
+        }
+    }
+
+    #[test]
+    fn the_third_set_repeats_no_question_of_the_others() {
+        for locale in ["en", "zh-Hans"] {
+            let third = super::load_blind(locale);
+            assert!(third.len() >= 25, "{locale}: {}", third.len());
+            assert!(
+                third.iter().all(|q| !q.targets.is_empty() && q.targets.iter().all(|t| !t.page.is_empty()))
+            );
+            let others: HashSet<String> =
+                super::load(locale).into_iter().chain(super::load_more(locale)).map(|q| q.text).collect();
+            let texts: HashSet<&str> = third.iter().map(|q| q.text.as_str()).collect();
+            assert_eq!(texts.len(), third.len(), "{locale}: a question repeats");
+            assert!(third.iter().all(|q| !others.contains(&q.text)), "{locale}: a question of another set");
         }
     }
 }
