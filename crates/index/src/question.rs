@@ -23,8 +23,9 @@ const STOPWORDS: &[&str] = &[
     "while", "who", "whom", "whose", "why", "will", "with", "without", "would", "you", "your",
 ];
 
-/// Chinese words that ask rather than say, longest first where one holds
-/// another. Words that are also parts of content words (`地` in `地址`,
+/// Chinese words that ask rather than say (and the light verbs 使用 and
+/// 进行, as `use` among the English stopwords), longest first where one
+/// holds another. Words that are also parts of content words (`地` in `地址`,
 /// `得` in `获得`, `和` in `总和`, `的` in `新的主版本`) are left out.
 const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
@@ -70,6 +71,8 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "能否",
     "可以",
     "一下",
+    "使用",
+    "进行",
     "以及",
     "并且",
     "或者",
@@ -274,6 +277,9 @@ mod tests {
         // Conjunctions of two or more chars split what they join.
         assert_eq!(content_pieces("如何查看锁以及等待的会话"), ["查看锁", "等待的会话"]);
         assert_eq!(content_pieces("错误是为什么"), ["错误"]);
+        // Light verbs, like English `use`: what is used or done is the subject.
+        assert_eq!(content_pieces("对正在运行的集群进行基础备份"), ["对正在运行的集群", "基础备份"]);
+        assert_eq!(content_pieces("怎么使用窗口函数"), ["窗口函数"]);
         // Questions asked as "A or not A", and what to do.
         assert_eq!(content_pieces("能不能让系统每天自动更新"), ["让系统每天自动更新"]);
         assert_eq!(content_pieces("无线网卡不能用怎么办"), ["无线网卡不能用"]);
