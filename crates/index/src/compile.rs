@@ -18,6 +18,7 @@ use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
+use crate::records::term_query;
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::spellings::{long_form, spellings};
@@ -976,14 +977,8 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
 
 /// `query` restricted to the given editions.
 fn in_editions(f: &Fields, editions: &[String], query: Box<dyn Query>) -> Box<dyn Query> {
-    let any: Vec<(Occur, Box<dyn Query>)> = editions
-        .iter()
-        .map(|e| {
-            let term = Term::from_field_text(f.edition, e);
-            (Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>)
-        })
-        .collect();
-    Box::new(BooleanQuery::new(vec![(Occur::Must, query), (Occur::Must, Box::new(BooleanQuery::new(any)))]))
+    let any = BooleanQuery::union(editions.iter().map(|e| term_query(f.edition, e)).collect());
+    Box::new(BooleanQuery::intersection(vec![query, Box::new(any)]))
 }
 
 /// True when some document matches `query` (each segment's first match
