@@ -518,6 +518,36 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A hyphenated word one way, closed the other (read-only / readonly,
+    // e-mail / email); another page holds the other query word more often.
+    write(
+        en.path(),
+        "roles-read-only.html",
+        page("Read-Only Roles", "A read-only role may select rows but never change them.", &[]),
+    );
+    write(
+        en.path(),
+        "role-membership.html",
+        page(
+            "Role Membership",
+            "A role may be a member of another role: each role's members share the role's rights.",
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "job-failures.html",
+        page("Job Failures", "When a job fails the server sends an email notification to its owner.", &[]),
+    );
+    write(
+        en.path(),
+        "notification-queue.html",
+        page(
+            "Notification Queue",
+            "Each notification waits in the notification queue until a notification worker takes it.",
+            &[],
+        ),
+    );
     // Another edition writes the run: what the editions searched write decides.
     write(
         en.path(),
@@ -604,6 +634,24 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r).0, "/m/redirections", "{name}: {r}");
     let r = face.search("\"stderr\"", "en");
     assert_eq!(r["total"], 0, "{name}: {r}");
+
+    // A hyphenated word finds its closed spelling and the other way round,
+    // and the snippet lights the word as the page writes it.
+    let r = face.search("readonly role", "en");
+    assert_eq!(first(&r).0, "/m/roles-read-only", "{name}: {r}");
+    let hit = &r["hits"][0];
+    let chars: Vec<char> = hit["snippet"].as_str().unwrap_or("").chars().collect();
+    let lit: Vec<String> = hit["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|range| {
+            chars[range[0].as_u64().unwrap() as usize..range[1].as_u64().unwrap() as usize].iter().collect()
+        })
+        .collect();
+    assert!(lit.iter().any(|t| t == "read-only"), "{name}: {lit:?} {r}");
+    let r = face.search("e-mail notification", "en");
+    assert_eq!(first(&r).0, "/m/job-failures", "{name}: {r}");
 
     // The name inside a longer query still leads there.
     let r = face.search("how much memory does work_mem allow", "en");

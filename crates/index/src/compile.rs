@@ -230,7 +230,8 @@ impl Word {
     /// A word or quoted phrase searched as written.
     fn as_written(text: &str) -> Word {
         let folded = fold(text);
-        let terms = phrase_terms(&analyzed_folded(&folded));
+        let tokens = analyzed_folded(&folded);
+        let terms = phrase_terms(&tokens);
         let at = |ts: &[(usize, String)]| ts.iter().map(|t| t.0).collect::<Vec<_>>();
         let others: Vec<(String, Vec<(usize, String)>)> = spellings(&folded)
             .into_iter()
@@ -241,6 +242,7 @@ impl Word {
             })
             .filter(|(_, ts)| at(ts) == at(&terms))
             .chain(long_form(&folded).map(|long| (long.to_owned(), phrase_terms(&analyzed_folded(long)))))
+            .chain(closed_compound(&tokens))
             .collect();
         let stop = is_stopword(&folded);
         let held = vec![true; others.len()];
@@ -285,7 +287,7 @@ fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
         .iter()
         .filter(|t| match t.kind {
             TokenKind::Word | TokenKind::Bigram => true,
-            TokenKind::Part => false,
+            TokenKind::Part | TokenKind::Joined => false,
             // A one-char run: no bigram starts at it or just before it.
             TokenKind::Unigram => {
                 let before = t.position.checked_sub(1).is_some_and(|p| bigram_at.contains(&p));
@@ -300,6 +302,16 @@ fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
         t.0 -= first;
     }
     terms
+}
+
+/// A hyphenated word's closed spelling (`readonly` for `read-only`, `email`
+/// for `e-mail`): the index holds each compound closed too, so this one
+/// term finds both spellings. None unless the word is one compound.
+fn closed_compound(tokens: &[Analyzed]) -> Option<(String, Vec<(usize, String)>)> {
+    let mut joined = tokens.iter().filter(|t| t.kind == TokenKind::Joined);
+    let (Some(compound), None) = (joined.next(), joined.next()) else { return None };
+    let inside = |t: &Analyzed| t.from >= compound.from && t.to <= compound.to;
+    tokens.iter().all(inside).then(|| (compound.text.clone(), vec![(0, compound.text.clone())]))
 }
 
 /// The stemmed tokens of text already folded.

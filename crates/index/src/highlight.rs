@@ -231,7 +231,7 @@ fn run_around(text: &str, at: usize) -> (usize, usize) {
     loop {
         match text[..start].chars().next_back() {
             Some(c) if is_word_char(c) => start -= c.len_utf8(),
-            Some('_') if word_before(start - 1) && word_at(start) => start -= 1,
+            Some('_' | '-') if word_before(start - 1) && word_at(start) => start -= 1,
             _ => break,
         }
     }
@@ -239,7 +239,7 @@ fn run_around(text: &str, at: usize) -> (usize, usize) {
     loop {
         match text[end..].chars().next() {
             Some(c) if is_word_char(c) => end += c.len_utf8(),
-            Some('_') if end > start && word_at(end + 1) => end += 1,
+            Some('_' | '-') if end > start && word_at(end + 1) => end += 1,
             _ => break,
         }
     }

@@ -7,6 +7,8 @@
 //! char i and the bigram starting at char i share position p+i, so a run of
 //! ≥ 3 chars is found as a phrase of its consecutive bigrams. An identifier
 //! `a_b_c` takes one position per part; the whole token shares the first.
+//! A hyphenated compound (`read-only`) is also indexed closed (`readonly`)
+//! at its first word's position.
 //! Offsets are byte offsets into the original text and never decrease.
 
 use std::collections::HashSet;
@@ -35,6 +37,11 @@ pub enum TokenKind {
     Unigram,
     /// Two consecutive CJK chars.
     Bigram,
+    /// A hyphenated compound written closed (`email` of `e-mail`,
+    /// `readonly` of `read-only`, `utf8` of `UTF-8`), sharing its first
+    /// word's position: manuals and their readers write many such words
+    /// both ways.
+    Joined,
 }
 
 /// One analysed token.
@@ -257,12 +264,59 @@ pub fn analyze_each_where(
                         return;
                     }
                 }
+                if let Some(to) = hyphen_compound(bytes, start, end) {
+                    let closed: String = text[start..to].chars().filter(|&c| c != '-').collect();
+                    if keep.word(&closed) {
+                        push_word(&closed, stemmer, &mut buf);
+                        if !each(&buf, start, to, position, TokenKind::Joined) {
+                            return;
+                        }
+                    }
+                }
                 position += 1;
             }
         } else {
             i += c.len_utf8();
         }
     }
+}
+
+/// Most words a hyphenated compound joins (`x86-64-linux-gnu` is none).
+const MAX_COMPOUND_WORDS: usize = 3;
+
+/// Where the hyphenated compound starting with the word at `start..end`
+/// ends (`read-only`, `e-mail`, `UTF-8`, `set-up`): ASCII words joined by
+/// single hyphens, the first starting with a letter, two or three of them.
+/// None when the word is no compound's first (a later word of one, a
+/// number, an option's `--`, a word of an identifier or of non-ASCII text).
+fn hyphen_compound(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    let ascii_word = |w: &[u8]| !w.is_empty() && w.iter().all(u8::is_ascii_alphanumeric);
+    if !ascii_word(&bytes[start..end]) || !bytes[start].is_ascii_alphabetic() {
+        return None;
+    }
+    // A later word of a compound (`only` of `read-only`) starts none.
+    if start >= 2 && bytes[start - 1] == b'-' && bytes[start - 2].is_ascii_alphanumeric() {
+        return None;
+    }
+    let mut to = end;
+    let mut words = 1;
+    while bytes.get(to) == Some(&b'-') && bytes.get(to + 1).is_some_and(u8::is_ascii_alphanumeric) {
+        let next_end = to + 1 + bytes[to + 1..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+        // A word running on into an identifier or non-ASCII text is not one.
+        if bytes.get(next_end).is_some_and(|&b| b == b'_' || b >= 0x80) {
+            break;
+        }
+        words += 1;
+        to = next_end;
+        if words > MAX_COMPOUND_WORDS {
+            return None;
+        }
+    }
+    // `a-b-c-d`: a compound of more words is a name, not a word.
+    if bytes.get(to) == Some(&b'-') && bytes.get(to + 1).is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    (words >= 2).then_some(to)
 }
 
 /// Analyses `text` into tokens (see the module doc).
@@ -425,6 +479,35 @@ mod tests {
     }
 
     #[test]
+    fn hyphenated_compounds_are_also_kept_closed() {
+        let t = texts("a Read-Only e-mail");
+        assert_eq!(
+            t,
+            vec![
+                ("a".into(), 0, TokenKind::Word),
+                ("read".into(), 1, TokenKind::Word),
+                ("readon".into(), 1, TokenKind::Joined),
+                ("onli".into(), 2, TokenKind::Word),
+                ("e".into(), 3, TokenKind::Word),
+                ("email".into(), 3, TokenKind::Joined),
+                ("mail".into(), 4, TokenKind::Word),
+            ]
+        );
+        let joined = |text: &str| -> Vec<String> {
+            texts(text).into_iter().filter(|t| t.2 == TokenKind::Joined).map(|t| t.0).collect()
+        };
+        assert_eq!(joined("UTF-8, x86-64 and --data-only"), ["utf8", "x8664", "dataon"]);
+        assert_eq!(joined("set-up-time"), ["setuptim"]);
+        // Numbers, names of four words or more, identifiers and non-ASCII
+        // words join nothing.
+        for none in
+            ["2-3", "1999-12-31", "x86-64-linux-gnu", "work_mem-x", "a-work_mem", "naïve-set", "a - b", "-e"]
+        {
+            assert!(joined(none).is_empty(), "{none}: {:?}", joined(none));
+        }
+    }
+
+    #[test]
     fn cjk_runs_are_bigrams_plus_unigrams_sharing_positions() {
         let t = texts("创建索引");
         assert_eq!(
@@ -483,8 +566,8 @@ mod tests {
 
     #[test]
     fn a_filtered_scan_reports_what_a_full_one_does_for_the_terms() {
-        let text = "Indexes on work_mem: 创建索引 and the INDEXING of ﬁles; 索 alone, dying";
-        let terms = ["index", "mem", "work_mem", "索引", "索", "die", "file"];
+        let text = "Indexes on work_mem: 创建索引 and the INDEXING of ﬁles; 索 alone, dying by e-mail";
+        let terms = ["index", "mem", "work_mem", "索引", "索", "die", "file", "email"];
         let mut full = Vec::new();
         analyze_each(text, true, &mut |t, from, to, pos, kind| {
             if terms.contains(&t) {
@@ -504,7 +587,7 @@ mod tests {
             }
             true
         });
-        assert_eq!(full.len(), 9, "{full:?}");
+        assert_eq!(full.len(), 10, "{full:?}");
         assert_eq!(filtered, full);
     }
 
