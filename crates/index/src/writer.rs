@@ -246,6 +246,16 @@ impl Writer {
             {
                 doc.add_text(f.title, description);
             }
+            // A page with no top of its own (a Markdown page titled in its
+            // frontmatter that opens with `### Synopsis`): its first section
+            // stands for it, so the page's description and title are
+            // searched as that section's titles too.
+            if ordinal == 0 && section.anchor.is_some() {
+                if let Some(description) = &page.description {
+                    doc.add_text(f.title, description);
+                }
+                doc.add_text(f.title, &page.title);
+            }
             for crumb in &section.breadcrumb {
                 doc.add_text(f.breadcrumb, crumb);
             }

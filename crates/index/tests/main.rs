@@ -468,6 +468,41 @@ fn phrases_and_exclusions_are_strict() {
 }
 
 #[test]
+fn a_page_without_a_top_is_found_by_its_title_and_description() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // A Markdown page titled in its frontmatter that opens with a heading:
+    // its first section stands for it. Another page repeats the words.
+    let mut command = page(
+        "/cli/widget-install",
+        "widget-install",
+        &[(Some("synopsis"), "Synopsis", "widget add <spec>"), (Some("options"), "Options", "--save")],
+        &[],
+    );
+    command.description = Some("Put a gadget in place".into());
+    let guide = page(
+        "/cli/scripts",
+        "Scripts",
+        &[(
+            None,
+            "Scripts",
+            "Scripts run around each widget install: a widget install runs the install scripts.",
+        )],
+        &[],
+    );
+    writer.add_page("cli@1/en", &command).unwrap();
+    writer.add_page("cli@1/en", &guide).unwrap();
+    writer.commit("").unwrap();
+    for query in ["widget-install", "widget install", "put a gadget in place"] {
+        let out = search(&index, query, &["cli@1/en"], 0, 10);
+        assert_eq!(out.hits[0].path, "/cli/widget-install", "{query}: {:?}", paths(&out));
+        assert_eq!(out.hits[0].anchor.as_deref(), Some("synopsis"), "{query}");
+        assert_eq!(out.hits[0].title, "Synopsis", "{query}");
+    }
+}
+
+#[test]
 fn words_found_together_rank_above_words_scattered() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
