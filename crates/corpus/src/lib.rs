@@ -29,7 +29,8 @@
 //! - `titles`: the site name generators append to page titles, removed across an edition.
 //! - `defined`: terms a page marks where it defines them (`<dfn>`, DocBook's `firstterm`)
 //!   → symbols of their sections.
-//! - `manpage`: a manual page's NAME line → its commands and what the page is about.
+//! - `manpage`: a manual page's NAME line (or a Markdown manual page's
+//!   frontmatter title) → its commands and what the page is about.
 //! - `texinfo`: GNU Texinfo manuals' index entries → symbols where they are made; their
 //!   index pages are listings.
 //! - `varlist`: settings and options a manual's variable lists define → symbols of their sections.

@@ -5,7 +5,9 @@
 //! commands and says what the page is about. A question put in other words
 //! ("show who changed each line of a file") finds the page by that line,
 //! and a hit on the page's empty top shows it. A suite's command page
-//! (`git-blame`) also names the command as typed (`git blame`).
+//! (`git-blame`) also names the command as typed (`git blame`). A Markdown
+//! manual page (npm's `title: npm-install` with its `description`) names
+//! its command the same way.
 
 use crate::page::{Section, Symbol};
 
@@ -47,12 +49,17 @@ pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
     if purpose.is_empty() || !names.iter().all(command_like) {
         return None;
     }
+    Some((commands(&names), purpose.to_owned()))
+}
+
+/// The commands a page names, as symbols: each name, and a suite's command
+/// (`git-blame`, `git-send-email`) also as typed (`git blame`, `git
+/// send-email`).
+fn commands(names: &[&str]) -> Vec<Symbol> {
     let command = |name: String| Symbol { name, kind: "Command".to_owned(), anchor: None };
     let mut symbols: Vec<Symbol> = Vec::new();
     for name in names {
-        symbols.push(command(name.to_owned()));
-        // A suite's command page (`git-blame`, `git-send-email`) documents
-        // what is typed as `git blame`, `git send-email`.
+        symbols.push(command((*name).to_owned()));
         if let Some((suite, sub)) = name.split_once('-')
             && !suite.is_empty()
             && !sub.is_empty()
@@ -60,12 +67,50 @@ pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
             symbols.push(command(format!("{suite} {sub}")));
         }
     }
-    Some((symbols, purpose.to_owned()))
+    symbols
+}
+
+/// A Markdown manual page's command: a page titled in its frontmatter by a
+/// suite's command name (`title: npm-install`, lowercase, one hyphenated
+/// word) with a `description` (what it does) says, as a NAME line would,
+/// that it documents `npm-install`, typed `npm install`. None for any other
+/// title.
+pub(crate) fn frontmatter_command(title: &str, description: Option<&str>) -> Option<Vec<Symbol>> {
+    description.filter(|d| !d.trim().is_empty())?;
+    let name_like = title.len() <= MAX_NAME_BYTES
+        && title.starts_with(|c: char| c.is_ascii_lowercase())
+        && title.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.".contains(&b))
+        && title.contains('-')
+        && !title.ends_with('-');
+    name_like.then(|| commands(&[title]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frontmatter_title_names_a_suites_command() {
+        let names = |title: &str, description: Option<&str>| -> Vec<String> {
+            frontmatter_command(title, description).unwrap_or_default().into_iter().map(|s| s.name).collect()
+        };
+        assert_eq!(names("npm-install", Some("Install a package")), ["npm-install", "npm install"]);
+        assert_eq!(
+            names("npm-run-script", Some("Run arbitrary package scripts")),
+            ["npm-run-script", "npm run-script"]
+        );
+        // No description, a title in words, capitals or no hyphen: no command.
+        for (title, description) in [
+            ("npm-install", None),
+            ("npm-install", Some(" ")),
+            ("Getting Started", Some("First steps")),
+            ("Getting-Started", Some("First steps")),
+            ("install", Some("Install a package")),
+            ("npm-", Some("x")),
+        ] {
+            assert!(names(title, description).is_empty(), "{title}");
+        }
+    }
 
     fn section(title: &str, text: &str) -> Section {
         Section {

@@ -45,6 +45,12 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         .unwrap_or_else(|| fallback_title(rel_file));
     let title = nfc(&title);
     let sections = build_sections(body, &parsed, &title);
+    // Only a title the frontmatter gives names a command.
+    let symbols = fields
+        .title
+        .as_deref()
+        .and_then(|t| crate::manpage::frontmatter_command(t.trim(), fields.description.as_deref()))
+        .unwrap_or_default();
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     Ok(Page {
         path: paths::page_path(prefix, rel_file),
@@ -57,7 +63,7 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         markdown: body.to_owned(),
         text,
         sections,
-        symbols: Vec::new(),
+        symbols,
         listing: false,
         nav: Default::default(),
     })
@@ -521,6 +527,16 @@ mod tests {
         assert_eq!(p.text, "Intro text.\n\nStep one\nDo it.");
         let joined: String = p.sections.iter().map(|s| s.markdown.as_str()).collect();
         assert_eq!(joined, p.markdown);
+    }
+
+    #[test]
+    fn a_manual_page_titled_in_its_frontmatter_names_its_command() {
+        let src = "---\ntitle: npm-install\nsection: 1\ndescription: Install a package\n---\n### Synopsis\n\n`npm install`\n";
+        let names: Vec<String> = page(src).symbols.into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["npm-install", "npm install"]);
+        // A title from the first heading, or without a description, names none.
+        assert!(page("# npm-install\n\nInstall a package.\n").symbols.is_empty());
+        assert!(page("---\ntitle: npm-install\n---\nText.\n").symbols.is_empty());
     }
 
     #[test]
