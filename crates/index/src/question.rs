@@ -29,6 +29,7 @@ const STOPWORDS: &[&str] = &[
 /// `得` in `获得`, `和` in `总和`, `的` in `新的主版本`) are left out.
 const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
+    "多长时间",
     "是什么意思",
     "是为什么",
     "有什么区别",
@@ -68,6 +69,11 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "是啥",
     "什么",
     "请问",
+    "多少",
+    "几个",
+    "几种",
+    "多久",
+    "多大",
     "能否",
     "可以",
     "一下",
@@ -277,6 +283,10 @@ mod tests {
         // Conjunctions of two or more chars split what they join.
         assert_eq!(content_pieces("如何查看锁以及等待的会话"), ["查看锁", "等待的会话"]);
         assert_eq!(content_pieces("错误是为什么"), ["错误"]);
+        // How many, how much, how long, how big ask too.
+        assert_eq!(content_pieces("一个表占用多少磁盘空间"), ["一个表占用", "磁盘空间"]);
+        assert_eq!(content_pieces("最多能有几个连接"), ["最多能有", "连接"]);
+        assert_eq!(content_pieces("检查点要多长时间"), ["检查点要"]);
         // Light verbs, like English `use`: what is used or done is the subject.
         assert_eq!(content_pieces("对正在运行的集群进行基础备份"), ["对正在运行的集群", "基础备份"]);
         assert_eq!(content_pieces("怎么使用窗口函数"), ["窗口函数"]);
