@@ -316,7 +316,7 @@ fn hyphen_compound(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
     if bytes.get(to) == Some(&b'-') && bytes.get(to + 1).is_some_and(u8::is_ascii_alphanumeric) {
         return None;
     }
-    (words >= 2).then_some(to)
+    (words >= 2 && to - start <= MAX_WORD_BYTES).then_some(to)
 }
 
 /// Analyses `text` into tokens (see the module doc).
