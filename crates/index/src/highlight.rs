@@ -222,8 +222,9 @@ fn case_spellings(lead: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
-/// The word run (a word, or an identifier of words joined by single
-/// underscores) holding byte `at`, as the tokenizer delimits it.
+/// The word run (a word, an identifier of words joined by single
+/// underscores, or a compound of words joined by single hyphens) holding
+/// byte `at`, as the tokenizer delimits it.
 fn run_around(text: &str, at: usize) -> (usize, usize) {
     let word_before = |i: usize| text[..i].chars().next_back().is_some_and(is_word_char);
     let word_at = |i: usize| text[i..].chars().next().is_some_and(is_word_char);

@@ -298,9 +298,12 @@ fn hyphen_compound(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
     if start >= 2 && bytes[start - 1] == b'-' && bytes[start - 2].is_ascii_alphanumeric() {
         return None;
     }
+    // Another word follows `at` after one hyphen.
+    let hyphen_word =
+        |at: usize| bytes.get(at) == Some(&b'-') && bytes.get(at + 1).is_some_and(u8::is_ascii_alphanumeric);
     let mut to = end;
     let mut words = 1;
-    while bytes.get(to) == Some(&b'-') && bytes.get(to + 1).is_some_and(u8::is_ascii_alphanumeric) {
+    while hyphen_word(to) {
         let next_end = to + 1 + bytes[to + 1..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
         // A word running on into an identifier or non-ASCII text is not one.
         if bytes.get(next_end).is_some_and(|&b| b == b'_' || b >= 0x80) {
@@ -313,7 +316,7 @@ fn hyphen_compound(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
         }
     }
     // `a-b-c-d`: a compound of more words is a name, not a word.
-    if bytes.get(to) == Some(&b'-') && bytes.get(to + 1).is_some_and(u8::is_ascii_alphanumeric) {
+    if hyphen_word(to) {
         return None;
     }
     (words >= 2 && to - start <= MAX_WORD_BYTES).then_some(to)

@@ -240,20 +240,17 @@ impl Writer {
             doc.add_text(f.title, &section.title);
             // What the page says it is (a reference page's purpose line,
             // a Markdown page's frontmatter description) is searched as the
-            // lead section's title too; the heading stays what is shown.
-            if section.anchor.is_none()
+            // lead section's title too; the heading stays what is shown. A
+            // page with no top of its own (a Markdown page titled in its
+            // frontmatter that opens with `### Synopsis`) has its first
+            // section stand for it, searched by the page's title as well.
+            let no_top = ordinal == 0 && section.anchor.is_some();
+            if (section.anchor.is_none() || no_top)
                 && let Some(description) = &page.description
             {
                 doc.add_text(f.title, description);
             }
-            // A page with no top of its own (a Markdown page titled in its
-            // frontmatter that opens with `### Synopsis`): its first section
-            // stands for it, so the page's description and title are
-            // searched as that section's titles too.
-            if ordinal == 0 && section.anchor.is_some() {
-                if let Some(description) = &page.description {
-                    doc.add_text(f.title, description);
-                }
+            if no_top {
                 doc.add_text(f.title, &page.title);
             }
             for crumb in &section.breadcrumb {
