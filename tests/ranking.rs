@@ -548,6 +548,29 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A name in camel case, and a page holding its words apart.
+    write(
+        en.path(),
+        "connection-directives.html",
+        page(
+            "Connection Directives",
+            "Directives of the server's connections.",
+            &[(
+                "keepalivetimeout",
+                "KeepAliveTimeout Directive",
+                "<p>Syntax: <code>KeepAliveTimeout seconds</code>. The number of seconds the server waits for the next request on a persistent connection.</p>",
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "client-sessions.html",
+        page(
+            "Client Sessions",
+            "Keep the session short: a client whose session stays alive past the timeout is logged out.",
+            &[],
+        ),
+    );
     // Another edition writes the run: what the editions searched write decides.
     write(
         en.path(),
@@ -620,6 +643,19 @@ fn first(r: &Value) -> (String, String) {
     (hit["path"].as_str().unwrap_or("").to_owned(), hit["anchor"].as_str().unwrap_or("").to_owned())
 }
 
+/// The words a hit's snippet lights.
+fn lit_words(hit: &Value) -> Vec<String> {
+    let chars: Vec<char> = hit["snippet"].as_str().unwrap_or("").chars().collect();
+    hit["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|range| {
+            chars[range[0].as_u64().unwrap() as usize..range[1].as_u64().unwrap() as usize].iter().collect()
+        })
+        .collect()
+}
+
 fn check(face: &mut dyn Face, name: &str) {
     // Definitions first: the setting's own section, though another page
     // repeats the name three times in a line.
@@ -639,19 +675,19 @@ fn check(face: &mut dyn Face, name: &str) {
     // and the snippet lights the word as the page writes it.
     let r = face.search("readonly role", "en");
     assert_eq!(first(&r).0, "/m/roles-read-only", "{name}: {r}");
-    let hit = &r["hits"][0];
-    let chars: Vec<char> = hit["snippet"].as_str().unwrap_or("").chars().collect();
-    let lit: Vec<String> = hit["highlights"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|range| {
-            chars[range[0].as_u64().unwrap() as usize..range[1].as_u64().unwrap() as usize].iter().collect()
-        })
-        .collect();
+    let lit = lit_words(&r["hits"][0]);
     assert!(lit.iter().any(|t| t == "read-only"), "{name}: {lit:?} {r}");
     let r = face.search("e-mail notification", "en");
     assert_eq!(first(&r).0, "/m/job-failures", "{name}: {r}");
+
+    // A name in camel case is found by its words, and lit as written.
+    let r = face.search("keep alive timeout", "en");
+    assert_eq!(
+        first(&r),
+        ("/m/connection-directives".to_owned(), "keepalivetimeout".to_owned()),
+        "{name}: {r}"
+    );
+    assert!(lit_words(&r["hits"][0]).iter().any(|t| t == "KeepAliveTimeout"), "{name}: {r}");
 
     // The name inside a longer query still leads there.
     let r = face.search("how much memory does work_mem allow", "en");

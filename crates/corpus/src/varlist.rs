@@ -103,9 +103,11 @@ pub(crate) fn varlist_symbols(
         let anchor = anchor();
         let before = out.len();
         let mut terms = node.children().filter(|c| is_element(*c, "span", Some("term"))).peekable();
-        if terms.peek().is_none() {
+        if terms.peek().is_none() && !only_links(node) {
             // A term written as plain text (asciidoc's and man pages'
-            // lists: `--amend`, `-c <commit>`, `core.autocrlf`).
+            // lists: `--amend`, `-c <commit>`, `core.autocrlf`); one that
+            // is a link (a module index's `mod_rewrite`) names what is
+            // defined where it leads.
             for (name, kind) in plain_names(&text_of(node)) {
                 push(&mut out, nfc(&name), kind, &anchor);
             }
@@ -400,6 +402,22 @@ fn useful(name: &str) -> bool {
     !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric)
 }
 
+/// True when all the text of `node` lies inside links (`<a href>`) and
+/// there is some.
+fn only_links(node: NodeRef<'_, Node>) -> bool {
+    let in_link = |text: NodeRef<'_, Node>| {
+        text.ancestors()
+            .take_while(|a| a.id() != node.id())
+            .any(|a| a.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_some()))
+    };
+    let mut texts = node.descendants().filter(|d| d.value().as_text().is_some_and(|t| !t.trim().is_empty()));
+    let mut any = false;
+    texts.all(|t| {
+        any = true;
+        in_link(t)
+    }) && any
+}
+
 fn text_of(node: NodeRef<'_, Node>) -> String {
     node.descendants().filter_map(|d| d.value().as_text().map(|t| &**t)).collect()
 }
@@ -429,6 +447,8 @@ mod tests {
 <dt class="hdlist1">core.autocrlf</dt><dd><p>Line endings.</p></dd>
 <dt class="hdlist1">Return value</dt><dd><p>Words are not names.</p></dd>
 <dt class="hdlist1">--</dt><dd><p>Nor is a bare separator.</p></dd>
+<dt><a href="mod_rewrite.html">mod_rewrite</a></dt><dd><p>A link names what is defined there.</p></dd>
+<dt><code><a href="index.html#opt">--opt</a></code></dt><dd><p>So does a link to an entry.</p></dd>
 </dl></div></div></body></html>"#;
         let page = html_to_page(html.as_bytes(), "git-commit.html", "/git").unwrap();
         let got = named(&page);

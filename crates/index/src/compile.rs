@@ -1095,6 +1095,10 @@ mod tests {
         assert_eq!(unit_of("work_mem"), Some(Unit::Term("work_mem".into())));
         assert_eq!(unit_of("Indexes"), Some(Unit::Term("index".into())));
         assert_eq!(unit_of("9.6"), Some(Unit::Phrase(vec![(0, "9".into()), (1, "6".into())])));
+        // A name in camel case is one term, typed in any case.
+        let dotted = Some(Unit::Phrase(vec![(0, "xmlhttprequest".into()), (1, "open".into())]));
+        assert_eq!(unit_of("XMLHttpRequest.open"), dotted);
+        assert_eq!(unit_of("xmlhttprequest.open"), dotted);
         assert_eq!(unit_of("!!"), None);
     }
 }

@@ -138,8 +138,13 @@ impl Highlight {
             }
             let Some(c) = text[at..].chars().next() else { break };
             // Inside an ASCII word: no token starts here (after an
-            // underscore a part does, and its run is analysed).
-            if !is_cjk(c) && at > 0 && text.as_bytes()[at - 1].is_ascii_alphanumeric() {
+            // underscore a part does, and its run is analysed), unless at
+            // a capital (a part of a name in camel case may).
+            if !is_cjk(c)
+                && !c.is_ascii_uppercase()
+                && at > 0
+                && text.as_bytes()[at - 1].is_ascii_alphanumeric()
+            {
                 continue;
             }
             let (from, to) = if is_cjk(c) {
@@ -354,6 +359,7 @@ mod tests {
                     Just("index"), Just("Indexes"), Just("work_mem"), Just("mem_"), Just("_"), Just("索引"),
                     Just("创建"), Just("索"), Just(" "), Just(", "), Just("dying"), Just("9.6"), Just("x"),
                     Just("在"), Just("ǅ"), Just("é"), Just("CREATE"), Just("Concurrently"), Just("cOnCuRrEnT"),
+                    Just("getIndexes"), Just("XMLIndex"),
                 ],
                 0..60,
             ),

@@ -273,12 +273,54 @@ pub fn analyze_each_where(
                         }
                     }
                 }
+                // A name in camel case (`LimitRequestBody`) is also its
+                // words, all at its position: `limit request body` finds
+                // it, and a phrase around it (`"limitrequestbody bytes"`,
+                // typed in any case) still does.
+                for (from, to) in camel_parts(raw) {
+                    let part = &raw[from..to];
+                    if keep.word(part) {
+                        push_word(part, stemmer, &mut buf);
+                        if !each(&buf, start + from, start + to, position, TokenKind::Part) {
+                            return;
+                        }
+                    }
+                }
                 position += 1;
             }
         } else {
             i += c.len_utf8();
         }
     }
+}
+
+/// The parts of a name in camel case (`LimitRequestBody`,
+/// `getElementById`, `XMLHttpRequest`), as byte ranges of `word`: a part
+/// starts at a capital after a small letter or a digit, or at the last
+/// capital of a run followed by a small letter. None (empty) unless the
+/// word is ASCII letters and digits, every part holds two chars or more
+/// (`iPhone`, `IPv6` and `PQconnectdb` are no such names) and there are
+/// two of them or more.
+fn camel_parts(word: &str) -> Vec<(usize, usize)> {
+    let b = word.as_bytes();
+    if b.len() < 4 || !b.iter().all(u8::is_ascii_alphanumeric) {
+        return Vec::new();
+    }
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for i in 1..b.len() {
+        let starts = b[i].is_ascii_uppercase()
+            && (!b[i - 1].is_ascii_uppercase() || b.get(i + 1).is_some_and(u8::is_ascii_lowercase));
+        if starts {
+            parts.push((from, i));
+            from = i;
+        }
+    }
+    parts.push((from, b.len()));
+    if parts.len() < 2 || parts.iter().any(|(f, t)| t - f < 2) {
+        return Vec::new();
+    }
+    parts
 }
 
 /// Most words a hyphenated compound joins (`x86-64-linux-gnu` is none).
@@ -479,6 +521,36 @@ mod tests {
                 ("4".into(), 3, TokenKind::Word),
             ]
         );
+    }
+
+    #[test]
+    fn camel_case_names_are_kept_whole_and_split() {
+        let t = texts("set LimitRequestBody to");
+        assert_eq!(
+            t,
+            vec![
+                ("set".into(), 0, TokenKind::Word),
+                ("limitrequestbodi".into(), 1, TokenKind::Word),
+                ("limit".into(), 1, TokenKind::Part),
+                ("request".into(), 1, TokenKind::Part),
+                ("bodi".into(), 1, TokenKind::Part),
+                ("to".into(), 2, TokenKind::Word),
+            ]
+        );
+        fn parts(w: &str) -> Vec<&str> {
+            camel_parts(w).into_iter().map(|(f, t)| &w[f..t]).collect()
+        }
+        assert_eq!(parts("getElementById"), ["get", "Element", "By", "Id"]);
+        assert_eq!(parts("XMLHttpRequest"), ["XML", "Http", "Request"]);
+        assert_eq!(parts("MaxRequestWorkers"), ["Max", "Request", "Workers"]);
+        assert_eq!(parts("h2ServerPush"), ["h2", "Server", "Push"]);
+        assert_eq!(parts("DocumentRoot"), ["Document", "Root"]);
+        // A part of one char, no capitals, other chars: no name.
+        for none in
+            ["iPhoneApp", "PQconnectdbParams", "IPv6", "lowercase", "UPPER", "Capital", "naïveCaseName"]
+        {
+            assert!(parts(none).is_empty(), "{none}: {:?}", parts(none));
+        }
     }
 
     #[test]

@@ -94,6 +94,8 @@ fn is_release_notes(page: &Page) -> bool {
         "changes",
         "whats-new",
         "what-s-new",
+        "new-features",
+        "new_features",
         "news",
         // Guides from one major version to the next walk every change.
         "migration-guide",
@@ -112,7 +114,9 @@ fn is_release_notes(page: &Page) -> bool {
     let release_n = ["release ", "发布 ", "版本 "]
         .iter()
         .any(|p| title.strip_prefix(p).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())));
-    let between_versions = ["migration guide", "upgrade guide", "迁移指南"].iter().any(|g| title.contains(g));
+    let between_versions = ["migration guide", "upgrade guide", "迁移指南", "new features in "]
+        .iter()
+        .any(|g| title.contains(g));
     release_n
         || between_versions
         || [
@@ -200,6 +204,9 @@ pub(crate) mod tests {
             ("/fastify/Guides/Migration-Guide-V3", "V3 Migration Guide", RELEASE_NOTES_WEIGHT),
             ("/app/docs/moving-on", "Upgrade Guide for 2.x", RELEASE_NOTES_WEIGHT),
             ("/app/docs/v5", "The V5 Migration Guide", RELEASE_NOTES_WEIGHT),
+            ("/httpd/new_features_2_4", "Visão geral das novas funcionalidades", RELEASE_NOTES_WEIGHT),
+            ("/httpd/2.2", "Overview of new features in Apache HTTP Server 2.2", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/features", "Features", FULL_WEIGHT),
             ("/pg/upgrading", "18.6. Upgrading a PostgreSQL Cluster", FULL_WEIGHT),
             ("/pg/sql-release-savepoint", "RELEASE SAVEPOINT", FULL_WEIGHT),
             ("/pg/errcodes-appendix", "Appendix A. PostgreSQL Error Codes", APPENDIX_WEIGHT),
