@@ -59,6 +59,11 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
     ("Debian git-doc (asciidoc)", "git blame", "/git/git-blame#"),
     ("Debian git-doc (asciidoc)", "git send-email", "/git/git-send-email#"),
     ("Debian bash-doc (texinfo)", "set -e", "/bash/bashref#431-the-set-builtin"),
+    // A directive's words find its definition; a module's name finds its
+    // page, not the module index (whose entries are links to it) nor the
+    // pages about a release's new features.
+    ("Debian apache2-doc (Apache httpd's manual)", "keep alive timeout", "/httpd/mod/core#keepalivetimeout"),
+    ("Debian apache2-doc (Apache httpd's manual)", "mod_rewrite", "/httpd/mod/mod_rewrite#"),
     // Texinfo index entries (`@vindex`, `@findex`), found where they are made.
     (
         "Debian zsh-doc (texi2any, a redirect file per node)",
@@ -475,6 +480,40 @@ fn trees(scratch: &Path) -> Vec<Tree> {
                 "ArgumentParsers",
                 "Package net.sourceforge.argparse4j Class ArgumentParsers",
             )],
+        },
+        Tree {
+            name: "Debian libcommons-lang3-java-doc (javadoc 17, source pages)",
+            source: existing(d.join("libcommons-lang3-java-doc/usr/share/doc/libcommons-lang3-java/api")),
+            project: "lang3",
+            locale: "en",
+            // The pages link the JDK's API documentation as relative pages.
+            broken_in_source: 3606,
+            queries: [
+                // Class names in camel case, asked in words: the class, not
+                // the generated pages that use it.
+                ("to string builder", "/lang3/org/apache/commons/lang3/builder/ToStringBuilder"),
+                ("stop watch", "/lang3/org/apache/commons/lang3/time/StopWatch"),
+                ("left pad", "/lang3/org/apache/commons/lang3/StringUtils"),
+                ("escape html", "/lang3/org/apache/commons/lang3/StringEscapeUtils"),
+                ("StringUtils.isEmpty", "/lang3/org/apache/commons/lang3/StringUtils"),
+            ],
+            pages: &[],
+        },
+        Tree {
+            name: "Debian apache2-doc (Apache httpd's manual)",
+            source: existing(d.join("apache2-doc/usr/share/doc/apache2-doc/manual/en")),
+            project: "httpd",
+            locale: "en",
+            broken_in_source: 34,
+            queries: [
+                // Directives in camel case, asked in words.
+                ("keep alive timeout", "/httpd/mod/core"),
+                ("limit request body size", "/httpd/mod/core"),
+                ("max request workers", "/httpd/mod/mpm_common"),
+                ("name-based virtual hosts", "/httpd/vhosts/name-based"),
+                ("set up a reverse proxy", "/httpd/howto/reverse_proxy"),
+            ],
+            pages: &[],
         },
         Tree {
             name: "Debian zsh-doc (texi2any, a redirect file per node)",

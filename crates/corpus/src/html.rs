@@ -493,7 +493,9 @@ pub(crate) fn convert(
         text,
         sections,
         symbols,
-        listing: is_index_listing(&doc) || (texinfo && crate::texinfo::is_index_page(root)),
+        listing: is_index_listing(&doc)
+            || (texinfo && crate::texinfo::is_index_page(root))
+            || crate::generated::is_generated_listing(&doc, rel_file),
         nav: Default::default(),
     };
     let mut page = page;

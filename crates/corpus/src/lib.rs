@@ -29,6 +29,8 @@
 //! - `titles`: the site name generators append to page titles, removed across an edition.
 //! - `defined`: terms a page marks where it defines them (`<dfn>`, DocBook's `firstterm`)
 //!   → symbols of their sections.
+//! - `generated`: the pages an API generator writes around its reference (Javadoc's
+//!   index, "Uses of" pages and source listings; Doxygen's member indexes) are listings.
 //! - `manpage`: a manual page's NAME line (or a Markdown manual page's
 //!   frontmatter title) → its commands and what the page is about.
 //! - `texinfo`: GNU Texinfo manuals' index entries → symbols where they are made; their
@@ -47,6 +49,7 @@ mod chrome;
 mod defined;
 pub mod docset;
 pub mod frontmatter;
+mod generated;
 pub mod heading_ids;
 pub mod html;
 pub mod inventory;

@@ -287,7 +287,7 @@ fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
         .iter()
         .filter(|t| match t.kind {
             TokenKind::Word | TokenKind::Bigram => true,
-            TokenKind::Part | TokenKind::Joined => false,
+            TokenKind::Part | TokenKind::Camel | TokenKind::LowerCamel | TokenKind::Joined => false,
             // A one-char run: no bigram starts at it or just before it.
             TokenKind::Unigram => {
                 let before = t.position.checked_sub(1).is_some_and(|p| bigram_at.contains(&p));

@@ -19,7 +19,7 @@ use crate::cache::ResultCache;
 use crate::error::IndexError;
 use crate::format;
 use crate::schema::Fields;
-use crate::tokenizer::{GRAMS, GramTokenizer, LECTERN, LecternTokenizer};
+use crate::tokenizer::{GRAMS, GramTokenizer, LECTERN, LECTERN_TITLE, LecternTokenizer};
 
 /// Uncompressed size of a document-store block, at least: a block closes
 /// after the document that fills it. 1 KiB: a search hit decompresses its
@@ -109,6 +109,7 @@ fn meta_stamp(dir: &Path) -> Option<(u64, i128, u64)> {
 
 fn register_tokenizers(index: &tantivy::Index) {
     index.tokenizers().register(LECTERN, LecternTokenizer::default());
+    index.tokenizers().register(LECTERN_TITLE, LecternTokenizer::title());
     index.tokenizers().register(GRAMS, GramTokenizer::default());
 }
 

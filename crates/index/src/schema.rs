@@ -9,7 +9,7 @@ use tantivy::schema::{
     FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 
-use crate::tokenizer::{GRAMS, LECTERN};
+use crate::tokenizer::{GRAMS, LECTERN, LECTERN_TITLE};
 
 /// Bump when the schema, the tokenizers or what is stored changes; an index
 /// of another format is refused at open (`IndexError::Format`).
@@ -95,13 +95,14 @@ impl Fields {
     /// Builds the schema.
     pub fn build() -> Fields {
         let mut b = Schema::builder();
-        let analysed = |stored: bool| {
-            let o = TextOptions::default().set_indexing_options(
-                TextFieldIndexing::default()
-                    .set_tokenizer(LECTERN)
-                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-            );
-            if stored { o.set_stored() } else { o }
+        let analysed = |tokenizer: &str| {
+            TextOptions::default()
+                .set_indexing_options(
+                    TextFieldIndexing::default()
+                        .set_tokenizer(tokenizer)
+                        .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+                )
+                .set_stored()
         };
         let kind = b.add_text_field("kind", STRING);
         let edition = b.add_text_field("edition", STRING | STORED | FAST);
@@ -109,9 +110,9 @@ impl Fields {
         let key_num = b.add_u64_field("key_num", FAST);
         let path = b.add_text_field("path", STRING | STORED | FAST);
         let anchor = b.add_text_field("anchor", STORED);
-        let title = b.add_text_field("title", analysed(true));
-        let breadcrumb = b.add_text_field("breadcrumb", analysed(true));
-        let body = b.add_text_field("body", analysed(true));
+        let title = b.add_text_field("title", analysed(LECTERN_TITLE));
+        let breadcrumb = b.add_text_field("breadcrumb", analysed(LECTERN_TITLE));
+        let body = b.add_text_field("body", analysed(LECTERN));
         let symbol = b.add_text_field("symbol", STRING);
         let page_symbol = b.add_text_field("page_symbol", STRING);
         let weight = b.add_u64_field("weight", FAST);

@@ -17,8 +17,13 @@ use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 use crate::text::{fold, is_cjk, is_word_char};
 
-/// Name of the analyzer registered for title, breadcrumb and body.
+/// Name of the analyzer registered for the body.
 pub const LECTERN: &str = "lectern";
+/// Name of the analyzer registered for titles and breadcrumbs: the body's,
+/// without the words of a function's name in camel case (a heading naming
+/// `compileValidationSchema` is no heading about schema validation, where
+/// one naming `KeepAliveTimeout` is about a keep-alive timeout).
+pub const LECTERN_TITLE: &str = "lectern_title";
 /// Name of the n-gram tokenizer registered for the page gram field.
 pub const GRAMS: &str = "lectern_grams";
 
@@ -37,6 +42,15 @@ pub enum TokenKind {
     Unigram,
     /// Two consecutive CJK chars.
     Bigram,
+    /// A word of a name in camel case starting with a capital, a type's or
+    /// a directive's (`request` of `LimitRequestBody`), sharing the name's
+    /// position.
+    Camel,
+    /// A word of a name in camel case starting with a small letter, a
+    /// function's or a method's (`schema` of `compileValidationSchema`),
+    /// sharing the name's position; titles leave them out (see
+    /// [`LECTERN_TITLE`]).
+    LowerCamel,
     /// A hyphenated compound written closed (`email` of `e-mail`,
     /// `readonly` of `read-only`, `utf8` of `UTF-8`), sharing its first
     /// word's position: manuals and their readers write many such words
@@ -158,6 +172,16 @@ pub fn lead_mask(leads: &[Vec<u8>]) -> u128 {
         .fold(0, |m, b| m | 1 << b.to_ascii_lowercase())
 }
 
+/// The char at byte `i` of `text`; ASCII without decoding (most of any
+/// manual, even a Chinese one).
+fn char_at(text: &str, i: usize) -> Option<char> {
+    match text.as_bytes().get(i) {
+        Some(&b) if b < 0x80 => Some(b as char),
+        Some(_) => text.get(i..).and_then(|s| s.chars().next()),
+        None => None,
+    }
+}
+
 /// Like [`analyze_each`], but only the tokens `keep` lets through are
 /// reported (positions stay those of the full analysis).
 pub fn analyze_each_where(
@@ -168,16 +192,10 @@ pub fn analyze_each_where(
 ) {
     let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
     let stemmer = stem.then_some(&stemmer);
-    let bytes = text.as_bytes();
     let mut buf = String::new();
     let mut position = 0usize;
     let mut i = 0usize;
-    // ASCII without decoding: most of any manual, even a Chinese one.
-    let char_at = |i: usize| match bytes.get(i) {
-        Some(&b) if b < 0x80 => Some(b as char),
-        Some(_) => text.get(i..).and_then(|s| s.chars().next()),
-        None => None,
-    };
+    let char_at = |i: usize| char_at(text, i);
     while let Some(c) = char_at(i) {
         if c.is_ascii() && !c.is_ascii_alphanumeric() {
             i += 1;
@@ -210,84 +228,11 @@ pub fn analyze_each_where(
                 cur = n;
             }
         } else if is_word_char(c) {
-            // A word, or an identifier: words joined by single underscores.
-            let start = i;
-            let mut end = i + c.len_utf8();
-            let mut underscore = false;
-            loop {
-                while bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
-                    end += 1;
-                }
-                let Some(n) = char_at(end) else { break };
-                if is_word_char(n) {
-                    end += n.len_utf8();
-                } else if n == '_' && char_at(end + 1).is_some_and(is_word_char) {
-                    underscore = true;
-                    end += 1;
-                } else {
-                    break;
-                }
+            let (end, go_on) = word_tokens(text, i, (stemmer, keep), &mut buf, &mut position, each);
+            if !go_on {
+                return;
             }
             i = end;
-            let raw = &text[start..end];
-            if raw.len() > MAX_WORD_BYTES {
-                position += 1;
-                continue;
-            }
-            if underscore {
-                // The identifier as typed (not stemmed), then its parts.
-                if keep.word(raw) {
-                    push_word(raw, None, &mut buf);
-                    if !each(&buf, start, end, position, TokenKind::Word) {
-                        return;
-                    }
-                }
-                let mut offset = start;
-                for part in raw.split('_') {
-                    let from = offset;
-                    offset += part.len() + 1;
-                    if part.is_empty() {
-                        continue;
-                    }
-                    if keep.word(part) {
-                        push_word(part, stemmer, &mut buf);
-                        if !each(&buf, from, from + part.len(), position, TokenKind::Part) {
-                            return;
-                        }
-                    }
-                    position += 1;
-                }
-            } else {
-                if keep.word(raw) {
-                    push_word(raw, stemmer, &mut buf);
-                    if !each(&buf, start, end, position, TokenKind::Word) {
-                        return;
-                    }
-                }
-                if let Some(to) = hyphen_compound(bytes, start, end) {
-                    let closed: String = text[start..to].chars().filter(|&c| c != '-').collect();
-                    if keep.word(&closed) {
-                        push_word(&closed, stemmer, &mut buf);
-                        if !each(&buf, start, to, position, TokenKind::Joined) {
-                            return;
-                        }
-                    }
-                }
-                // A name in camel case (`LimitRequestBody`) is also its
-                // words, all at its position: `limit request body` finds
-                // it, and a phrase around it (`"limitrequestbody bytes"`,
-                // typed in any case) still does.
-                for (from, to) in camel_parts(raw) {
-                    let part = &raw[from..to];
-                    if keep.word(part) {
-                        push_word(part, stemmer, &mut buf);
-                        if !each(&buf, start + from, start + to, position, TokenKind::Part) {
-                            return;
-                        }
-                    }
-                }
-                position += 1;
-            }
         } else {
             i += c.len_utf8();
         }
@@ -321,6 +266,97 @@ fn camel_parts(word: &str) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     parts
+}
+
+/// The tokens of the word (or identifier) starting at byte `start` of
+/// `text`: where it ends, and false once `each` asked to stop.
+fn word_tokens(
+    text: &str,
+    start: usize,
+    (stemmer, keep): (Option<&rust_stemmers::Stemmer>, &Keep<'_>),
+    buf: &mut String,
+    position: &mut usize,
+    each: &mut dyn FnMut(&str, usize, usize, usize, TokenKind) -> bool,
+) -> (usize, bool) {
+    let bytes = text.as_bytes();
+    let char_at = |i: usize| char_at(text, i);
+    // A word, or an identifier: words joined by single underscores.
+    let mut end = start + char_at(start).map_or(1, char::len_utf8);
+    let mut underscore = false;
+    loop {
+        while bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+            end += 1;
+        }
+        let Some(n) = char_at(end) else { break };
+        if is_word_char(n) {
+            end += n.len_utf8();
+        } else if n == '_' && char_at(end + 1).is_some_and(is_word_char) {
+            underscore = true;
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    let raw = &text[start..end];
+    if raw.len() > MAX_WORD_BYTES {
+        *position += 1;
+        return (end, true);
+    }
+    if underscore {
+        // The identifier as typed (not stemmed), then its parts.
+        if keep.word(raw) {
+            push_word(raw, None, buf);
+            if !each(buf, start, end, *position, TokenKind::Word) {
+                return (end, false);
+            }
+        }
+        let mut offset = start;
+        for part in raw.split('_') {
+            let from = offset;
+            offset += part.len() + 1;
+            if part.is_empty() {
+                continue;
+            }
+            if keep.word(part) {
+                push_word(part, stemmer, buf);
+                if !each(buf, from, from + part.len(), *position, TokenKind::Part) {
+                    return (end, false);
+                }
+            }
+            *position += 1;
+        }
+        return (end, true);
+    }
+    if keep.word(raw) {
+        push_word(raw, stemmer, buf);
+        if !each(buf, start, end, *position, TokenKind::Word) {
+            return (end, false);
+        }
+    }
+    if let Some(to) = hyphen_compound(bytes, start, end) {
+        let closed: String = text[start..to].chars().filter(|&c| c != '-').collect();
+        if keep.word(&closed) {
+            push_word(&closed, stemmer, buf);
+            if !each(buf, start, to, *position, TokenKind::Joined) {
+                return (end, false);
+            }
+        }
+    }
+    // A name in camel case (`LimitRequestBody`) is also its words, all at
+    // its position: `limit request body` finds it, and a phrase around it
+    // (`"limitrequestbody bytes"`, typed in any case) still does.
+    let kind = if bytes[start].is_ascii_lowercase() { TokenKind::LowerCamel } else { TokenKind::Camel };
+    for (from, to) in camel_parts(raw) {
+        let part = &raw[from..to];
+        if keep.word(part) {
+            push_word(part, stemmer, buf);
+            if !each(buf, start + from, start + to, *position, kind) {
+                return (end, false);
+            }
+        }
+    }
+    *position += 1;
+    (end, true)
 }
 
 /// Most words a hyphenated compound joins (`x86-64-linux-gnu` is none).
@@ -372,10 +408,20 @@ pub fn analyze(text: &str, stem: bool, out: &mut Vec<Analyzed>) {
     });
 }
 
-/// The `lectern` tokenizer for tantivy (stemmed).
+/// The `lectern` tokenizer for tantivy (stemmed); for titles
+/// ([`LecternTokenizer::title`]) without the words of functions' names in
+/// camel case.
 #[derive(Clone, Default)]
 pub struct LecternTokenizer {
     tokens: Vec<Token>,
+    no_camel: bool,
+}
+
+impl LecternTokenizer {
+    /// The tokenizer of [`LECTERN_TITLE`].
+    pub fn title() -> Self {
+        LecternTokenizer { tokens: Vec::new(), no_camel: true }
+    }
 }
 
 /// Stream over precomputed tokens.
@@ -410,7 +456,11 @@ impl Tokenizer for LecternTokenizer {
     fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream<'a> {
         self.tokens.clear();
         let tokens = &mut self.tokens;
-        analyze_each(text, true, &mut |t, from, to, position, _| {
+        let no_camel = self.no_camel;
+        analyze_each(text, true, &mut |t, from, to, position, kind| {
+            if no_camel && kind == TokenKind::LowerCamel {
+                return true;
+            }
             tokens.push(Token {
                 offset_from: from,
                 offset_to: to,
@@ -525,15 +575,17 @@ mod tests {
 
     #[test]
     fn camel_case_names_are_kept_whole_and_split() {
+        let lower = texts("getElementById");
+        assert!(lower[1..].iter().all(|t| t.2 == TokenKind::LowerCamel), "{lower:?}");
         let t = texts("set LimitRequestBody to");
         assert_eq!(
             t,
             vec![
                 ("set".into(), 0, TokenKind::Word),
                 ("limitrequestbodi".into(), 1, TokenKind::Word),
-                ("limit".into(), 1, TokenKind::Part),
-                ("request".into(), 1, TokenKind::Part),
-                ("bodi".into(), 1, TokenKind::Part),
+                ("limit".into(), 1, TokenKind::Camel),
+                ("request".into(), 1, TokenKind::Camel),
+                ("bodi".into(), 1, TokenKind::Camel),
                 ("to".into(), 2, TokenKind::Word),
             ]
         );
@@ -551,6 +603,33 @@ mod tests {
         {
             assert!(parts(none).is_empty(), "{none}: {:?}", parts(none));
         }
+    }
+
+    #[test]
+    fn titles_leave_out_the_words_of_functions_names() {
+        let words = |mut tokenizer: LecternTokenizer| -> Vec<String> {
+            let mut stream = tokenizer.token_stream("compileValidationSchema KeepAliveTimeout");
+            let mut out = Vec::new();
+            while stream.advance() {
+                out.push(stream.token().text.clone());
+            }
+            out
+        };
+        let body = [
+            "compilevalidationschema",
+            "compil",
+            "valid",
+            "schema",
+            "keepalivetimeout",
+            "keep",
+            "aliv",
+            "timeout",
+        ];
+        assert_eq!(words(LecternTokenizer::default()), body);
+        assert_eq!(
+            words(LecternTokenizer::title()),
+            ["compilevalidationschema", "keepalivetimeout", "keep", "aliv", "timeout"]
+        );
     }
 
     #[test]
