@@ -64,6 +64,9 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
     // pages about a release's new features.
     ("Debian apache2-doc (Apache httpd's manual)", "keep alive timeout", "/httpd/mod/core#keepalivetimeout"),
     ("Debian apache2-doc (Apache httpd's manual)", "mod_rewrite", "/httpd/mod/mod_rewrite#"),
+    // mdBook's print.html repeats every chapter: the chapter comes first.
+    ("Debian rust-doc nomicon (mdBook)", "unbounded lifetimes", "/nomicon/unbounded-lifetimes#"),
+    ("Debian rust-doc nomicon (mdBook)", "transmute", "/nomicon/transmutes#"),
     // Texinfo index entries (`@vindex`, `@findex`), found where they are made.
     (
         "Debian zsh-doc (texi2any, a redirect file per node)",

@@ -408,18 +408,19 @@ fn language_counts<'a>(files: &[&'a SourceFile]) -> HashMap<&'a str, usize> {
 /// ten of its own) is a copy of them (see [`Reader::mark_copies`]).
 const MIN_COPY_SECTIONS: usize = 20;
 
-/// A hash of each section of `page` that has an anchor and text besides
-/// its title (a chapter's heading over its sections has none): the
-/// anchor, the title and the text, so that only a word-for-word repeat of a
-/// section matches it.
+/// A hash of each section of `page` that has text besides its title (a
+/// chapter's heading over its sections has none): its title and text, so
+/// that only a word-for-word repeat of a section matches it, whatever its
+/// anchor (mdBook's `print.html` repeats each chapter's top, which has
+/// none, under an id of its own).
 fn section_hashes(page: &Page) -> Vec<u64> {
     use std::hash::{Hash, Hasher};
     page.sections
         .iter()
-        .filter(|s| s.anchor.is_some() && s.text.trim() != s.title.trim())
+        .filter(|s| s.text.trim() != s.title.trim())
         .map(|s| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            (&s.anchor, &s.title, &s.text).hash(&mut h);
+            (&s.title, &s.text).hash(&mut h);
             h.finish()
         })
         .collect()

@@ -423,6 +423,32 @@ fn a_single_page_edition_beside_its_chapters_is_read_and_ranked_as_a_copy() {
     }
 }
 
+#[test]
+fn a_print_page_repeating_chapters_under_ids_of_its_own_is_ranked_as_a_copy() {
+    // mdBook's `print.html`: each chapter's top (which has no id on the
+    // chapter's own page) under an id of its own, the whole book in one page.
+    let dir = tempfile::tempdir().unwrap();
+    let doc = |title: &str, body: &str| {
+        format!("<html><head><title>{title} - The Book</title></head><body><main>{body}</main></body></html>")
+    };
+    let chapter = |i: usize, id: &str| {
+        format!(
+            "<h1{id}><a class=\"header\" href=\"#c{i}\">Chapter {i}</a></h1><p>What chapter {i} says about lifetimes and drops.</p>"
+        )
+    };
+    let mut all = String::new();
+    for i in 1..=24 {
+        std::fs::write(dir.path().join(format!("ch{i}.html")), doc(&format!("Chapter {i}"), &chapter(i, "")))
+            .unwrap();
+        all.push_str(&chapter(i, &format!(" id=\"c{i}\"")));
+    }
+    std::fs::write(dir.path().join("print.html"), doc("The Book", &all)).unwrap();
+    let ingested = crate::read(dir.path(), "/b");
+    let page = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap();
+    assert!(page("/b/print").listing);
+    assert!((1..=24).all(|i| !page(&format!("/b/ch{i}")).listing));
+}
+
 /// An MkDocs site: `mkdocs.yml` beside `docs/` orders and groups the
 /// pages, whether the repository or its docs folder is added; a page named
 /// alone keeps its own title.
