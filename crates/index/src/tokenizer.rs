@@ -8,7 +8,8 @@
 //! ≥ 3 chars is found as a phrase of its consecutive bigrams. An identifier
 //! `a_b_c` takes one position per part; the whole token shares the first.
 //! A hyphenated compound (`read-only`) is also indexed closed (`readonly`)
-//! at its first word's position.
+//! at its first word's position, and a name in camel case
+//! (`LimitRequestBody`) also as its words, all at its own position.
 //! Offsets are byte offsets into the original text and never decrease.
 
 use std::collections::HashSet;
@@ -248,7 +249,13 @@ pub fn analyze_each_where(
 /// two of them or more.
 fn camel_parts(word: &str) -> Vec<(usize, usize)> {
     let b = word.as_bytes();
-    if b.len() < 4 || !b.iter().all(u8::is_ascii_alphanumeric) {
+    // Most words have no capital past their first char: they cost no
+    // allocation.
+    if b.len() < 4
+        || !b[1..].iter().any(u8::is_ascii_uppercase)
+        || !b.iter().any(u8::is_ascii_lowercase)
+        || !b.iter().all(u8::is_ascii_alphanumeric)
+    {
         return Vec::new();
     }
     let mut parts = Vec::new();
