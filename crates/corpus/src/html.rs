@@ -468,7 +468,8 @@ pub(crate) fn convert(
     // Other definition terms that name code (a Sphinx API entry, a texinfo
     // `<dt id>`), then a Texinfo manual's index entries where it makes
     // them, each name once: a variable list's own entry wins, then a term.
-    let texinfo = crate::texinfo::is_texinfo(&doc);
+    let mark = crate::generated::generator_mark(&doc);
+    let texinfo = crate::texinfo::is_texinfo(mark.as_deref());
     let entries = if texinfo { crate::texinfo::index_symbols(root) } else { Vec::new() };
     let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
     for symbol in term_symbols(root).into_iter().chain(entries) {
@@ -495,7 +496,7 @@ pub(crate) fn convert(
         symbols,
         listing: is_index_listing(&doc)
             || (texinfo && crate::texinfo::is_index_page(root))
-            || crate::generated::is_generated_listing(&doc, rel_file),
+            || crate::generated::is_generated_listing(mark.as_deref(), rel_file),
         nav: Default::default(),
     };
     let mut page = page;

@@ -10,7 +10,7 @@
 //! element is where the manual's own index sends a reader looking for it.
 
 use ego_tree::NodeRef;
-use scraper::{Html, Node};
+use scraper::Node;
 
 use crate::page::Symbol;
 use crate::text::nfc;
@@ -24,20 +24,10 @@ const MAX_NAME_CHARS: usize = 100;
 /// holds its indexes at the end of its text.
 const INDEX_SHARE: f64 = 0.5;
 
-/// True for a page `makeinfo` or `texi2any` wrote (`<meta name="Generator">`
-/// in its `<head>`, which the parser puts before the body: the walk stops
-/// there rather than visiting every node of every page).
-pub(crate) fn is_texinfo(doc: &Html) -> bool {
-    let is_head = |n: &NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| e.name() == "head");
-    let Some(head) = doc.tree.root().descendants().find(is_head) else { return false };
-    head.children().filter_map(|n| n.value().as_element()).any(|e| {
-        e.name() == "meta"
-            && e.attr("name").is_some_and(|n| n.eq_ignore_ascii_case("generator"))
-            && e.attr("content").is_some_and(|c| {
-                let c = c.trim().to_ascii_lowercase();
-                c.starts_with("makeinfo") || c.starts_with("texi2any") || c.starts_with("texinfo")
-            })
-    })
+/// True for a page `makeinfo` or `texi2any` wrote, by the generator's
+/// mark in its `<head>` (see [`crate::generated::generator_mark`]).
+pub(crate) fn is_texinfo(mark: Option<&str>) -> bool {
+    mark.is_some_and(|c| c.starts_with("makeinfo") || c.starts_with("texi2any") || c.starts_with("texinfo"))
 }
 
 /// The index entries marked below `root`, each named once, anchored at its
@@ -122,7 +112,10 @@ pub(crate) fn is_index_page(root: NodeRef<'_, Node>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use scraper::Html;
+
     use super::*;
+    use crate::generated::generator_mark;
 
     #[test]
     fn ids_decode_to_entries() {
@@ -153,12 +146,13 @@ mod tests {
             "<p>x</p><span id=\"index-HISTFILE\"></span><dl><dt>HISTFILE</dt></dl>\
              <span id=\"index-HISTFILE-1\"></span><a id=\"Parameters\"></a>",
         );
-        assert!(is_texinfo(&doc));
+        assert!(is_texinfo(generator_mark(&doc).as_deref()));
         let symbols = index_symbols(doc.tree.root());
         let got: Vec<(&str, Option<&str>)> =
             symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
         assert_eq!(got, [("HISTFILE", Some("index-HISTFILE"))]);
-        assert!(!is_texinfo(&Html::parse_document("<meta name=\"generator\" content=\"Sphinx 7\">")));
+        let sphinx = Html::parse_document("<meta name=\"generator\" content=\"Sphinx 7\">");
+        assert!(!is_texinfo(generator_mark(&sphinx).as_deref()));
     }
 
     #[test]
