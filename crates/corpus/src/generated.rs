@@ -1,7 +1,7 @@
 //! Pages an API documentation generator writes around the reference
 //! itself: Javadoc's index, "Uses of" pages, class trees, source listings
 //! and its help page; Doxygen's member indexes, file and class lists and
-//! source listings. Each holds the names of many classes or functions
+//! source listings; Texinfo's printed indexes. Each holds the names of many classes or functions
 //! without saying what one does, so they are listings: shown, but ranked
 //! after the pages that define those names (`to string builder` finds
 //! `ToStringBuilder`, not the pages that use it).
@@ -32,11 +32,13 @@ pub(crate) fn generator_mark(doc: &Html) -> Option<String> {
 
 /// True for a page of a generator's own listings (see the module doc),
 /// told by the generator's mark ([`generator_mark`]) and the file's name
-/// (`rel_file`, relative to the source).
-pub(crate) fn is_generated_listing(mark: Option<&str>, rel_file: &str) -> bool {
+/// (`rel_file`, relative to the source), or for a Texinfo manual by the
+/// page's content below `root` (its printed index).
+pub(crate) fn is_generated_listing(mark: Option<&str>, rel_file: &str, root: NodeRef<'_, Node>) -> bool {
     match mark {
         Some(m) if m.starts_with("javadoc") => javadoc_listing(rel_file),
         Some(m) if m.starts_with("doxygen") => doxygen_listing(rel_file),
+        _ if crate::texinfo::is_texinfo(mark) => crate::texinfo::is_index_page(root),
         _ => false,
     }
 }
@@ -106,6 +108,11 @@ fn doxygen_listing(rel_file: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// Whether a page of `mark` at `rel_file`, with no content, is a listing.
+    fn listing(mark: &Option<String>, rel_file: &str) -> bool {
+        is_generated_listing(mark.as_deref(), rel_file, Html::parse_document("").tree.root())
+    }
+
     /// The generator's mark of a page with `head`.
     fn doc(head: &str) -> Option<String> {
         generator_mark(&Html::parse_document(&format!(
@@ -120,8 +127,11 @@ mod tests {
         let doxygen = doc(r#"<meta name="generator" content="Doxygen 1.9.4"/>"#);
         let sphinx =
             doc(r#"<meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/">"#);
+        // Any generator's mark is read, whatever the case of its name.
+        assert_eq!(doc(r#"<meta name="Generator" content="texi2any">"#).as_deref(), Some("texi2any"));
+        assert_eq!(doc(r#"<meta name="generator" content="Sphinx 7">"#).as_deref(), Some("sphinx 7"));
         for javadoc in [&old_javadoc, &new_javadoc] {
-            for listing in [
+            for name in [
                 "index-all.html",
                 "index-files/index-3.html",
                 "org/apache/commons/lang3/class-use/StringUtils.html",
@@ -133,7 +143,7 @@ mod tests {
                 "help-doc.html",
                 "org/apache/commons/lang3/package-frame.html",
             ] {
-                assert!(is_generated_listing(javadoc.as_deref(), listing), "{listing}");
+                assert!(listing(javadoc, name), "{name}");
             }
             for page in [
                 "org/apache/commons/lang3/StringUtils.html",
@@ -141,10 +151,10 @@ mod tests {
                 "overview-summary.html",
                 "index.html",
             ] {
-                assert!(!is_generated_listing(javadoc.as_deref(), page), "{page}");
+                assert!(!listing(javadoc, page), "{page}");
             }
         }
-        for listing in [
+        for name in [
             "lmdb_8h_source.html",
             "globals_p.html",
             "functions_vars.html",
@@ -152,15 +162,15 @@ mod tests {
             "files.html",
             "classMDB__txn-members.html",
         ] {
-            assert!(is_generated_listing(doxygen.as_deref(), listing), "{listing}");
+            assert!(listing(&doxygen, name), "{name}");
         }
         for page in ["group__mdb__put.html", "starting.html", "lmdb_8h.html", "index.html"] {
-            assert!(!is_generated_listing(doxygen.as_deref(), page), "{page}");
+            assert!(!listing(&doxygen, page), "{page}");
         }
         // Another generator's pages of the same names are no listings.
         for name in ["index-all.html", "class-use/StringUtils.html", "files.html", "globals.html"] {
-            assert!(!is_generated_listing(sphinx.as_deref(), name), "{name}");
-            assert!(!is_generated_listing(doc("").as_deref(), name), "{name}");
+            assert!(!listing(&sphinx, name), "{name}");
+            assert!(!listing(&doc(""), name), "{name}");
         }
     }
 }

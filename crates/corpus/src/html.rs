@@ -495,8 +495,7 @@ pub(crate) fn convert(
         sections,
         symbols,
         listing: is_index_listing(&doc)
-            || (texinfo && crate::texinfo::is_index_page(root))
-            || crate::generated::is_generated_listing(mark.as_deref(), rel_file),
+            || crate::generated::is_generated_listing(mark.as_deref(), rel_file, root),
         nav: Default::default(),
     };
     let mut page = page;

@@ -30,7 +30,8 @@
 //! - `defined`: terms a page marks where it defines them (`<dfn>`, DocBook's `firstterm`)
 //!   → symbols of their sections.
 //! - `generated`: the pages an API generator writes around its reference (Javadoc's
-//!   index, "Uses of" pages and source listings; Doxygen's member indexes) are listings.
+//!   index, "Uses of" pages and source listings; Doxygen's member indexes; Texinfo's
+//!   printed indexes) are listings, told by the generator's mark in the `<head>`.
 //! - `manpage`: a manual page's NAME line (or a Markdown manual page's
 //!   frontmatter title) → its commands and what the page is about.
 //! - `texinfo`: GNU Texinfo manuals' index entries → symbols where they are made; their
