@@ -309,14 +309,15 @@ fn word_tokens(
         *position += 1;
         return (end, true);
     }
-    if underscore {
-        // The identifier as typed (not stemmed), then its parts.
-        if keep.word(raw) {
-            push_word(raw, None, buf);
-            if !each(buf, start, end, *position, TokenKind::Word) {
-                return (end, false);
-            }
+    // The word, or the identifier as typed (not stemmed).
+    if keep.word(raw) {
+        push_word(raw, if underscore { None } else { stemmer }, buf);
+        if !each(buf, start, end, *position, TokenKind::Word) {
+            return (end, false);
         }
+    }
+    if underscore {
+        // Then the identifier's parts.
         let mut offset = start;
         for part in raw.split('_') {
             let from = offset;
@@ -333,12 +334,6 @@ fn word_tokens(
             *position += 1;
         }
         return (end, true);
-    }
-    if keep.word(raw) {
-        push_word(raw, stemmer, buf);
-        if !each(buf, start, end, *position, TokenKind::Word) {
-            return (end, false);
-        }
     }
     if let Some(to) = hyphen_compound(bytes, start, end) {
         let closed: String = text[start..to].chars().filter(|&c| c != '-').collect();
