@@ -50,6 +50,9 @@ const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
+/// What each bigram of a CJK term found in a title adds, over a whole word
+/// found there.
+const TITLE_PART_SHARE: Score = 2.0;
 /// A bigram of a CJK sentence is a word when at least this share of the
 /// sections holding its rarer char hold the bigram (see `edge_bigrams`).
 const WORD_SHARE: Score = 0.1;
@@ -190,7 +193,34 @@ impl Unit {
                 clauses.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
             }
         }
-        (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
+        if clauses.is_empty() {
+            return None;
+        }
+        let whole: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+        // A CJK term's bigrams found in a title score there on their own.
+        let parts: Vec<(Occur, Box<dyn Query>)> = self
+            .cjk_bigrams()
+            .into_iter()
+            .map(|t| {
+                let q = TermQuery::new(Term::from_field_text(f.title, t), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(q), TITLE_BOOST * TITLE_PART_SHARE)) as _)
+            })
+            .collect();
+        if parts.is_empty() {
+            return Some(whole);
+        }
+        Some(Box::new(BooleanQuery::new(std::iter::once((Occur::Must, whole)).chain(parts).collect())))
+    }
+
+    /// The bigrams of a CJK phrase of two or more (none for other units).
+    fn cjk_bigrams(&self) -> Vec<&str> {
+        match self {
+            Unit::Phrase(ts) if ts.len() >= 2 && ts.iter().all(|(_, t)| t.chars().any(is_cjk)) => {
+                ts.iter().map(|(_, t)| t.as_str()).collect()
+            }
+            Unit::Spellings(us) => us.first().map_or(Vec::new(), Unit::cjk_bigrams),
+            _ => Vec::new(),
+        }
     }
 }
 
