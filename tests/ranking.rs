@@ -498,24 +498,6 @@ fn library() -> tempfile::TempDir {
         page("6.3.9. 通过 PXE 在网络上安装和引导", "在网络上用 PXE 引导计算机，然后启动系统的安装。", &[]),
     );
     write(zh.path(), "mirrors.html", page("2. 镜像", "我们通过网络提供镜像，PXE 的说明见别处。", &[]));
-    // A Chinese term whose words a title holds apart (服务器日志 under
-    // 日志文件维护), and a shorter section writing the term once under a
-    // title that holds neither word.
-    let filler_log = "轮换之后旧的文件可以删除或者归档。";
-    write(
-        zh.path(),
-        "logfile-maintenance.html",
-        page("24.3. 日志文件维护", &format!("服务器日志可能包含敏感信息，需要受到保护。{filler_log}"), &[]),
-    );
-    write(
-        zh.path(),
-        "auth-problems.html",
-        page(
-            "20.16. 认证问题",
-            "连接被拒绝时，服务器日志写明原因：请在服务器日志里查找，服务器日志会写明。",
-            &[],
-        ),
-    );
     // A manual writes out what programmers write in short (standard error
     // for stderr); another page holds the query's other words more often.
     write(
@@ -594,6 +576,44 @@ fn library() -> tempfile::TempDir {
         en.path(),
         "translations.html",
         page("Translations", "The Chinese manual writes 启动安装 for starting the installer.", &[]),
+    );
+    // An English term the Chinese manual translates (deadlock: 死锁): the
+    // English edition of the same manual knows the page, and the Chinese
+    // copy of it comes before a page holding the question's other words.
+    write(
+        en.path(),
+        "explicit-locking.html",
+        page(
+            "13.3. Explicit Locking",
+            "PostgreSQL provides various lock modes.",
+            &[(
+                "LOCKING-DEADLOCKS",
+                "13.3.4. Deadlocks",
+                "<p>The use of explicit locking can increase the likelihood of deadlocks. PostgreSQL automatically detects deadlock situations and resolves them by aborting one of the transactions involved: the error reads deadlock detected.</p>",
+            )],
+        ),
+    );
+    write(
+        zh.path(),
+        "explicit-locking.html",
+        page(
+            "13.3. 显式锁定",
+            "PostgreSQL提供了多种锁模式。",
+            &[(
+                "LOCKING-DEADLOCKS",
+                "13.3.4. 死锁",
+                "<p>显式锁定的使用可能会增加死锁的可能性。PostgreSQL自动检测死锁情况并且会通过中断其中一个事务来解决。</p>",
+            )],
+        ),
+    );
+    write(
+        zh.path(),
+        "serialization-failures.html",
+        page(
+            "13.5. 序列化失败处理",
+            "出现序列化错误时，应用程序应该重试。出现这种错误的事务必须从头重试。",
+            &[],
+        ),
     );
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
@@ -826,8 +846,9 @@ fn check(face: &mut dyn Face, name: &str) {
         // Chinese words run together with a name: a run the manual never
         // writes (启动安装) is searched by its words, not as one word.
         ("通过网络PXE启动安装", "/zh-Hans/m/install-pxe"),
-        // A term's words found in a title count there, as English words do.
-        ("服务器日志", "/zh-Hans/m/logfile-maintenance"),
+        // An English term the Chinese manual translates, found through the
+        // English edition beside it.
+        ("出现“deadlock detected”错误是为什么", "/zh-Hans/m/explicit-locking"),
     ] {
         let r = face.search(query, "zh-Hans");
         assert_eq!(first(&r).0, page, "{name}: {query}: {r}");

@@ -188,6 +188,7 @@ fn main() {
             let request = SearchRequest {
                 query: &query,
                 editions: &editions,
+                twins: &[],
                 last_word_prefix: false,
                 limit,
                 offset,

@@ -36,6 +36,7 @@ pub(crate) struct Key {
     phrases: Vec<String>,
     excluded: Vec<String>,
     editions: Vec<String>,
+    twins: Vec<crate::request::Twin>,
     last_word_prefix: bool,
     limit: usize,
     offset: usize,
@@ -49,6 +50,7 @@ impl Key {
             phrases: q.phrases.clone(),
             excluded: q.excluded.clone(),
             editions: request.editions.to_vec(),
+            twins: request.twins.to_vec(),
             last_word_prefix: request.last_word_prefix,
             limit: request.limit,
             offset: request.offset,
@@ -62,6 +64,11 @@ impl Key {
             .flatten()
             .map(|s| s.len() + 4)
             .sum::<usize>()
+            + self
+                .twins
+                .iter()
+                .map(|t| t.edition.len() + t.prefix.len() + t.scope_prefix.len() + 12)
+                .sum::<usize>()
             + 32
     }
 }
@@ -153,6 +160,7 @@ mod tests {
         SearchRequest {
             query,
             editions,
+            twins: &[],
             last_word_prefix: false,
             limit: 20,
             offset: 0,

@@ -50,9 +50,6 @@ const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
-/// What each bigram of a CJK term found in a title adds, over a whole word
-/// found there.
-const TITLE_PART_SHARE: Score = 2.0;
 /// A bigram of a CJK sentence is a word when at least this share of the
 /// sections holding its rarer char hold the bigram (see `edge_bigrams`).
 const WORD_SHARE: Score = 0.1;
@@ -109,6 +106,9 @@ const QUESTION_WORDS: usize = 3;
 /// the section defining most of them comes first among those that match
 /// as well.
 const QUESTION_NAME_SCORE: Score = 8.0;
+/// What a section of a page that a twin edition ranks for the query's
+/// translated words adds (see `twin`).
+const TWIN_SCORE: Score = 60.0;
 
 /// One searchable unit: a term, a phrase (terms at offsets), any of
 /// several terms (a prefix expansion), or any of a word's spellings (the
@@ -193,34 +193,7 @@ impl Unit {
                 clauses.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
             }
         }
-        if clauses.is_empty() {
-            return None;
-        }
-        let whole: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
-        // A CJK term's bigrams found in a title score there on their own.
-        let parts: Vec<(Occur, Box<dyn Query>)> = self
-            .cjk_bigrams()
-            .into_iter()
-            .map(|t| {
-                let q = TermQuery::new(Term::from_field_text(f.title, t), IndexRecordOption::WithFreqs);
-                (Occur::Should, Box::new(BoostQuery::new(Box::new(q), TITLE_BOOST * TITLE_PART_SHARE)) as _)
-            })
-            .collect();
-        if parts.is_empty() {
-            return Some(whole);
-        }
-        Some(Box::new(BooleanQuery::new(std::iter::once((Occur::Must, whole)).chain(parts).collect())))
-    }
-
-    /// The bigrams of a CJK phrase of two or more (none for other units).
-    fn cjk_bigrams(&self) -> Vec<&str> {
-        match self {
-            Unit::Phrase(ts) if ts.len() >= 2 && ts.iter().all(|(_, t)| t.chars().any(is_cjk)) => {
-                ts.iter().map(|(_, t)| t.as_str()).collect()
-            }
-            Unit::Spellings(us) => us.first().map_or(Vec::new(), Unit::cjk_bigrams),
-            _ => Vec::new(),
-        }
+        (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
     }
 }
 
@@ -1036,7 +1009,12 @@ fn any_match(searcher: &Searcher, query: &dyn Query) -> bool {
 /// Compiles the request's query against this searcher (prefixes expand to
 /// its terms, words weigh by their rarity in it); None when the query has
 /// no word or phrase that could match and names no symbol.
-pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>) -> Option<Compiled> {
+pub(crate) fn compile(
+    stats: &Stats<'_>,
+    f: &Fields,
+    request: &SearchRequest<'_>,
+    twin_pages: &[(String, Score)],
+) -> Option<Compiled> {
     let searcher = stats.searcher;
     let q = request.query;
     // A term some section's body or title holds (a word's other spellings
@@ -1084,7 +1062,37 @@ pub(crate) fn compile(stats: &Stats<'_>, f: &Fields, request: &SearchRequest<'_>
     if tier2.is_some() {
         lit.add_grams(&grams);
     }
-    Some(Compiled { tier1, tier2, proximity, highlight: Highlight::new(lit.terms, lit.groups) })
+    let compiled = Compiled { tier1, tier2, proximity, highlight: Highlight::new(lit.terms, lit.groups) };
+    Some(with_twin_pages(f, &units, compiled, twin_pages))
+}
+
+/// The tiers with the pages a twin edition ranks for the query's translated
+/// words (see `twin`): each section of them scores [`TWIN_SCORE`] more in
+/// tier 1 (times the twin's score of the page over its best page's), and in
+/// a question's tier 2 it qualifies by that alone (phrases and exclusions
+/// still hold).
+fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[(String, Score)]) -> Compiled {
+    if pages.is_empty() {
+        return compiled;
+    }
+    let twin = || -> Box<dyn Query> {
+        let scored =
+            pages.iter().map(|(p, share)| (Occur::Should, const_term(f.path, p, TWIN_SCORE * share)));
+        Box::new(BooleanQuery::new(scored.collect()))
+    };
+    compiled.tier1 =
+        Box::new(BooleanQuery::new(vec![(Occur::Must, compiled.tier1), (Occur::Should, twin())]));
+    compiled.tier2 = compiled.tier2.map(|(query, coverage)| {
+        if !coverage.merged {
+            return (query, coverage);
+        }
+        let either: Box<dyn Query> =
+            Box::new(BooleanQuery::new(vec![(Occur::Should, query), (Occur::Should, twin())]));
+        let mut clauses = units.filters();
+        clauses.push((Occur::Must, either));
+        (Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage)
+    });
+    compiled
 }
 
 #[cfg(test)]

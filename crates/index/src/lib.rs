@@ -22,6 +22,7 @@
 //! - `compile`: a query compiled into the two tiers' queries and what snippets light.
 //! - `proximity`, `passage`: the best candidates rescored by their words' positions.
 //! - `search`: ranked search over a set of editions, tiers, deadline, cancellation.
+//! - `twin`: words a translated edition renders otherwise, looked up in the edition it was translated from.
 //! - `cache`: a snapshot's recent search results.
 //! - `highlight`, `snippet`: snippets with highlight ranges in scalar offsets.
 //! - `hitdoc`: a hit's stored fields read from the document's bytes, borrowed.
@@ -54,6 +55,7 @@ mod spellings;
 mod stats;
 pub mod text;
 pub mod tokenizer;
+mod twin;
 mod weight;
 mod writer;
 
@@ -62,7 +64,7 @@ pub use index::{Index, Snapshot};
 pub use keys::section_key;
 pub use query::{FilterKey, ParsedQuery, QueryError, parse_query};
 pub use records::{AssetRecord, PageMeta, PageParts, PageRecord, PageRow, SectionRecord};
-pub use request::{Cancel, Hit, SearchOutcome, SearchRequest};
+pub use request::{Cancel, Hit, SearchOutcome, SearchRequest, Twin};
 pub use schema::FORMAT_VERSION;
 /// Where a document is in the index (a page of [`Snapshot::page_rows`]).
 pub use tantivy::DocAddress;

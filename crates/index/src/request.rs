@@ -16,12 +16,27 @@ pub struct SearchRequest<'a> {
     pub query: &'a ParsedQuery,
     /// Edition keys to search (already resolved from scope + enabled).
     pub editions: &'a [String],
+    /// The same manuals in other languages, installed beside the searched
+    /// editions: the query's words that the searched editions translate are
+    /// looked up there (see `twin`). Empty for none.
+    pub twins: &'a [Twin],
     /// Treat the last plain word as a prefix (search as you type).
     pub last_word_prefix: bool,
     pub limit: usize,
     pub offset: usize,
     pub deadline: Instant,
     pub cancel: Option<Cancel>,
+}
+
+/// Another edition of a searched manual, in another language: its key, its
+/// site path prefix (`/postgresql`) and the searched edition's
+/// (`/zh-Hans/postgresql`), under which the searched edition has its copy
+/// of each of the twin's pages.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Twin {
+    pub edition: String,
+    pub prefix: String,
+    pub scope_prefix: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

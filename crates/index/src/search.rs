@@ -12,6 +12,9 @@
 //! coverage then counts about as much as a strong BM25 match, so a section
 //! titled with the rare words may pass one holding every common word.
 //! Sections of generated listings (a manual's index) come after both tiers.
+//! English words that a translated edition renders in its own words are
+//! first searched in the edition it was translated from (see `twin`): the
+//! searched edition's copies of the pages found there count as matching.
 //! Scores are multiplied by the section's rank weight (release notes,
 //! appendices and "See Also" parts weigh less; see `weight`). The best
 //! forty of the first list are then rescored: a proximity score (the
@@ -46,6 +49,7 @@ use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
 use crate::stats::Stats;
+use crate::twin;
 use crate::weight::{FULL_WEIGHT, is_listing};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
@@ -351,7 +355,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         return outcome;
     }
     let stats = Stats::new(&snap.searcher);
-    let Some(compiled) = compile(&stats, &snap.fields, request) else { return outcome };
+    let twin_pages = twin_pages(snap, request);
+    let Some(compiled) = compile(&stats, &snap.fields, request, &twin_pages) else { return outcome };
     let wanted = request.offset.saturating_add(request.limit);
 
     // Coverage outweighs BM25 for keywords (tier 1 ahead of tier 2, which
@@ -409,6 +414,36 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     outcome.cancelled = flags.cancelled;
     outcome.candidate_truncated = flags.truncated;
     outcome
+}
+
+/// The searched editions' copies of the pages their twins rank best for the
+/// query's translated words (see `twin`), each with its score over the
+/// best one's; empty when there are none.
+fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<(String, Score)> {
+    let words = twin::translated_words(snap, request);
+    let Some(query) = twin::words_query(&words) else { return Vec::new() };
+    let editions: Vec<String> = request.twins.iter().map(|t| t.edition.clone()).collect();
+    let inner = SearchRequest {
+        query: &query,
+        editions: &editions,
+        twins: &[],
+        last_word_prefix: false,
+        limit: twin::TWIN_PAGES,
+        offset: 0,
+        deadline: request.deadline,
+        cancel: request.cancel.clone(),
+    };
+    let hits = search(snap, &inner).hits;
+    let best = hits.first().map_or(1.0, |h| h.score.max(Score::MIN_POSITIVE));
+    let mut pages: Vec<(String, Score)> = Vec::new();
+    for hit in hits {
+        if let Some(path) = twin::scope_path(request.twins, &hit.edition, &hit.path)
+            && !pages.iter().any(|(p, _)| *p == path)
+        {
+            pages.push((path, hit.score / best));
+        }
+    }
+    pages
 }
 
 impl Snapshot {

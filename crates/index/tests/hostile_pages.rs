@@ -83,6 +83,7 @@ fn every_symbol_on_every_section_stays_bounded() {
     let out = snap.search(&SearchRequest {
         query: &query,
         editions: &editions,
+        twins: &[],
         last_word_prefix: false,
         limit: 5,
         offset: 0,
@@ -101,6 +102,7 @@ fn anchored_symbols_land_on_their_sections() {
     let out = index.snapshot().search(&SearchRequest {
         query: &query,
         editions: &editions,
+        twins: &[],
         last_word_prefix: false,
         limit: 5,
         offset: 0,

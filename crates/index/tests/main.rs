@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use lectern_corpus::{Page, Section, Symbol};
 use lectern_index::text::fold;
-use lectern_index::{Index, IndexError, SearchOutcome, SearchRequest, parse_query};
+use lectern_index::{Index, IndexError, SearchOutcome, SearchRequest, Twin, parse_query};
 
 const EN: &str = "postgresql@18/en";
 const ZH: &str = "postgresql@18/zh-Hans";
@@ -235,6 +235,7 @@ fn request<'a>(query: &'a lectern_index::ParsedQuery, editions: &'a [String]) ->
     SearchRequest {
         query,
         editions,
+        twins: &[],
         last_word_prefix: false,
         limit: 20,
         offset: 0,
@@ -558,6 +559,62 @@ fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
     let found = paths(&search(&index, "取消另一个会话", &["edge@1/zh-Hans"], 0, 10));
     let at = |p: &str| found.iter().position(|f| f == p);
     assert!(at("/edge/target").is_some() && at("/edge/target") < at("/edge/decoy"), "{found:?}");
+}
+
+#[test]
+fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    // Each edition in a commit (and so a segment) of its own.
+    let mut writer = index.writer().unwrap();
+    let en = [
+        ("/t/locking", "Deadlocks", "The error deadlock detected aborts one of the transactions."),
+        ("/t/vacuum", "VACUUM", "VACUUM reclaims storage occupied by dead tuples."),
+    ];
+    for (path, title, text) in en {
+        writer.add_page("t@1/en", &page(path, title, &[(None, title, text)], &[])).unwrap();
+    }
+    for i in 0..40 {
+        let path = format!("/t/other{i}");
+        writer
+            .add_page(
+                "t@1/en",
+                &page(&path, "Settings", &[(None, "Settings", "A setting of the server.")], &[]),
+            )
+            .unwrap();
+    }
+    writer.commit("").unwrap();
+    let mut writer = index.writer().unwrap();
+    let zh = [
+        ("/zh-Hans/t/locking", "死锁", "显式锁定可能导致死锁，系统会中断其中一个事务。"),
+        ("/zh-Hans/t/errors", "重试", "出现错误时应该重试。出现这种错误的事务必须重试。"),
+        ("/zh-Hans/t/vacuum", "VACUUM", "VACUUM 回收死元组占用的存储空间，出现错误时停止。"),
+    ];
+    for (path, title, text) in zh {
+        writer.add_page("t@1/zh-Hans", &page(path, title, &[(None, title, text)], &[])).unwrap();
+    }
+    for i in 0..40 {
+        let path = format!("/zh-Hans/t/other{i}");
+        writer
+            .add_page("t@1/zh-Hans", &page(&path, "设置", &[(None, "设置", "服务器的一个设置。")], &[]))
+            .unwrap();
+    }
+    writer.commit("").unwrap();
+    let twins = [Twin { edition: "t@1/en".into(), prefix: "/t".into(), scope_prefix: "/zh-Hans/t".into() }];
+    let editions = vec!["t@1/zh-Hans".to_string()];
+    let ask = |text: &str, twins: &[Twin]| {
+        let query = parse_query(text).unwrap();
+        paths(&index.snapshot().search(&SearchRequest { twins, ..request(&query, &editions) }))
+    };
+    // The Chinese edition writes 死锁 for deadlock: without its twin the
+    // question finds the page holding its other words.
+    let question = "出现“deadlock detected”错误是为什么";
+    assert_eq!(ask(question, &[]).first().map(String::as_str), Some("/zh-Hans/t/errors"));
+    assert_eq!(ask(question, &twins).first().map(String::as_str), Some("/zh-Hans/t/locking"));
+    // A name both editions write is searched as always.
+    let named = "出现VACUUM错误是为什么";
+    assert_eq!(ask(named, &twins), ask(named, &[]));
+    assert_eq!(ask(named, &twins).first().map(String::as_str), Some("/zh-Hans/t/vacuum"));
 }
 
 #[test]

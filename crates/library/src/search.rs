@@ -6,12 +6,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lectern_index::{Cancel, ParsedQuery, SearchOutcome, SearchRequest, parse_query};
+use lectern_index::{Cancel, ParsedQuery, SearchOutcome, SearchRequest, Twin, parse_query};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{LibraryError, invalid};
 use crate::library::{Library, View};
 use crate::limit::{Bounds, limit};
+use crate::manifest::Manifest;
 use crate::scope::{ResolvedScope, ScopeParams, resolve};
 
 /// Longest query text, in Unicode scalar values, filters included.
@@ -197,6 +198,8 @@ struct Checked {
     view: Arc<View>,
     query: ParsedQuery,
     scope: ResolvedScope,
+    /// The searched manuals in other languages (see [`twins`]).
+    twins: Vec<Twin>,
     limit: usize,
     offset: usize,
     prefix: bool,
@@ -303,7 +306,44 @@ fn check(params: &SearchParams, view: Arc<View>) -> Result<Checked, LibraryError
     if query.words.is_empty() && query.phrases.is_empty() {
         return Err(invalid("the text has filters but no words to search for; add a word or \"phrase\""));
     }
-    Ok(Checked { view, query, scope, limit, offset, prefix: params.prefix })
+    let twins = twins(&view.manifest, &scope);
+    Ok(Checked { view, query, scope, twins, limit, offset, prefix: params.prefix })
+}
+
+/// Locales written without Latin letters, whose manuals translate the
+/// English terms a question may name.
+const NON_LATIN_LOCALES: &[&str] = &["zh", "ja", "ko"];
+
+fn non_latin(locale: &str) -> bool {
+    NON_LATIN_LOCALES.contains(&locale.split(['-', '_']).next().unwrap_or(locale))
+}
+
+/// For each searched edition in a language written without Latin letters,
+/// the enabled editions of the same manual (project, version, domain and
+/// collection) in a language written with them, outside the scope: a
+/// query's English words that the searched edition translates are looked
+/// up there, and the searched edition's copies of the pages found count
+/// as matching them.
+fn twins(manifest: &Manifest, scope: &ResolvedScope) -> Vec<Twin> {
+    let mut twins = Vec::new();
+    for searched in
+        scope.editions.iter().filter_map(|id| manifest.edition(id)).filter(|e| non_latin(&e.locale))
+    {
+        for other in manifest.enabled() {
+            let same_manual = other.project == searched.project
+                && other.version == searched.version
+                && other.domain == searched.domain
+                && other.collection == searched.collection;
+            if same_manual && !non_latin(&other.locale) && !scope.editions.contains(&other.id) {
+                twins.push(Twin {
+                    edition: other.id.clone(),
+                    prefix: other.prefix.clone(),
+                    scope_prefix: searched.prefix.clone(),
+                });
+            }
+        }
+    }
+    twins
 }
 
 impl Checked {
@@ -311,6 +351,7 @@ impl Checked {
         SearchRequest {
             query: &self.query,
             editions: &self.scope.editions,
+            twins: &self.twins,
             last_word_prefix: self.prefix,
             limit: self.limit,
             offset: self.offset,
@@ -350,6 +391,7 @@ impl Checked {
             .filter_map(|(mut key, editions)| {
                 let request = SearchRequest {
                     editions: &editions,
+                    twins: &[],
                     limit: 1,
                     offset: 0,
                     ..self.request(deadline, None)

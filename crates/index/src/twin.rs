@@ -1,0 +1,147 @@
+//! Words a translated edition renders in its own language, looked up in
+//! the edition it was translated from. A Chinese question that names an
+//! English term (`出现“deadlock detected”错误是为什么`) finds little in a
+//! Chinese manual that writes 死锁 for *deadlock*; the English edition of
+//! the same manual, installed beside it, knows which pages speak of it. The
+//! searched edition's copies of those pages (the same page paths under its
+//! own prefix) then count as matching the words.
+//!
+//! A word counts as translated when the searched editions hold it in fewer
+//! than half as many sections as their twins do: names both editions keep
+//! as written (`VACUUM`, `psql`, `PostgreSQL`) are not looked up, so they
+//! weigh as they always do. Nor are words that one document in fifty
+//! holds: they name no page, and counting them would cost every query.
+
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocSet, TERMINATED, Term};
+
+use crate::index::SnapshotInner;
+use crate::query::parse_query;
+use crate::question::is_stopword;
+use crate::request::{SearchRequest, Twin};
+use crate::text::{fold, is_cjk};
+use crate::tokenizer::{Analyzed, TokenKind, analyze};
+
+/// How many of the twins' best pages count as matching the words.
+pub(crate) const TWIN_PAGES: usize = 3;
+/// A word counts as translated when the searched editions hold it in fewer
+/// sections than this share of those the twins hold it in.
+const TRANSLATED_SHARE: usize = 2;
+/// Only words held by fewer than one document in this many are looked up.
+const MAX_SHARE: u64 = 50;
+/// At most this many of a query's words are looked up.
+const MAX_WORDS: usize = 8;
+
+/// The query's Latin words that the searched editions translate (as
+/// written, folded), in query order; empty when the request has no twins.
+pub(crate) fn translated_words(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<String> {
+    if request.twins.is_empty() {
+        return Vec::new();
+    }
+    let (searcher, f) = (&snap.searcher, &snap.fields);
+    let twins: Vec<&str> = request.twins.iter().map(|t| t.edition.as_str()).collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut stemmed: Vec<Analyzed> = Vec::new();
+    for word in request.query.words.iter().take(MAX_WORDS) {
+        let folded = fold(word);
+        stemmed.clear();
+        analyze(&folded, true, &mut stemmed);
+        for token in stemmed.iter().filter(|t| t.kind == TokenKind::Word && !t.text.chars().any(is_cjk)) {
+            let written = &folded[token.from..token.to];
+            if is_stopword(written)
+                || !written.chars().any(char::is_alphabetic)
+                || out.iter().any(|w| w == written)
+            {
+                continue;
+            }
+            // A word most sections hold names no page (and would cost a
+            // walk over all of them).
+            let term = Term::from_field_text(f.body, &token.text);
+            let df = searcher.doc_freq(&term).unwrap_or(0);
+            if df == 0 || df.saturating_mul(MAX_SHARE) > searcher.num_docs() {
+                continue;
+            }
+            let (here, there) = sections_holding(snap, &term, request.editions, &twins);
+            if there > 0 && here * TRANSLATED_SHARE < there {
+                out.push(written.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// How many live sections of the searched editions and of the twins hold
+/// `term`: one walk over its postings, each document's edition read from
+/// the edition column.
+fn sections_holding(
+    snap: &SnapshotInner,
+    term: &Term,
+    searched: &[String],
+    twins: &[&str],
+) -> (usize, usize) {
+    let (mut here, mut there) = (0, 0);
+    for (reader, columns) in snap.searcher.segment_readers().iter().zip(&snap.columns) {
+        let Some(editions) = &columns.edition else { continue };
+        let ords = |names: &mut dyn Iterator<Item = &str>| -> Vec<u64> {
+            names.filter_map(|e| editions.dictionary().term_ord(e.as_bytes()).ok().flatten()).collect()
+        };
+        let searched_ords = ords(&mut searched.iter().map(String::as_str));
+        let twin_ords = ords(&mut twins.iter().copied());
+        if searched_ords.is_empty() && twin_ords.is_empty() {
+            continue;
+        }
+        let Ok(index) = reader.inverted_index(term.field()) else { continue };
+        let Ok(Some(mut postings)) = index.read_postings(term, IndexRecordOption::Basic) else { continue };
+        let alive = reader.alive_bitset();
+        let mut doc = postings.doc();
+        while doc != TERMINATED {
+            if alive.is_none_or(|a| a.is_alive(doc))
+                && let Some(ord) = editions.ords().first(doc)
+            {
+                here += usize::from(searched_ords.contains(&ord));
+                there += usize::from(twin_ords.contains(&ord));
+            }
+            doc = postings.advance();
+        }
+    }
+    (here, there)
+}
+
+/// The words as a query of their own (None if they make none).
+pub(crate) fn words_query(words: &[String]) -> Option<crate::query::ParsedQuery> {
+    let query = parse_query(&words.join(" ")).ok()?;
+    (!query.words.is_empty()).then_some(query)
+}
+
+/// The searched edition's copy of a twin's page: `path` under the twin's
+/// prefix, moved under the searched edition's.
+pub(crate) fn scope_path(twins: &[Twin], edition: &str, path: &str) -> Option<String> {
+    let twin = twins.iter().find(|t| t.edition == edition)?;
+    let rest = path.strip_prefix(twin.prefix.trim_end_matches('/'))?;
+    if !(rest.is_empty() || rest.starts_with('/')) {
+        return None;
+    }
+    Some(format!("{}{rest}", twin.scope_prefix.trim_end_matches('/')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_twins_page_moves_under_the_searched_editions_prefix() {
+        let twins = [Twin {
+            edition: "pg@18/en".into(),
+            prefix: "/postgresql".into(),
+            scope_prefix: "/zh-Hans/postgresql".into(),
+        }];
+        assert_eq!(
+            scope_path(&twins, "pg@18/en", "/postgresql/explicit-locking").as_deref(),
+            Some("/zh-Hans/postgresql/explicit-locking")
+        );
+        assert_eq!(scope_path(&twins, "pg@18/en", "/postgresql").as_deref(), Some("/zh-Hans/postgresql"));
+        // Another project whose prefix starts the same, another edition.
+        assert_eq!(scope_path(&twins, "pg@18/en", "/postgresql-jdbc/intro"), None);
+        assert_eq!(scope_path(&twins, "pg@15/en", "/postgresql/explicit-locking"), None);
+    }
+}
