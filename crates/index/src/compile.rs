@@ -1069,8 +1069,8 @@ pub(crate) fn compile(
 /// The tiers with the pages a twin edition ranks for the query's translated
 /// words (see `twin`): each section of them scores [`TWIN_SCORE`] more in
 /// tier 1 (times the twin's score of the page over its best page's), and in
-/// a question's tier 2 it qualifies by that alone (phrases and exclusions
-/// still hold).
+/// tier 2 it qualifies by that alone (phrases and exclusions still hold);
+/// the two tiers then rank as one list, as a question's do.
 fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[(String, Score)]) -> Compiled {
     if pages.is_empty() {
         return compiled;
@@ -1082,10 +1082,11 @@ fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[(
     };
     compiled.tier1 =
         Box::new(BooleanQuery::new(vec![(Occur::Must, compiled.tier1), (Occur::Should, twin())]));
-    compiled.tier2 = compiled.tier2.map(|(query, coverage)| {
-        if !coverage.merged {
-            return (query, coverage);
-        }
+    compiled.tier2 = compiled.tier2.map(|(query, mut coverage)| {
+        // One list, as for a question: the twin's pages need not hold
+        // the words the searched edition translates.
+        coverage.merged = true;
+        coverage.scale = QUESTION_COVERAGE_SCORE;
         let either: Box<dyn Query> =
             Box::new(BooleanQuery::new(vec![(Occur::Should, query), (Occur::Should, twin())]));
         let mut clauses = units.filters();

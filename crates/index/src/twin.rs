@@ -32,15 +32,18 @@ const MAX_SHARE: u64 = 50;
 /// At most this many of a query's words are looked up.
 const MAX_WORDS: usize = 8;
 
-/// The query's Latin words that the searched editions translate (as
-/// written, folded), in query order; empty when the request has no twins.
-pub(crate) fn translated_words(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<String> {
+/// The query's Latin words (as written, folded, in query order) when the
+/// searched editions translate one of them: the twins are asked the whole
+/// name (`window function`, not `window` alone). Empty when the request
+/// has no twins or no word is translated.
+pub(crate) fn twin_words(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<String> {
     if request.twins.is_empty() {
         return Vec::new();
     }
     let (searcher, f) = (&snap.searcher, &snap.fields);
     let twins: Vec<&str> = request.twins.iter().map(|t| t.edition.as_str()).collect();
-    let mut out: Vec<String> = Vec::new();
+    let mut latin: Vec<String> = Vec::new();
+    let mut translated = false;
     let mut stemmed: Vec<Analyzed> = Vec::new();
     for word in request.query.words.iter().take(MAX_WORDS) {
         let folded = fold(word);
@@ -50,8 +53,12 @@ pub(crate) fn translated_words(snap: &SnapshotInner, request: &SearchRequest<'_>
             let written = &folded[token.from..token.to];
             if is_stopword(written)
                 || !written.chars().any(char::is_alphabetic)
-                || out.iter().any(|w| w == written)
+                || latin.iter().any(|w| w == written)
             {
+                continue;
+            }
+            latin.push(written.to_owned());
+            if translated {
                 continue;
             }
             // A word most sections hold names no page (and would cost a
@@ -62,12 +69,10 @@ pub(crate) fn translated_words(snap: &SnapshotInner, request: &SearchRequest<'_>
                 continue;
             }
             let (here, there) = sections_holding(snap, &term, request.editions, &twins);
-            if there > 0 && here * TRANSLATED_SHARE < there {
-                out.push(written.to_owned());
-            }
+            translated = there > 0 && here * TRANSLATED_SHARE < there;
         }
     }
-    out
+    if translated { latin } else { Vec::new() }
 }
 
 /// How many live sections of the searched editions and of the twins hold

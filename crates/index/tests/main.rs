@@ -587,7 +587,7 @@ fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     let mut writer = index.writer().unwrap();
     let zh = [
         ("/zh-Hans/t/locking", "死锁", "显式锁定可能导致死锁，系统会中断其中一个事务。"),
-        ("/zh-Hans/t/errors", "重试", "出现错误时应该重试。出现这种错误的事务必须重试。"),
+        ("/zh-Hans/t/errors", "重试", "出现错误时应该重试，避免丢失数据。出现这种错误的事务必须重试。"),
         ("/zh-Hans/t/vacuum", "VACUUM", "VACUUM 回收死元组占用的存储空间，出现错误时停止。"),
     ];
     for (path, title, text) in zh {
@@ -611,6 +611,9 @@ fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     let question = "出现“deadlock detected”错误是为什么";
     assert_eq!(ask(question, &[]).first().map(String::as_str), Some("/zh-Hans/t/errors"));
     assert_eq!(ask(question, &twins).first().map(String::as_str), Some("/zh-Hans/t/locking"));
+    // A few keywords too: the twin's page need not hold the English word.
+    assert_eq!(ask("避免 deadlock", &[]).first().map(String::as_str), Some("/zh-Hans/t/errors"));
+    assert_eq!(ask("避免 deadlock", &twins).first().map(String::as_str), Some("/zh-Hans/t/locking"));
     // A name both editions write is searched as always.
     let named = "出现VACUUM错误是为什么";
     assert_eq!(ask(named, &twins), ask(named, &[]));
