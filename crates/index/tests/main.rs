@@ -565,41 +565,36 @@ fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
 fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
-    // Each edition in a commit (and so a segment) of its own.
-    let mut writer = index.writer().unwrap();
-    let en = [
-        ("/t/locking", "Deadlocks", "The error deadlock detected aborts one of the transactions."),
-        ("/t/vacuum", "VACUUM", "VACUUM reclaims storage occupied by dead tuples."),
-    ];
-    for (path, title, text) in en {
-        writer.add_page("t@1/en", &page(path, title, &[(None, title, text)], &[])).unwrap();
-    }
-    for i in 0..40 {
-        let path = format!("/t/other{i}");
-        writer
-            .add_page(
-                "t@1/en",
-                &page(&path, "Settings", &[(None, "Settings", "A setting of the server.")], &[]),
-            )
-            .unwrap();
-    }
-    writer.commit("").unwrap();
-    let mut writer = index.writer().unwrap();
-    let zh = [
-        ("/zh-Hans/t/locking", "死锁", "显式锁定可能导致死锁，系统会中断其中一个事务。"),
-        ("/zh-Hans/t/errors", "重试", "出现错误时应该重试，避免丢失数据。出现这种错误的事务必须重试。"),
-        ("/zh-Hans/t/vacuum", "VACUUM", "VACUUM 回收死元组占用的存储空间，出现错误时停止。"),
-    ];
-    for (path, title, text) in zh {
-        writer.add_page("t@1/zh-Hans", &page(path, title, &[(None, title, text)], &[])).unwrap();
-    }
-    for i in 0..40 {
-        let path = format!("/zh-Hans/t/other{i}");
-        writer
-            .add_page("t@1/zh-Hans", &page(&path, "设置", &[(None, "设置", "服务器的一个设置。")], &[]))
-            .unwrap();
-    }
-    writer.commit("").unwrap();
+    // Each edition in a commit (and so a segment) of its own: its pages,
+    // then forty of one other page's text.
+    let write = |edition: &str, pages: &[(&str, &str, &str)], other: (&str, &str, &str)| {
+        let mut writer = index.writer().unwrap();
+        let (prefix, title, text) = other;
+        let others: Vec<String> = (0..40).map(|i| format!("{prefix}/other{i}")).collect();
+        for (path, title, text) in
+            pages.iter().copied().chain(others.iter().map(|p| (p.as_str(), title, text)))
+        {
+            writer.add_page(edition, &page(path, title, &[(None, title, text)], &[])).unwrap();
+        }
+        writer.commit("").unwrap();
+    };
+    write(
+        "t@1/en",
+        &[
+            ("/t/locking", "Deadlocks", "The error deadlock detected aborts one of the transactions."),
+            ("/t/vacuum", "VACUUM", "VACUUM reclaims storage occupied by dead tuples."),
+        ],
+        ("/t", "Settings", "A setting of the server."),
+    );
+    write(
+        "t@1/zh-Hans",
+        &[
+            ("/zh-Hans/t/locking", "死锁", "显式锁定可能导致死锁，系统会中断其中一个事务。"),
+            ("/zh-Hans/t/errors", "重试", "出现错误时应该重试，避免丢失数据。出现这种错误的事务必须重试。"),
+            ("/zh-Hans/t/vacuum", "VACUUM", "VACUUM 回收死元组占用的存储空间，出现错误时停止。"),
+        ],
+        ("/zh-Hans/t", "设置", "服务器的一个设置。"),
+    );
     let twins = [Twin { edition: "t@1/en".into(), prefix: "/t".into(), scope_prefix: "/zh-Hans/t".into() }];
     let editions = vec!["t@1/zh-Hans".to_string()];
     let ask = |text: &str, twins: &[Twin]| {
