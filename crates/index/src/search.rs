@@ -417,8 +417,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
 }
 
 /// The searched editions' copies of the pages their twins rank best for the
-/// query's Latin words when one is translated (see `twin`), each with its score over the
-/// best one's; empty when there are none.
+/// query's Latin words when one is translated (see `twin`), each with its
+/// score over the best one's; empty when there are none.
 fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<(String, Score)> {
     let words = twin::twin_words(snap, request);
     let Some(query) = twin::words_query(&words) else { return Vec::new() };
