@@ -67,7 +67,7 @@ impl Key {
             + self
                 .twins
                 .iter()
-                .map(|t| t.edition.len() + t.prefix.len() + t.scope_prefix.len() + 12)
+                .map(|t| t.edition.len() + t.prefix.len() + t.scope_edition.len() + t.scope_prefix.len() + 16)
                 .sum::<usize>()
             + 32
     }

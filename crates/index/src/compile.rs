@@ -109,6 +109,18 @@ const QUESTION_NAME_SCORE: Score = 8.0;
 /// What a section of a page that a twin edition ranks for the query's
 /// translated words adds (see `twin`).
 const TWIN_SCORE: Score = 60.0;
+/// What the section at the place of the twin's section adds besides.
+const TWIN_SECTION_SCORE: Score = 20.0;
+
+/// A page a twin edition ranks for the query's English words (see `twin`),
+/// as the searched edition's copy of it: its path, the key of the section
+/// at the place of the twin's (when found), and the twin's score of the
+/// page over its best page's.
+pub(crate) struct TwinPage {
+    pub(crate) path: String,
+    pub(crate) section: Option<String>,
+    pub(crate) share: Score,
+}
 
 /// One searchable unit: a term, a phrase (terms at offsets), any of
 /// several terms (a prefix expansion), or any of a word's spellings (the
@@ -1013,7 +1025,7 @@ pub(crate) fn compile(
     stats: &Stats<'_>,
     f: &Fields,
     request: &SearchRequest<'_>,
-    twin_pages: &[(String, Score)],
+    twin_pages: &[TwinPage],
 ) -> Option<Compiled> {
     let searcher = stats.searcher;
     let q = request.query;
@@ -1069,30 +1081,40 @@ pub(crate) fn compile(
 /// The tiers with the pages a twin edition ranks for the query's translated
 /// words (see `twin`): each section of them scores [`TWIN_SCORE`] more in
 /// tier 1 (times the twin's score of the page over its best page's), and in
-/// tier 2 it qualifies by that alone (phrases and exclusions still hold);
-/// the two tiers then rank as one list, as a question's do.
-fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[(String, Score)]) -> Compiled {
+/// tier 2 (made for them when the query has none) it qualifies by that
+/// alone (phrases and exclusions still hold); the two tiers then rank as
+/// one list, as a question's do.
+fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[TwinPage]) -> Compiled {
     if pages.is_empty() {
         return compiled;
     }
     let twin = || -> Box<dyn Query> {
-        let scored =
-            pages.iter().map(|(p, share)| (Occur::Should, const_term(f.path, p, TWIN_SCORE * share)));
-        Box::new(BooleanQuery::new(scored.collect()))
+        let mut scored: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for page in pages {
+            scored.push((Occur::Should, const_term(f.path, &page.path, TWIN_SCORE * page.share)));
+            if let Some(key) = &page.section {
+                scored.push((Occur::Should, const_term(f.section_key, key, TWIN_SECTION_SCORE * page.share)));
+            }
+        }
+        Box::new(BooleanQuery::new(scored))
     };
     compiled.tier1 =
         Box::new(BooleanQuery::new(vec![(Occur::Must, compiled.tier1), (Occur::Should, twin())]));
-    compiled.tier2 = compiled.tier2.map(|(query, mut coverage)| {
-        // One list, as for a question: the twin's pages need not hold
-        // the words the searched edition translates.
-        coverage.merged = true;
-        coverage.scale = QUESTION_COVERAGE_SCORE;
-        let either: Box<dyn Query> =
-            Box::new(BooleanQuery::new(vec![(Occur::Should, query), (Occur::Should, twin())]));
-        let mut clauses = units.filters();
-        clauses.push((Occur::Must, either));
-        (Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage)
+    // A word alone (`deadlock`) has no tier 2 of its own: the twin's pages
+    // are one.
+    let (query, mut coverage) = compiled.tier2.take().unwrap_or_else(|| {
+        let nothing: Box<dyn Query> = Box::new(BooleanQuery::new(Vec::new()));
+        (nothing, Coverage { units: Vec::new(), total: 1.0, scale: 0.0, merged: false, passage: None })
     });
+    // One list, as for a question: the twin's pages need not hold the
+    // words the searched edition translates.
+    coverage.merged = true;
+    coverage.scale = QUESTION_COVERAGE_SCORE;
+    let either: Box<dyn Query> =
+        Box::new(BooleanQuery::new(vec![(Occur::Should, query), (Occur::Should, twin())]));
+    let mut clauses = units.filters();
+    clauses.push((Occur::Must, either));
+    compiled.tier2 = Some((Box::new(BooleanQuery::new(clauses)), coverage));
     compiled
 }
 

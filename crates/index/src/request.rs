@@ -28,14 +28,15 @@ pub struct SearchRequest<'a> {
     pub cancel: Option<Cancel>,
 }
 
-/// Another edition of a searched manual, in another language: its key, its
-/// site path prefix (`/postgresql`) and the searched edition's
-/// (`/zh-Hans/postgresql`), under which the searched edition has its copy
-/// of each of the twin's pages.
+/// Another edition of a searched manual, in another language: its key and
+/// site path prefix (`/postgresql`), and the searched edition's key and
+/// prefix (`/zh-Hans/postgresql`), under which the searched edition has its
+/// copy of each of the twin's pages, section for section.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Twin {
     pub edition: String,
     pub prefix: String,
+    pub scope_edition: String,
     pub scope_prefix: String,
 }
 

@@ -40,7 +40,7 @@ use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentD
 use tantivy::{DocAddress, DocId, DocSet, Score, TERMINATED};
 
 use crate::cache::Key;
-use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, compile};
+use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, TwinPage, compile};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{Snapshot, SnapshotInner};
@@ -419,7 +419,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
 /// The searched editions' copies of the pages their twins rank best for the
 /// query's Latin words when one is translated (see `twin`), each with its
 /// score over the best one's; empty when there are none.
-fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<(String, Score)> {
+fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<TwinPage> {
     let words = twin::twin_words(snap, request);
     let Some(query) = twin::words_query(&words) else { return Vec::new() };
     let editions: Vec<String> = request.twins.iter().map(|t| t.edition.clone()).collect();
@@ -435,12 +435,14 @@ fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<(String,
     };
     let hits = search(snap, &inner).hits;
     let best = hits.first().map_or(1.0, |h| h.score.max(Score::MIN_POSITIVE));
-    let mut pages: Vec<(String, Score)> = Vec::new();
+    let mut pages: Vec<TwinPage> = Vec::new();
     for hit in hits {
         if let Some(path) = twin::scope_path(request.twins, &hit.edition, &hit.path)
-            && !pages.iter().any(|(p, _)| *p == path)
+            && !pages.iter().any(|p| p.path == path)
         {
-            pages.push((path, hit.score / best));
+            let section =
+                twin::scope_section(request.twins, &hit.edition, &hit.path, &hit.section_key, &path);
+            pages.push(TwinPage { path, section, share: hit.score / best });
         }
     }
     pages

@@ -16,6 +16,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, TERMINATED, Term};
 
 use crate::index::SnapshotInner;
+use crate::keys::section_key;
 use crate::query::parse_query;
 use crate::question::is_stopword;
 use crate::request::{SearchRequest, Twin};
@@ -29,6 +30,8 @@ pub(crate) const TWIN_PAGES: usize = 3;
 const TRANSLATED_SHARE: usize = 2;
 /// Only words held by fewer than one document in this many are looked up.
 const MAX_SHARE: u64 = 50;
+/// Sections of a page past this many are not matched to their copies.
+const MAX_ORDINAL: usize = 200;
 /// At most this many of a query's words are looked up.
 const MAX_WORDS: usize = 8;
 
@@ -129,6 +132,22 @@ pub(crate) fn scope_path(twins: &[Twin], edition: &str, path: &str) -> Option<St
     Some(format!("{}{rest}", twin.scope_prefix.trim_end_matches('/')))
 }
 
+/// The key of the searched edition's section at the place of a twin's
+/// section (`key`, on the twin's page `path`) in the copy of its page
+/// (`scope_path`): the same ordinal, as a translation keeps its sections.
+/// None past the first [`MAX_ORDINAL`] sections of a page.
+pub(crate) fn scope_section(
+    twins: &[Twin],
+    edition: &str,
+    path: &str,
+    key: &str,
+    scope_path: &str,
+) -> Option<String> {
+    let twin = twins.iter().find(|t| t.edition == edition)?;
+    let ordinal = (0..MAX_ORDINAL).find(|&o| section_key(edition, path, o) == key)?;
+    Some(section_key(&twin.scope_edition, scope_path, ordinal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +157,7 @@ mod tests {
         let twins = [Twin {
             edition: "pg@18/en".into(),
             prefix: "/postgresql".into(),
+            scope_edition: "pg@18/zh-Hans".into(),
             scope_prefix: "/zh-Hans/postgresql".into(),
         }];
         assert_eq!(

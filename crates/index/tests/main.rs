@@ -565,10 +565,12 @@ fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
 fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
-    // Each edition in a commit (and so a segment) of its own: its pages,
-    // then forty of one other page's text.
-    let write = |edition: &str, pages: &[(&str, &str, &str)], other: (&str, &str, &str)| {
+    // Each edition in a commit (and so a segment) of its own: a page on
+    // locks (lead, advisory locks, deadlocks), its pages, then forty of one
+    // other page's text.
+    let write = |edition: &str, locking: Page, pages: &[(&str, &str, &str)], other: (&str, &str, &str)| {
         let mut writer = index.writer().unwrap();
+        writer.add_page(edition, &locking).unwrap();
         let (prefix, title, text) = other;
         let others: Vec<String> = (0..40).map(|i| format!("{prefix}/other{i}")).collect();
         for (path, title, text) in
@@ -578,24 +580,41 @@ fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
         }
         writer.commit("").unwrap();
     };
+    let en_locking = [
+        (None, "Explicit Locking", "PostgreSQL provides various lock modes."),
+        (
+            Some("ADVISORY-LOCKS"),
+            "Advisory Locks",
+            "Advisory locks have a meaning defined by the application.",
+        ),
+        (Some("DEADLOCKS"), "Deadlocks", "The error deadlock detected aborts one of the transactions."),
+    ];
     write(
         "t@1/en",
-        &[
-            ("/t/locking", "Deadlocks", "The error deadlock detected aborts one of the transactions."),
-            ("/t/vacuum", "VACUUM", "VACUUM reclaims storage occupied by dead tuples."),
-        ],
+        page("/t/locking", "Explicit Locking", &en_locking, &[]),
+        &[("/t/vacuum", "VACUUM", "VACUUM reclaims storage occupied by dead tuples.")],
         ("/t", "Settings", "A setting of the server."),
     );
+    let zh_locking = [
+        (None, "显式锁定", "PostgreSQL提供了多种锁模式。"),
+        (Some("ADVISORY-LOCKS"), "顾问锁", "顾问锁的含义由应用定义。"),
+        (Some("DEADLOCKS"), "死锁", "显式锁定可能导致死锁，系统会中断其中一个事务。"),
+    ];
     write(
         "t@1/zh-Hans",
+        page("/zh-Hans/t/locking", "显式锁定", &zh_locking, &[]),
         &[
-            ("/zh-Hans/t/locking", "死锁", "显式锁定可能导致死锁，系统会中断其中一个事务。"),
             ("/zh-Hans/t/errors", "重试", "出现错误时应该重试，避免丢失数据。出现这种错误的事务必须重试。"),
             ("/zh-Hans/t/vacuum", "VACUUM", "VACUUM 回收死元组占用的存储空间，出现错误时停止。"),
         ],
         ("/zh-Hans/t", "设置", "服务器的一个设置。"),
     );
-    let twins = [Twin { edition: "t@1/en".into(), prefix: "/t".into(), scope_prefix: "/zh-Hans/t".into() }];
+    let twins = [Twin {
+        edition: "t@1/en".into(),
+        prefix: "/t".into(),
+        scope_edition: "t@1/zh-Hans".into(),
+        scope_prefix: "/zh-Hans/t".into(),
+    }];
     let editions = vec!["t@1/zh-Hans".to_string()];
     let ask = |text: &str, twins: &[Twin]| {
         let query = parse_query(text).unwrap();
@@ -609,6 +628,13 @@ fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     // A few keywords too: the twin's page need not hold the English word.
     assert_eq!(ask("避免 deadlock", &[]).first().map(String::as_str), Some("/zh-Hans/t/errors"));
     assert_eq!(ask("避免 deadlock", &twins).first().map(String::as_str), Some("/zh-Hans/t/locking"));
+    // The word alone, which no section of the searched edition holds: the
+    // section at the place of the twin's comes first.
+    assert!(ask("deadlock", &[]).is_empty());
+    let query = parse_query("deadlock").unwrap();
+    let found = index.snapshot().search(&SearchRequest { twins: &twins, ..request(&query, &editions) });
+    let first = found.hits.first().map(|h| (h.path.as_str(), h.anchor.as_deref()));
+    assert_eq!(first, Some(("/zh-Hans/t/locking", Some("DEADLOCKS"))), "{:?}", found.hits);
     // A name both editions write is searched as always.
     let named = "出现VACUUM错误是为什么";
     assert_eq!(ask(named, &twins), ask(named, &[]));

@@ -338,6 +338,7 @@ fn twins(manifest: &Manifest, scope: &ResolvedScope) -> Vec<Twin> {
                 twins.push(Twin {
                     edition: other.id.clone(),
                     prefix: other.prefix.clone(),
+                    scope_edition: searched.id.clone(),
                     scope_prefix: searched.prefix.clone(),
                 });
             }
