@@ -437,11 +437,10 @@ fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<TwinPage
     let best = hits.first().map_or(1.0, |h| h.score.max(Score::MIN_POSITIVE));
     let mut pages: Vec<TwinPage> = Vec::new();
     for hit in hits {
-        if let Some(path) = twin::scope_path(request.twins, &hit.edition, &hit.path)
+        if let Some((path, section)) =
+            twin::scope_copy(request.twins, &hit.edition, &hit.path, &hit.section_key)
             && !pages.iter().any(|p| p.path == path)
         {
-            let section =
-                twin::scope_section(request.twins, &hit.edition, &hit.path, &hit.section_key, &path);
             pages.push(TwinPage { path, section, share: hit.score / best });
         }
     }

@@ -16,7 +16,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, TERMINATED, Term};
 
 use crate::index::SnapshotInner;
-use crate::keys::section_key;
+use crate::keys::{section_key, section_key_num};
 use crate::query::parse_query;
 use crate::question::is_stopword;
 use crate::request::{SearchRequest, Twin};
@@ -121,31 +121,27 @@ pub(crate) fn words_query(words: &[String]) -> Option<crate::query::ParsedQuery>
     (!query.words.is_empty()).then_some(query)
 }
 
-/// The searched edition's copy of a twin's page: `path` under the twin's
-/// prefix, moved under the searched edition's.
-pub(crate) fn scope_path(twins: &[Twin], edition: &str, path: &str) -> Option<String> {
+/// The searched edition's copy of a twin's section (`key`, on the twin's
+/// page `path`): the page's path under the searched edition's prefix, and
+/// the key of the section at the same ordinal on it, as a translation keeps
+/// its sections (None past the first [`MAX_ORDINAL`] sections). None when
+/// `path` is not under the twin's prefix.
+pub(crate) fn scope_copy(
+    twins: &[Twin],
+    edition: &str,
+    path: &str,
+    key: &str,
+) -> Option<(String, Option<String>)> {
     let twin = twins.iter().find(|t| t.edition == edition)?;
     let rest = path.strip_prefix(twin.prefix.trim_end_matches('/'))?;
     if !(rest.is_empty() || rest.starts_with('/')) {
         return None;
     }
-    Some(format!("{}{rest}", twin.scope_prefix.trim_end_matches('/')))
-}
-
-/// The key of the searched edition's section at the place of a twin's
-/// section (`key`, on the twin's page `path`) in the copy of its page
-/// (`scope_path`): the same ordinal, as a translation keeps its sections.
-/// None past the first [`MAX_ORDINAL`] sections of a page.
-pub(crate) fn scope_section(
-    twins: &[Twin],
-    edition: &str,
-    path: &str,
-    key: &str,
-    scope_path: &str,
-) -> Option<String> {
-    let twin = twins.iter().find(|t| t.edition == edition)?;
-    let ordinal = (0..MAX_ORDINAL).find(|&o| section_key(edition, path, o) == key)?;
-    Some(section_key(&twin.scope_edition, scope_path, ordinal))
+    let scope_path = format!("{}{rest}", twin.scope_prefix.trim_end_matches('/'));
+    let key = u64::from_str_radix(key, 16).ok();
+    let ordinal = (0..MAX_ORDINAL).find(|&o| Some(section_key_num(edition, path, o)) == key);
+    let section = ordinal.map(|o| section_key(&twin.scope_edition, &scope_path, o));
+    Some((scope_path, section))
 }
 
 #[cfg(test)]
@@ -160,13 +156,21 @@ mod tests {
             scope_edition: "pg@18/zh-Hans".into(),
             scope_prefix: "/zh-Hans/postgresql".into(),
         }];
+        let copy = |edition: &str, path: &str, ordinal: usize| {
+            scope_copy(&twins, edition, path, &section_key(edition, path, ordinal))
+        };
         assert_eq!(
-            scope_path(&twins, "pg@18/en", "/postgresql/explicit-locking").as_deref(),
-            Some("/zh-Hans/postgresql/explicit-locking")
+            copy("pg@18/en", "/postgresql/explicit-locking", 3),
+            Some((
+                "/zh-Hans/postgresql/explicit-locking".to_owned(),
+                Some(section_key("pg@18/zh-Hans", "/zh-Hans/postgresql/explicit-locking", 3))
+            ))
         );
-        assert_eq!(scope_path(&twins, "pg@18/en", "/postgresql").as_deref(), Some("/zh-Hans/postgresql"));
+        assert_eq!(copy("pg@18/en", "/postgresql", 0).map(|c| c.0).as_deref(), Some("/zh-Hans/postgresql"));
         // Another project whose prefix starts the same, another edition.
-        assert_eq!(scope_path(&twins, "pg@18/en", "/postgresql-jdbc/intro"), None);
-        assert_eq!(scope_path(&twins, "pg@15/en", "/postgresql/explicit-locking"), None);
+        assert_eq!(copy("pg@18/en", "/postgresql-jdbc/intro", 0), None);
+        assert_eq!(copy("pg@15/en", "/postgresql/explicit-locking", 0), None);
+        // A section past the ordinals looked at keeps only its page.
+        assert_eq!(copy("pg@18/en", "/postgresql/functions-admin", MAX_ORDINAL).map(|c| c.1), Some(None));
     }
 }
