@@ -171,7 +171,13 @@ fn add_row(
     }));
 }
 
-pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Result<()> {
+pub fn run(
+    corpora: &Path,
+    k: usize,
+    n_terms: usize,
+    show: usize,
+    ranks_to: Option<&Path>,
+) -> anyhow::Result<()> {
     let fresh = Fresh::new()?;
     let reports = fresh.install_all(corpora, &pg18())?;
     let editions: Vec<Edition> = reports
@@ -226,6 +232,9 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
     let mut failures: Vec<String> = Vec::new();
     let mut peer_wins: Vec<String> = Vec::new();
     let mut recall_json = serde_json::Value::Null;
+    // Every query's rank, for `--ranks`: set, locale, query, page, section.
+    let mut rank_lines: Vec<String> = Vec::new();
+    let rank_str = |r: Option<usize>| r.map_or("-".into(), |r: usize| r.to_string());
     for (e, (_, all_sections)) in editions.iter().zip(&per_edition) {
         let anchors: HashSet<(String, String)> = all_sections
             .iter()
@@ -263,6 +272,7 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
             let sr = first_rank(&f, &t.targets, Level::Section);
             page_m.add(pr, k);
             sec_m.add(sr, k);
+            rank_lines.push(format!("term\t{}\t{}\t{}\t{}", e.locale, t.term, rank_str(pr), rank_str(sr)));
             unreachable += usize::from(!reachable);
             // Diagnostic: the same results with the manual's own index page left out.
             let without: Vec<Found> = f.iter().filter(|x| x.page != "bookindex").cloned().collect();
@@ -348,6 +358,9 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
                         }
                     };
                     m.add(rank, k);
+                    if engine == Engine::Lectern {
+                        rank_lines.push(format!("{tag}\t{}\t{}\t{}\t-", e.locale, q.text, rank_str(rank)));
+                    }
                     these.push(rank);
                 }
                 add_row(&mut quality, &mut json_sets, k, (set, engine, &e.locale), &m, errs);
@@ -355,7 +368,6 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
             }
             // Where a peer finds the page in its top k and Lectern does not.
             let within = |r: Option<usize>| r.is_some_and(|r| r <= k);
-            let rank_str = |r: Option<usize>| r.map_or("-".into(), |r: usize| r.to_string());
             let mut listed = 0;
             for (i, q) in questions.iter().enumerate() {
                 let better: Vec<String> = engines
@@ -384,6 +396,10 @@ pub fn run(corpora: &Path, k: usize, n_terms: usize, show: usize) -> anyhow::Res
         }
     }
     drop(peers);
+    if let Some(path) = ranks_to {
+        let text: String = rank_lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
     quality.print();
     for n in &notes {
         println!("{n}");

@@ -74,6 +74,11 @@ enum Command {
         /// Failing queries to print per set.
         #[arg(long, default_value_t = 12)]
         show_failures: usize,
+        /// Also write every query's rank (page and section; `-` when not in
+        /// the top 10) to this file, one tab-separated line per query, to
+        /// compare two builds query by query.
+        #[arg(long)]
+        ranks: Option<PathBuf>,
     },
     /// Search quality on real trees no ranking was tuned on (Debian's doc
     /// packages, fetched by scripts/test), questions written before the
@@ -174,7 +179,9 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Ingest { corpora, from_folder } => ingest::run(&corpora, from_folder),
-        Command::Eval { corpora, k, terms, show_failures } => eval::run(&corpora, k, terms, show_failures),
+        Command::Eval { corpora, k, terms, show_failures, ranks } => {
+            eval::run(&corpora, k, terms, show_failures, ranks.as_deref())
+        }
         Command::Trees { deps, k } => trees::run(&deps, k),
         Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only, lectern_only } => {
             speed::run(

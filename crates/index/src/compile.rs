@@ -954,10 +954,12 @@ fn tier2(
     Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
 }
 
-/// True for a question: enough words (two bigrams of a CJK sentence make
-/// about one) that a section may miss one and still answer.
+/// True for a question: enough words that a section may miss one and still
+/// answer. Chinese is written without spaces and most of its words are two
+/// chars: a run of n chars (n - 1 bigrams) makes about n / 2 words, rounded
+/// up, so 创建复制槽 (create replication slot) makes three, as in English.
 fn question(latin: &[Unit], grams: &[Unit]) -> bool {
-    latin.len() + grams.len() / 2 >= QUESTION_WORDS
+    latin.len() + if grams.is_empty() { 0 } else { (grams.len() + 2) / 2 } >= QUESTION_WORDS
 }
 
 /// Which bigrams of CJK sentences are two words' edges (`消另`, `个会`,

@@ -8,9 +8,10 @@
 //! scored above everything); tier 2 holds the sections with most of the
 //! words (or the rarest one), scored by coverage first: the idf of the words
 //! a section holds over the idf of all of them (see [`Coverage`]), then BM25.
-//! A question (three words or more) ranks both tiers as one list instead:
-//! coverage then counts about as much as a strong BM25 match, so a section
-//! titled with the rare words may pass one holding every common word.
+//! A question (three words or more; see `compile::question`) ranks both
+//! tiers as one list instead: coverage then counts about as much as a
+//! strong BM25 match, so a section titled with the rare words may pass one
+//! holding every common word.
 //! Sections of generated listings (a manual's index) come after both tiers.
 //! English words that a translated edition renders in its own words are
 //! first searched in the edition it was translated from (see `twin`): the

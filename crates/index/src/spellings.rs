@@ -29,6 +29,7 @@ const GROUPS: &[&[&str]] = &[
     &["磁盘", "硬盘"],
     &["设置", "设定"],
     &["执行", "运行"],
+    &["修改", "更改"],
     &["访问", "存取"],
     &["监控", "监视"],
     &["后备服务器", "备用服务器"],
@@ -131,6 +132,8 @@ mod tests {
         assert_eq!(spellings("开窗函数"), ["开窗函数", "窗口函数"]);
         assert_eq!(spellings("访问文件"), ["访问文件", "存取文件"]);
         assert_eq!(spellings("服务器监视"), ["服务器监视", "服务器监控"]);
+        // Alter, in the titles of a manual's ALTER commands and in questions.
+        assert_eq!(spellings("修改表"), ["修改表", "更改表"]);
         assert_eq!(
             spellings("串行化隔离等级"),
             ["串行化隔离等级", "序列化隔离等级", "串行化隔离级别", "序列化隔离级别"]

@@ -562,6 +562,39 @@ fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
 }
 
 #[test]
+fn a_chinese_run_of_several_words_ranks_as_a_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // 创建复制槽 is three words (创建 / 复制 / 槽) written without spaces, as
+    // "create replication slot" is three: the section about replication
+    // slots and how to create one comes before the notes that hold the five
+    // chars together once, among other words.
+    let mut texts: Vec<(String, String, String)> = vec![(
+        "/slot/slots".into(),
+        "复制槽".into(),
+        "复制槽提供了一种自动的方法。可以用函数创建一个复制槽，也可以删除一个复制槽。复制槽在服务器重启后保留。".into(),
+    )];
+    for i in 0..3 {
+        texts.push((
+            format!("/slot/notes{i}"),
+            "备注".into(),
+            format!("订阅的备注{i}：如果连接失败，创建复制槽的步骤会被跳过，之后需要手工处理订阅的其他设置和权限问题。"),
+        ));
+    }
+    for i in 0..12 {
+        texts.push((format!("/slot/other{i}"), "设置".into(), format!("创建复制所需的设置第{i}项")));
+    }
+    for (path, title, text) in &texts {
+        writer.add_page("slot@1/zh-Hans", &page(path, title, &[(None, title, text)], &[])).unwrap();
+    }
+    writer.commit("").unwrap();
+    let found = paths(&search(&index, "创建复制槽", &["slot@1/zh-Hans"], 0, 10));
+    assert_eq!(found.first().map(String::as_str), Some("/slot/slots"), "{found:?}");
+    assert!(found[1..4].iter().all(|f| f.starts_with("/slot/notes")), "{found:?}");
+}
+
+#[test]
 fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
