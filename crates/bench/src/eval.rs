@@ -2,8 +2,8 @@
 //!
 //! 1. Bookindex terms: the manual's own index says which sections each term
 //!    belongs to; hit@1, hit@k and MRR@10 at page and section level.
-//! 2. Natural-language questions, two sets per language
-//!    (`data/questions-*.tsv` and `data/questions-more-*.tsv`), page level,
+//! 2. Natural-language questions, four sets per language
+//!    (`data/questions-*.tsv`, `-more-`, `-blind-` and `-fourth-`), page level,
 //!    asked of Lectern and of two peers over the same sections: SQLite FTS5
 //!    (as in `search`) and Xapian (`xapian_peer.py`, when python3-xapian is
 //!    installed).
@@ -311,6 +311,7 @@ pub fn run(
             ("questions, page", "question", crate::questions::load(&e.locale)),
             ("more questions, page", "more question", crate::questions::load_more(&e.locale)),
             ("third questions, page", "third question", crate::questions::load_blind(&e.locale)),
+            ("fourth questions, page", "fourth question", crate::questions::load_fourth(&e.locale)),
         ];
         for (set, tag, questions) in &sets {
             for q in questions {
