@@ -421,9 +421,9 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
 /// query's Latin words when one is translated (see `twin`), each with its
 /// score over the best one's; empty when there are none.
 fn twin_pages(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<TwinPage> {
-    let words = twin::twin_words(snap, request);
-    let Some(query) = twin::words_query(&words) else { return Vec::new() };
     let editions: Vec<String> = request.twins.iter().map(|t| t.edition.clone()).collect();
+    let words = twin::twin_words(snap, request, &editions);
+    let Some(query) = twin::words_query(&words) else { return Vec::new() };
     let inner = SearchRequest {
         query: &query,
         editions: &editions,

@@ -38,13 +38,12 @@ const MAX_WORDS: usize = 8;
 /// The query's Latin words (as written, folded, in query order) when the
 /// searched editions translate one of them: the twins are asked the whole
 /// name (`window function`, not `window` alone). Empty when the request
-/// has no twins or no word is translated.
-pub(crate) fn twin_words(snap: &SnapshotInner, request: &SearchRequest<'_>) -> Vec<String> {
-    if request.twins.is_empty() {
+/// has no twins (`twins`: their edition keys) or no word is translated.
+pub(crate) fn twin_words(snap: &SnapshotInner, request: &SearchRequest<'_>, twins: &[String]) -> Vec<String> {
+    if twins.is_empty() {
         return Vec::new();
     }
     let (searcher, f) = (&snap.searcher, &snap.fields);
-    let twins: Vec<&str> = request.twins.iter().map(|t| t.edition.as_str()).collect();
     let mut latin: Vec<String> = Vec::new();
     let mut translated = false;
     let mut stemmed: Vec<Analyzed> = Vec::new();
@@ -71,7 +70,7 @@ pub(crate) fn twin_words(snap: &SnapshotInner, request: &SearchRequest<'_>) -> V
             if df == 0 || df.saturating_mul(MAX_SHARE) > searcher.num_docs() {
                 continue;
             }
-            let (here, there) = sections_holding(snap, &term, request.editions, &twins);
+            let (here, there) = sections_holding(snap, &term, request.editions, twins);
             translated = there > 0 && here * TRANSLATED_SHARE < there;
         }
     }
@@ -85,16 +84,15 @@ fn sections_holding(
     snap: &SnapshotInner,
     term: &Term,
     searched: &[String],
-    twins: &[&str],
+    twins: &[String],
 ) -> (usize, usize) {
     let (mut here, mut there) = (0, 0);
     for (reader, columns) in snap.searcher.segment_readers().iter().zip(&snap.columns) {
         let Some(editions) = &columns.edition else { continue };
-        let ords = |names: &mut dyn Iterator<Item = &str>| -> Vec<u64> {
-            names.filter_map(|e| editions.dictionary().term_ord(e.as_bytes()).ok().flatten()).collect()
+        let ords = |names: &[String]| -> Vec<u64> {
+            names.iter().filter_map(|e| editions.dictionary().term_ord(e.as_bytes()).ok().flatten()).collect()
         };
-        let searched_ords = ords(&mut searched.iter().map(String::as_str));
-        let twin_ords = ords(&mut twins.iter().copied());
+        let (searched_ords, twin_ords) = (ords(searched), ords(twins));
         if searched_ords.is_empty() && twin_ords.is_empty() {
             continue;
         }
