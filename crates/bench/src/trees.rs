@@ -29,6 +29,7 @@ const FILES: &[(&str, &str)] = &[
     ("git-doc", include_str!("../data/trees/git-doc.tsv")),
     ("debian-edu-doc-zh-cn", include_str!("../data/trees/debian-edu-doc-zh-cn.tsv")),
     ("bash-doc", include_str!("../data/trees/bash-doc.tsv")),
+    ("maint-guide-zh-cn", include_str!("../data/trees/maint-guide-zh-cn.tsv")),
 ];
 
 /// One tree's questions and where it is.

@@ -57,6 +57,9 @@ const WORD_SHARE: Score = 0.1;
 const EDGE_WEIGHT: Score = 0.5;
 /// A CJK run of at most this many chars is one word in tier 2.
 const MAX_CJK_WORD_CHARS: usize = 4;
+/// A word held by at least one section in this many is taken to be held by
+/// the editions searched (see `tier2`).
+const COMMON_SHARE: Score = 50.0;
 /// Weight of a proximity match, over the two words' rarity.
 const PROXIMITY_BOOST: Score = 1.0;
 /// The same in the title, whose matches weigh [`TITLE_BOOST`] times more.
@@ -883,7 +886,7 @@ fn tier2(
     f: &Fields,
     units: &Units,
     (latin, grams): (&[Unit], &[Unit]),
-    (idfs, edges): (&[Option<Score>], &[bool]),
+    (idfs, edges, present): (&[Option<Score>], &[bool], &dyn Fn(&Unit, Option<Score>) -> bool),
     (names, asked): (&[String], Option<&str>),
 ) -> Option<(Box<dyn Query>, Coverage)> {
     let all = || latin.iter().chain(grams);
@@ -909,8 +912,20 @@ fn tier2(
     if !(shoulds.len() >= 2 || (shoulds.len() == 1 && many)) {
         return None;
     }
-    // Half the words; two bigrams of a CJK sentence make about one word.
-    let minimum = (latin.len().div_ceil(2) + grams.len().div_ceil(4)).clamp(1, shoulds.len());
+    // Half the words the editions searched hold (one they never write,
+    // `误报` where the manual says `错误诊断`, cannot be matched, so it does
+    // not raise the bar for the others); two bigrams of a CJK sentence make
+    // about one word.
+    let minimum_of =
+        |latin: usize, grams: usize| (latin.div_ceil(2) + grams.div_ceil(4)).clamp(1, shoulds.len());
+    let mut minimum = minimum_of(latin.len(), grams.len());
+    if minimum > 1 {
+        // (Looked up only where it can lower the bar.)
+        let held = |units: &[Unit], idfs: &[Option<Score>]| {
+            units.iter().zip(idfs).filter(|(u, idf)| present(u, **idf)).count()
+        };
+        minimum = minimum_of(held(latin, &idfs[..latin.len()]), held(grams, &idfs[latin.len()..]));
+    }
     let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
         shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
         minimum,
@@ -1004,6 +1019,18 @@ fn edge_bigrams(stats: &Stats<'_>, body: Field, grams: &[Unit]) -> Vec<bool> {
     word_like.into_iter().map(|w| !w).collect()
 }
 
+/// True when the editions searched hold the unit (`held_here`: a body
+/// term): a term, every term of a phrase, one of a word's spellings; a
+/// prefix expansion's terms are the index's own.
+fn unit_held(unit: &Unit, held_here: &dyn Fn(&str) -> bool) -> bool {
+    match unit {
+        Unit::Term(t) => held_here(t),
+        Unit::Phrase(ts) => ts.iter().all(|(_, t)| held_here(t)),
+        Unit::AnyOf(_) => true,
+        Unit::Spellings(us) => us.iter().any(|u| unit_held(u, held_here)),
+    }
+}
+
 /// `query` restricted to the given editions.
 fn in_editions(f: &Fields, editions: &[String], query: Box<dyn Query>) -> Box<dyn Query> {
     let any = BooleanQuery::union(editions.iter().map(|e| term_query(f.edition, e)).collect());
@@ -1028,6 +1055,7 @@ pub(crate) fn compile(
     f: &Fields,
     request: &SearchRequest<'_>,
     twin_pages: &[TwinPage],
+    held_here: &dyn Fn(&str) -> bool,
 ) -> Option<Compiled> {
     let searcher = stats.searcher;
     let q = request.query;
@@ -1071,7 +1099,17 @@ pub(crate) fn compile(
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
     let edges = edge_bigrams(stats, f.body, &grams);
-    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges), (&names, asked.as_deref()));
+    // Which words some section of the editions searched holds.
+    // A word one section in [`COMMON_SHARE`] holds is taken as held: a
+    // walk over it would cost every question, and any scope but a small
+    // one holds it.
+    let rare = searcher.num_docs() as Score / COMMON_SHARE;
+    let common = |idf: Score| bm25_idf(rare, searcher.num_docs() as Score) >= idf;
+    let present = |u: &Unit, idf: Option<Score>| match idf {
+        None => matches!(u, Unit::AnyOf(_)),
+        Some(idf) => common(idf) || unit_held(u, held_here),
+    };
+    let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges, &present), (&names, asked.as_deref()));
     let proximity = proximity(&latin, &idfs[..latin.len()]);
     if tier2.is_some() {
         lit.add_grams(&grams);

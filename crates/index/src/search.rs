@@ -38,7 +38,7 @@ use tantivy::columnar::StrColumn;
 use tantivy::query::{EnableScoring, Query};
 use tantivy::schema::OwnedValue;
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
-use tantivy::{DocAddress, DocId, DocSet, Score, TERMINATED};
+use tantivy::{DocAddress, DocId, DocSet, Score, TERMINATED, Term};
 
 use crate::cache::Key;
 use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, TwinPage, compile};
@@ -357,7 +357,16 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     }
     let stats = Stats::new(&snap.searcher);
     let twin_pages = twin_pages(snap, request);
-    let Some(compiled) = compile(&stats, &snap.fields, request, &twin_pages) else { return outcome };
+    // Whether the editions searched hold a body term (each segment's
+    // edition ords read once, at the first term asked).
+    let scope = std::cell::OnceCell::new();
+    let held_here = |t: &str| {
+        let ords = scope.get_or_init(|| twin::scope_ords(snap, request.editions));
+        twin::held_in(snap, ords, &Term::from_field_text(snap.fields.body, t))
+    };
+    let Some(compiled) = compile(&stats, &snap.fields, request, &twin_pages, &held_here) else {
+        return outcome;
+    };
     let wanted = request.offset.saturating_add(request.limit);
 
     // Coverage outweighs BM25 for keywords (tier 1 ahead of tier 2, which

@@ -595,6 +595,40 @@ fn a_chinese_run_of_several_words_ranks_as_a_question() {
 }
 
 #[test]
+fn a_question_needs_half_the_words_its_editions_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // Another edition writes all three words; the one searched writes only
+    // `lintian`: the question asks for half of that one word, not for two
+    // of three words the edition could never match together.
+    for i in 0..30 {
+        let path = format!("/b/note{i}");
+        writer
+            .add_page(
+                "b@1/en",
+                &page(&path, "Note", &[(None, "Note", "Each lintian override is listed.")], &[]),
+            )
+            .unwrap();
+    }
+    let text = "A falsepositive is reported.";
+    writer.add_page("b@1/en", &page("/b/false", "False", &[(None, "False", text)], &[])).unwrap();
+    let text = "Run lintian to check the package.";
+    writer.add_page("a@1/en", &page("/a/lint", "Checking", &[(None, "Checking", text)], &[])).unwrap();
+    for i in 0..10 {
+        let path = format!("/a/other{i}");
+        let text = "Build the package with debuild.";
+        writer.add_page("a@1/en", &page(&path, "Building", &[(None, "Building", text)], &[])).unwrap();
+    }
+    writer.commit("").unwrap();
+    let found = paths(&search(&index, "override lintian falsepositive", &["a@1/en"], 0, 10));
+    assert_eq!(found, ["/a/lint"]);
+    // Where the edition holds two of the words, a section needs both.
+    let found = paths(&search(&index, "override lintian falsepositive", &["b@1/en"], 0, 50));
+    assert_eq!(found.len(), 31, "{found:?}");
+}
+
+#[test]
 fn a_word_the_searched_edition_translates_is_looked_up_in_its_twin() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
