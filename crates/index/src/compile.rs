@@ -878,6 +878,9 @@ fn idf(stats: &Stats<'_>, body: Field, unit: &Unit) -> Option<Score> {
     }
 }
 
+/// Whether the editions searched hold a word (given its rarity in the library).
+type Held<'a> = &'a dyn Fn(&Unit, Option<Score>) -> bool;
+
 /// Tier 2: most of the words (or the rarest one), each weighed by its
 /// rarity: a section with only the rare word (`log_min_duration_sample`)
 /// outranks one titled with the two common ones (`configuration
@@ -886,7 +889,7 @@ fn tier2(
     f: &Fields,
     units: &Units,
     (latin, grams): (&[Unit], &[Unit]),
-    (idfs, edges, present): (&[Option<Score>], &[bool], &dyn Fn(&Unit, Option<Score>) -> bool),
+    (idfs, edges, present): (&[Option<Score>], &[bool], Held<'_>),
     (names, asked): (&[String], Option<&str>),
 ) -> Option<(Box<dyn Query>, Coverage)> {
     let all = || latin.iter().chain(grams);
