@@ -130,6 +130,16 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "某个文件是哪个软件包装的，怎么查",
         "/debian-faq/pkgtools#filesearch",
     ),
+    (
+        "Debian maint-guide-zh-cn (DocBook XHTML, the language in each file's name)",
+        "怎么设置开机启动的服务脚本",
+        "/maint-guide/dother#initd",
+    ),
+    (
+        "Debian maint-guide-zh-cn (DocBook XHTML, the language in each file's name)",
+        "如何安装配置文件并且升级时保留用户的修改",
+        "/maint-guide/dother#conffiles",
+    ),
     // A member heading (`.send(data)`) on its object's page ("Reply").
     ("npm fastify@5 docs/ (Markdown with inline HTML)", "reply.send", "/fastify/Reference/Reply#senddata"),
     // The reference, not the guide from version 2 to 3 that walks every change.
@@ -641,6 +651,23 @@ fn trees(scratch: &Path) -> Vec<Tree> {
                 ("怎么从源代码编译出deb二进制包", "/debian-faq/pkg-basics"),
                 ("编译时报错找不到库 -lfoo 怎么办", "/debian-faq/software"),
                 ("旧内核可以删掉吗", "/debian-faq/kernel"),
+            ],
+            pages: &[],
+        },
+        Tree {
+            name: "Debian maint-guide-zh-cn (DocBook XHTML, the language in each file's name)",
+            source: existing(d.join("maint-guide-zh-cn/usr/share/doc/maint-guide-zh-cn/html")),
+            project: "maint-guide",
+            locale: "zh-Hans",
+            broken_in_source: 0,
+            queries: [
+                ("怎么在上传时包含原始源码包", "/maint-guide/upload"),
+                ("版权文件怎么写", "/maint-guide/dreq"),
+                ("怎么只重新构建而不从头编译", "/maint-guide/build"),
+                ("多体系结构怎么支持", "/maint-guide/advanced"),
+                // The guide writes neither 覆盖 nor 误报 (other manuals do):
+                // its sections on lintian qualify by `lintian` alone.
+                ("怎么覆盖lintian的误报", "/maint-guide/dother"),
             ],
             pages: &[],
         },
