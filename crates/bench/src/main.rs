@@ -90,6 +90,12 @@ enum Command {
         /// The k of hit@k (hit@1 and MRR@10 are always printed).
         #[arg(long, default_value_t = 3)]
         k: usize,
+        /// Also write each question's Lectern rank (page and section; `-`
+        /// when not in the top 10) and top 3 to this file, one
+        /// tab-separated line per question, to compare two builds question
+        /// by question.
+        #[arg(long)]
+        ranks: Option<PathBuf>,
     },
     /// Search latency (PostgreSQL 18 + 15, en + zh-Hans) side by side with SQLite FTS5.
     Search {
@@ -182,7 +188,7 @@ fn main() -> anyhow::Result<()> {
         Command::Eval { corpora, k, terms, show_failures, ranks } => {
             eval::run(&corpora, k, terms, show_failures, ranks.as_deref())
         }
-        Command::Trees { deps, k } => trees::run(&deps, k),
+        Command::Trees { deps, k, ranks } => trees::run(&deps, k, ranks.as_deref()),
         Command::Search { corpora, rounds, fts_tokenizer, show_failures, quality_only, lectern_only } => {
             speed::run(
                 &corpora,

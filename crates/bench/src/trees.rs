@@ -111,7 +111,7 @@ fn lectern(lib: &Library, set: &TreeSet, prefix: &str, text: &str) -> anyhow::Re
         .collect())
 }
 
-pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
+pub fn run(deps: &Path, k: usize, ranks_to: Option<&Path>) -> anyhow::Result<()> {
     let sets: Vec<TreeSet> =
         FILES.iter().map(|(name, raw)| parse(name, raw)).collect::<anyhow::Result<_>>()?;
     let fresh = Fresh::new()?;
@@ -174,6 +174,9 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
     let mut beaten: Vec<String> = Vec::new();
     // Each tree's tally, then the totals over every tree.
     let mut tallies: Vec<(&str, &str, Tally)> = Vec::new();
+    // Each question's Lectern ranks, for `--ranks`: tree, question, page, section.
+    let mut rank_lines: Vec<String> = Vec::new();
+    let rank_str = |r: Option<usize>| r.map_or("-".into(), |r: usize| r.to_string());
     for (set, id, prefix) in &installed {
         let mut by = Tally::default();
         for (text, targets) in &set.questions {
@@ -183,16 +186,23 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
             let mut peers: Vec<String> = Vec::new();
             let section = first_rank(&found, targets, Level::Section);
             by.entry(("Lectern", "section")).add(section, k);
+            let top: Vec<String> = found
+                .iter()
+                .take(3)
+                .map(|f| format!("{}#{}", f.page, f.anchor.as_deref().unwrap_or("")))
+                .collect();
+            rank_lines.push(format!(
+                "{}\t{text}\t{}\t{}\t{}\n",
+                set.name,
+                rank_str(page),
+                rank_str(section),
+                top.join(" ; ")
+            ));
             if section.is_none_or(|r| r > k) {
-                let top: Vec<String> = found
-                    .iter()
-                    .take(3)
-                    .map(|f| format!("{}#{}", f.page, f.anchor.as_deref().unwrap_or("")))
-                    .collect();
                 misses.push(format!(
                     "[{}] {text:?} (rank {}) got {}",
                     set.name,
-                    section.map_or("-".into(), |r| r.to_string()),
+                    rank_str(section),
                     top.join(" ; ")
                 ));
             }
@@ -244,6 +254,9 @@ pub fn run(deps: &Path, k: usize) -> anyhow::Result<()> {
                 "tree": tree, "locale": locale, "engine": engine, "level": level, "metrics": m.json(k),
             }));
         }
+    }
+    if let Some(path) = ranks_to {
+        std::fs::write(path, rank_lines.concat()).with_context(|| format!("writing {}", path.display()))?;
     }
     table.print();
     if !beaten.is_empty() {
