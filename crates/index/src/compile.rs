@@ -1102,15 +1102,14 @@ pub(crate) fn compile(
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
     let edges = edge_bigrams(stats, f.body, &grams);
-    // Which words some section of the editions searched holds.
-    // A word one section in [`COMMON_SHARE`] holds is taken as held: a
-    // walk over it would cost every question, and any scope but a small
-    // one holds it.
-    let rare = searcher.num_docs() as Score / COMMON_SHARE;
-    let common = |idf: Score| bm25_idf(rare, searcher.num_docs() as Score) >= idf;
+    // Which words some section of the editions searched holds. A word one
+    // section in [`COMMON_SHARE`] holds is taken as held: a walk over it
+    // would cost every question, and any scope but a small one holds it.
+    let n = searcher.num_docs() as Score;
+    let common_idf = bm25_idf(n / COMMON_SHARE, n);
     let present = |u: &Unit, idf: Option<Score>| match idf {
         None => matches!(u, Unit::AnyOf(_)),
-        Some(idf) => common(idf) || unit_held(u, held_here),
+        Some(idf) => idf <= common_idf || unit_held(u, held_here),
     };
     let tier2 = tier2(f, &units, (&latin, &grams), (&idfs, &edges, &present), (&names, asked.as_deref()));
     let proximity = proximity(&latin, &idfs[..latin.len()]);

@@ -49,6 +49,7 @@ mod question;
 mod records;
 mod request;
 pub mod schema;
+mod scope;
 mod search;
 pub mod snippet;
 mod spellings;

@@ -50,8 +50,8 @@ use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
 use crate::schema::Fields;
 use crate::stats::Stats;
-use crate::twin;
 use crate::weight::{FULL_WEIGHT, is_listing};
+use crate::{scope, twin};
 
 /// Candidates kept per tier; past it the result says `candidate_truncated`.
 const MAX_CANDIDATES: usize = 200_000;
@@ -361,8 +361,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     // edition ords read once, at the first term asked).
     let scope = std::cell::OnceCell::new();
     let held_here = |t: &str| {
-        let ords = scope.get_or_init(|| twin::scope_ords(snap, request.editions));
-        twin::held_in(snap, ords, &Term::from_field_text(snap.fields.body, t))
+        let ords = scope.get_or_init(|| scope::scope_ords(snap, request.editions));
+        scope::held_in(snap, ords, &Term::from_field_text(snap.fields.body, t))
     };
     let Some(compiled) = compile(&stats, &snap.fields, request, &twin_pages, &held_here) else {
         return outcome;
