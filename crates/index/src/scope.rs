@@ -4,6 +4,8 @@
 //! span every edition installed; a question's words are weighed by them,
 //! but a word only another manual writes cannot be matched here.
 
+use std::ops::ControlFlow::{self, Break, Continue};
+
 use tantivy::columnar::StrColumn;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, TERMINATED, Term};
@@ -24,27 +26,38 @@ pub(crate) fn scope_ords(snap: &SnapshotInner, names: &[String]) -> Vec<Vec<u64>
 }
 
 /// True when a live section of the editions searched holds `term`
-/// (`ords`: each segment's ords of those editions, from [`scope_ords`]): a
-/// walk over its postings in the segments holding them, ended by the first
-/// such section.
+/// (`ords`: each segment's ords of those editions, from [`scope_ords`]),
+/// the walk ended by the first such section.
 pub(crate) fn held_in(snap: &SnapshotInner, ords: &[Vec<u64>], term: &Term) -> bool {
-    for ((reader, columns), ords) in snap.searcher.segment_readers().iter().zip(&snap.columns).zip(ords) {
+    let segment = |i: usize, _: &StrColumn| ords.get(i).filter(|o| !o.is_empty());
+    let visit = |ords: &&Vec<u64>, ord: u64| if ords.contains(&ord) { Break(()) } else { Continue(()) };
+    walk_editions(snap, term, segment, visit).is_break()
+}
+
+/// A walk over the live sections holding `term`, each section's edition
+/// ord handed to `visit` (until it breaks) with what `segment` made of its
+/// segment (its index and edition column; None skips the segment).
+pub(crate) fn walk_editions<S>(
+    snap: &SnapshotInner,
+    term: &Term,
+    mut segment: impl FnMut(usize, &StrColumn) -> Option<S>,
+    mut visit: impl FnMut(&S, u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for (i, (reader, columns)) in snap.searcher.segment_readers().iter().zip(&snap.columns).enumerate() {
         let Some(editions) = &columns.edition else { continue };
-        if ords.is_empty() {
-            continue;
-        }
+        let Some(state) = segment(i, editions) else { continue };
         let Ok(index) = reader.inverted_index(term.field()) else { continue };
         let Ok(Some(mut postings)) = index.read_postings(term, IndexRecordOption::Basic) else { continue };
         let alive = reader.alive_bitset();
         let mut doc = postings.doc();
         while doc != TERMINATED {
             if alive.is_none_or(|a| a.is_alive(doc))
-                && editions.ords().first(doc).is_some_and(|o| ords.contains(&o))
+                && let Some(ord) = editions.ords().first(doc)
             {
-                return true;
+                visit(&state, ord)?;
             }
             doc = postings.advance();
         }
     }
-    false
+    Continue(())
 }

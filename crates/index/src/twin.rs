@@ -12,15 +12,17 @@
 //! weigh as they always do. Nor are words that one document in fifty
 //! holds: they name no page, and counting them would cost every query.
 
-use tantivy::schema::IndexRecordOption;
-use tantivy::{DocSet, TERMINATED, Term};
+use std::ops::ControlFlow;
+
+use tantivy::Term;
+use tantivy::columnar::StrColumn;
 
 use crate::index::SnapshotInner;
 use crate::keys::{section_key, section_key_num};
 use crate::query::parse_query;
 use crate::question::is_stopword;
 use crate::request::{SearchRequest, Twin};
-use crate::scope::edition_ords;
+use crate::scope::{edition_ords, walk_editions};
 use crate::text::{fold, is_cjk};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
@@ -88,26 +90,15 @@ fn sections_holding(
     twins: &[String],
 ) -> (usize, usize) {
     let (mut here, mut there) = (0, 0);
-    for (reader, columns) in snap.searcher.segment_readers().iter().zip(&snap.columns) {
-        let Some(editions) = &columns.edition else { continue };
-        let (searched_ords, twin_ords) = (edition_ords(editions, searched), edition_ords(editions, twins));
-        if searched_ords.is_empty() && twin_ords.is_empty() {
-            continue;
-        }
-        let Ok(index) = reader.inverted_index(term.field()) else { continue };
-        let Ok(Some(mut postings)) = index.read_postings(term, IndexRecordOption::Basic) else { continue };
-        let alive = reader.alive_bitset();
-        let mut doc = postings.doc();
-        while doc != TERMINATED {
-            if alive.is_none_or(|a| a.is_alive(doc))
-                && let Some(ord) = editions.ords().first(doc)
-            {
-                here += usize::from(searched_ords.contains(&ord));
-                there += usize::from(twin_ords.contains(&ord));
-            }
-            doc = postings.advance();
-        }
-    }
+    let segment = |_: usize, editions: &StrColumn| {
+        let ords = (edition_ords(editions, searched), edition_ords(editions, twins));
+        (!(ords.0.is_empty() && ords.1.is_empty())).then_some(ords)
+    };
+    let _ = walk_editions(snap, term, segment, |(searched, twins), ord| {
+        here += usize::from(searched.contains(&ord));
+        there += usize::from(twins.contains(&ord));
+        ControlFlow::Continue(())
+    });
     (here, there)
 }
 
