@@ -21,6 +21,7 @@ use crate::question::{bare_name, content_pieces, identifier_symbols, is_stopword
 use crate::records::term_query;
 use crate::request::SearchRequest;
 use crate::schema::Fields;
+use crate::scope::MAX_WALKED_SHARE;
 use crate::spellings::{long_form, spellings};
 use crate::stats::Stats;
 use crate::text::{fold, is_cjk};
@@ -57,9 +58,6 @@ const WORD_SHARE: Score = 0.1;
 const EDGE_WEIGHT: Score = 0.5;
 /// A CJK run of at most this many chars is one word in tier 2.
 const MAX_CJK_WORD_CHARS: usize = 4;
-/// A word held by at least one section in this many is taken to be held by
-/// the editions searched (see `tier2`).
-const COMMON_SHARE: Score = 50.0;
 /// Weight of a proximity match, over the two words' rarity.
 const PROXIMITY_BOOST: Score = 1.0;
 /// The same in the title, whose matches weigh [`TITLE_BOOST`] times more.
@@ -1103,10 +1101,9 @@ pub(crate) fn compile(
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
     let edges = edge_bigrams(stats, f.body, &grams);
     // Which words some section of the editions searched holds. A word one
-    // section in [`COMMON_SHARE`] holds is taken as held: a walk over it
-    // would cost every question, and any scope but a small one holds it.
+    // section in [`MAX_WALKED_SHARE`] holds is taken as held, unwalked.
     let n = searcher.num_docs() as Score;
-    let common_idf = bm25_idf(n / COMMON_SHARE, n);
+    let common_idf = bm25_idf(n / MAX_WALKED_SHARE as Score, n);
     let present = |u: &Unit, idf: Option<Score>| match idf {
         None => matches!(u, Unit::AnyOf(_)),
         Some(idf) => idf <= common_idf || unit_held(u, held_here),

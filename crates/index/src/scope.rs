@@ -12,6 +12,11 @@ use tantivy::{DocSet, TERMINATED, Term};
 
 use crate::index::SnapshotInner;
 
+/// The postings of a word held by more than one section in this many are
+/// not walked: such a word is in any scope but a small one, names no page,
+/// and walking it would cost every query.
+pub(crate) const MAX_WALKED_SHARE: u64 = 50;
+
 /// The ords of the named editions in a segment's edition column (those it holds).
 pub(crate) fn edition_ords(editions: &StrColumn, names: &[String]) -> Vec<u64> {
     names.iter().filter_map(|e| editions.dictionary().term_ord(e.as_bytes()).ok().flatten()).collect()

@@ -22,7 +22,7 @@ use crate::keys::{section_key, section_key_num};
 use crate::query::parse_query;
 use crate::question::is_stopword;
 use crate::request::{SearchRequest, Twin};
-use crate::scope::{edition_ords, walk_editions};
+use crate::scope::{MAX_WALKED_SHARE, edition_ords, walk_editions};
 use crate::text::{fold, is_cjk};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
@@ -31,8 +31,6 @@ pub(crate) const TWIN_PAGES: usize = 3;
 /// A word counts as translated when the searched editions hold it in fewer
 /// sections than this share of those the twins hold it in.
 const TRANSLATED_SHARE: usize = 2;
-/// Only words held by fewer than one document in this many are looked up.
-const MAX_SHARE: u64 = 50;
 /// Sections of a page past this many are not matched to their copies.
 const MAX_ORDINAL: usize = 200;
 /// At most this many of a query's words are looked up.
@@ -70,7 +68,7 @@ pub(crate) fn twin_words(snap: &SnapshotInner, request: &SearchRequest<'_>, twin
             // walk over all of them).
             let term = Term::from_field_text(f.body, &token.text);
             let df = searcher.doc_freq(&term).unwrap_or(0);
-            if df == 0 || df.saturating_mul(MAX_SHARE) > searcher.num_docs() {
+            if df == 0 || df.saturating_mul(MAX_WALKED_SHARE) > searcher.num_docs() {
                 continue;
             }
             let (here, there) = sections_holding(snap, &term, request.editions, twins);
