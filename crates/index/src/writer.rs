@@ -8,6 +8,8 @@ use std::sync::Arc;
 use lectern_corpus::Page;
 use lectern_corpus::page::DEFINED_TERM;
 use tantivy::Term;
+use tantivy::index::SegmentId;
+use tantivy::indexer::LogMergePolicy;
 use tantivy::schema::TantivyDocument;
 
 use crate::error::IndexError;
@@ -21,6 +23,10 @@ use crate::text::fold;
 const WRITER_MEMORY_BYTES: usize = 96_000_000;
 /// Indexing threads: the machines we target have two cores.
 const WRITER_THREADS: usize = 2;
+/// Segments holding more documents than this are not merged with others:
+/// a manual that size keeps a segment of its own, which a search scoped
+/// to other editions skips whole.
+const MAX_MERGED_SEGMENT_DOCS: usize = 2_000;
 
 /// A writer holding tantivy's writer lock; dropped without `commit` = nothing changes.
 pub struct Writer {
@@ -36,6 +42,11 @@ impl Index {
             return Err(IndexError::open(&self.shared.dir, "opened read-only"));
         }
         let writer = self.shared.index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)?;
+        // Editions written by earlier commits stay apart (see `commit`);
+        // only small segments merge, in eights.
+        let mut policy = LogMergePolicy::default();
+        policy.set_max_docs_before_merge(MAX_MERGED_SEGMENT_DOCS);
+        writer.set_merge_policy(Box::new(policy));
         // Files of an ingest that died (a crash, a full disk) are not in the
         // last commit: drop them first, or a full disk stays full.
         if let Err(e) = writer.garbage_collect_files().wait() {
@@ -344,9 +355,26 @@ impl Writer {
     /// the owning index's snapshot. A crash before this returns leaves the
     /// previous commit in place.
     pub fn commit(mut self, payload: &str) -> Result<(), IndexError> {
+        let before: HashSet<SegmentId> = self.shared.index.searchable_segment_ids()?.into_iter().collect();
         let mut prepared = self.writer.prepare_commit()?;
         prepared.set_payload(payload);
         prepared.commit()?;
+        // One segment per commit, so one per edition: a search skips the
+        // segments of editions outside its scope whole, and removing or
+        // replacing an edition drops its segment rather than leaving deletes.
+        let fresh: Vec<SegmentId> = self
+            .shared
+            .index
+            .searchable_segment_ids()?
+            .into_iter()
+            .filter(|id| !before.contains(id))
+            .collect();
+        if fresh.len() > 1
+            && let Err(e) = self.writer.merge(&fresh).wait()
+        {
+            // Only slower searches: the commit stands.
+            tracing::warn!("could not merge the segments just written: {e}");
+        }
         // Let merges finish so the next reader sees few segments, and release the lock.
         self.writer.wait_merging_threads()?;
         self.shared.refresh(true)?;

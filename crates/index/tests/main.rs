@@ -327,6 +327,52 @@ fn delete_edition_removes_every_document() {
     assert_eq!(snap.edition_counts(EN), (34, 35));
 }
 
+/// How many segments the index's last commit lists (tantivy's `meta.json`).
+fn segments(dir: &Path) -> usize {
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    meta["segments"].as_array().unwrap().len()
+}
+
+#[test]
+fn each_edition_is_one_segment_and_leaves_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    // Enough pages that both indexing threads write some; an edition
+    // written again replaces itself, as the library does.
+    let write_n = |edition: &str, prefix: &str, n: usize| {
+        let mut writer = index.writer().unwrap();
+        writer.delete_edition(edition);
+        for i in 0..n {
+            let path = format!("{prefix}/p{i}");
+            writer
+                .add_page(edition, &page(&path, "Page", &[(None, "Page", "Some text of a page.")], &[]))
+                .unwrap();
+        }
+        writer.commit("").unwrap();
+    };
+    let write = |edition: &str, prefix: &str| write_n(edition, prefix, 3000);
+    write("a@1/en", "/a");
+    assert_eq!(segments(dir.path()), 1);
+    write("b@1/en", "/b");
+    assert_eq!(segments(dir.path()), 2);
+    assert_eq!(search(&index, "text", &["b@1/en"], 0, 5).total, 3000);
+    // Replaced: the old segment goes, the new one takes its place.
+    write("a@1/en", "/a");
+    assert_eq!(segments(dir.path()), 2);
+    let mut writer = index.writer().unwrap();
+    writer.delete_edition("a@1/en");
+    writer.commit("").unwrap();
+    assert_eq!(segments(dir.path()), 1);
+    assert_eq!(index.snapshot().edition_counts("b@1/en").0, 3000);
+    // Eight more (tantivy's policy would merge eight segments of a size):
+    // each big edition keeps its own.
+    for i in 0..8 {
+        write_n(&format!("c{i}@1/en"), &format!("/c{i}"), 1200);
+    }
+    assert_eq!(segments(dir.path()), 9);
+}
+
 #[test]
 fn other_format_is_refused_and_read_only_never_creates() {
     let dir = tempfile::tempdir().unwrap();
