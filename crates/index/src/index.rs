@@ -74,7 +74,9 @@ impl SnapshotInner {
             .iter()
             .map(|s| s.get_store_reader(STORE_CACHE_BLOCKS))
             .collect::<std::io::Result<_>>()?;
-        let columns = searcher.segment_readers().iter().map(SegmentColumns::open).collect();
+        let mut columns: Vec<SegmentColumns> =
+            searcher.segment_readers().iter().map(SegmentColumns::open).collect();
+        mark_whole_editions(&mut columns);
         Ok(SnapshotInner { searcher, stores, columns, payload, opstamp, fields, results: Default::default() })
     }
 }
@@ -88,6 +90,11 @@ pub(crate) struct SegmentColumns {
     pub(crate) path: Option<StrColumn>,
     pub(crate) key: Option<Column<u64>>,
     pub(crate) weight: Option<Column<u64>>,
+    /// By edition ordinal: true when no other segment holds that edition,
+    /// so that each of its pages lies whole in this segment (a commit's
+    /// segments are merged into one, and an edition is written by one
+    /// commit), and a path ordinal here names one page.
+    pub(crate) whole: Vec<bool>,
 }
 
 impl SegmentColumns {
@@ -98,7 +105,33 @@ impl SegmentColumns {
             path: fast.str("path").ok().flatten(),
             key: fast.u64("key_num").ok(),
             weight: fast.u64("weight").ok(),
+            whole: Vec::new(),
         }
+    }
+
+    /// The editions this segment holds (deleted documents' too).
+    fn editions(&self) -> Vec<Vec<u8>> {
+        let mut names = Vec::new();
+        if let Some(editions) = &self.edition
+            && let Ok(mut stream) = editions.dictionary().stream()
+        {
+            while stream.advance() {
+                names.push(stream.key().to_vec());
+            }
+        }
+        names
+    }
+}
+
+/// Marks, in each segment, the editions no other segment holds.
+fn mark_whole_editions(columns: &mut [SegmentColumns]) {
+    let held: Vec<Vec<Vec<u8>>> = columns.iter().map(SegmentColumns::editions).collect();
+    let mut segments_holding: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    for name in held.iter().flatten() {
+        *segments_holding.entry(name).or_default() += 1;
+    }
+    for (column, names) in columns.iter_mut().zip(&held) {
+        column.whole = names.iter().map(|n| segments_holding.get(n.as_slice()) == Some(&1)).collect();
     }
 }
 

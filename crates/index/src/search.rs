@@ -34,7 +34,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use tantivy::columnar::StrColumn;
 use tantivy::query::{EnableScoring, Query};
 use tantivy::schema::OwnedValue;
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
@@ -44,7 +43,7 @@ use crate::cache::Key;
 use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, TwinPage, compile};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
-use crate::index::{Snapshot, SnapshotInner};
+use crate::index::{SegmentColumns, Snapshot, SnapshotInner};
 use crate::passage::Passage;
 use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
@@ -290,8 +289,8 @@ fn rerank(
             // One segment holds them all (one edition, most often): its
             // path ordinals tell its pages apart without reading a path.
             let alone = at == 0 && end == best.len();
-            if let Some(paths) = snap.columns.get(ord as usize).and_then(|c| c.path.as_ref()) {
-                page_ids(paths, &best[at..end], alone, &mut pages[at..end]);
+            if let Some(columns) = snap.columns.get(ord as usize) {
+                page_ids(columns, ord, &best[at..end], alone, &mut pages[at..end]);
             }
         }
         at = end;
@@ -308,17 +307,38 @@ fn rerank(
     }
 }
 
-/// Each candidate's page (one segment's candidates): by its path, since a
-/// page's sections may lie in several segments, or by the segment's path
-/// ordinal when this segment holds every candidate (`alone`).
-fn page_ids(paths: &StrColumn, candidates: &[Candidate], alone: bool, pages: &mut [Option<u64>]) {
-    let mut ords: Vec<(u64, usize)> = candidates
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| Some((paths.ords().first(c.address.doc_id)?, i)))
-        .collect();
-    if alone {
-        ords.into_iter().for_each(|(ord, i)| pages[i] = Some(ord));
+/// Marks a page id made of a segment and a path ordinal; a hash of a path
+/// has this bit clear.
+const ORDINAL_PAGE: u64 = 1 << 63;
+
+/// Each candidate's page (one segment's, `segment`): by its path ordinal in
+/// the segment when its pages lie whole there (its edition is in no other
+/// segment, or this segment holds every candidate: `alone`), else by its
+/// path, since a page's sections may lie in several segments.
+fn page_ids(
+    columns: &SegmentColumns,
+    segment: u32,
+    candidates: &[Candidate],
+    alone: bool,
+    pages: &mut [Option<u64>],
+) {
+    let Some(paths) = &columns.path else { return };
+    let whole = |doc: DocId| {
+        alone
+            || columns.edition.as_ref().is_some_and(|e| {
+                e.ords().first(doc).is_some_and(|o| columns.whole.get(o as usize) == Some(&true))
+            })
+    };
+    let mut ords: Vec<(u64, usize)> = Vec::new();
+    for (i, c) in candidates.iter().enumerate() {
+        let Some(ord) = paths.ords().first(c.address.doc_id) else { continue };
+        if whole(c.address.doc_id) {
+            pages[i] = Some(ORDINAL_PAGE | u64::from(segment) << 32 | ord);
+        } else {
+            ords.push((ord, i));
+        }
+    }
+    if ords.is_empty() {
         return;
     }
     ords.sort_unstable();
@@ -328,7 +348,7 @@ fn page_ids(paths: &StrColumn, candidates: &[Candidate], alone: bool, pages: &mu
         if let Some(i) = next.next() {
             let mut h = DefaultHasher::new();
             path.hash(&mut h);
-            pages[i] = Some(h.finish());
+            pages[i] = Some(h.finish() & !ORDINAL_PAGE);
         }
     });
 }

@@ -776,6 +776,20 @@ fn one_pages_sections_do_not_fill_the_top() {
     let out = search(&index, "kangaroo wallaby", &["crowd@1/en"], 0, 10);
     // Every section is still listed; the other page comes second.
     assert_eq!(paths(&out), ["/crowd/big", "/crowd/small", "/crowd/big", "/crowd/big"]);
+    // Another edition, in a segment of its own, with its pages at the same
+    // places and a little weaker (a word longer): each page of each
+    // edition is told apart, so each one's lead comes before any repeat.
+    let mut writer = index.writer().unwrap();
+    for p in [&big, &small] {
+        let path = p.path.replace("/crowd/", "/herd/");
+        let sections =
+            p.sections.iter().map(|s| Section { text: format!("{} here", s.text), ..s.clone() }).collect();
+        writer.add_page("crowd@2/en", &Page { path, sections, ..p.clone() }).unwrap();
+    }
+    writer.commit("").unwrap();
+    let out = search(&index, "kangaroo wallaby", &["crowd@1/en", "crowd@2/en"], 0, 10);
+    let found = paths(&out);
+    assert_eq!(found[..4], ["/crowd/big", "/herd/big", "/crowd/small", "/herd/small"], "{found:?}");
 }
 
 #[test]
