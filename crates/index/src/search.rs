@@ -171,11 +171,7 @@ fn collect(
         // Edition filter: the allowed ords of this segment's edition column
         // (None = every edition here is allowed).
         let Some(editions) = &columns.edition else { continue };
-        let allowed: Vec<u64> = request
-            .editions
-            .iter()
-            .filter_map(|e| editions.dictionary().term_ord(e.as_bytes()).ok().flatten())
-            .collect();
+        let allowed = scope::edition_ords(editions, request.editions);
         if allowed.is_empty() {
             continue;
         }
