@@ -478,16 +478,21 @@ impl Lit {
             .zip(&units.content)
             .filter(|((_, stop), _)| only_stopwords || !**stop)
             .map(|((unit, _), content)| (unit, content.as_deref()));
-        for (unit, content) in words.chain(units.phrases.iter().map(|p| (p, None))) {
+        let words = words.map(|(unit, content)| (unit, content, false));
+        for (unit, content, quoted) in words.chain(units.phrases.iter().map(|p| (p, None, true))) {
             // The words of a Latin phrase or a dotted name (`os.path.join`)
             // are lit as groups of their own: the window showing all of
             // them beats one showing `os` and `path` often.
             let apart = matches!(unit, Unit::Phrase(ts) if !ts.iter().any(|(_, t)| t.chars().any(is_cjk)));
             // A question's own words (`可以`, `哪里`) are not lit, nor the
-            // bigrams across their edges.
+            // bigrams across their edges, nor those joining a word to `的`
+            // (`的参` of `GIMP的参考书`, lit in 笔刷的参数) unless that is the
+            // word (`目的`).
             let asked = |t: &str| {
                 t.chars().any(is_cjk) && content.is_some_and(|pieces| !pieces.iter().any(|p| p.contains(t)))
             };
+            let joins = |t: &str| !quoted && of_de(t) && !matches!(unit, Unit::Term(_));
+            let asked = |t: &str| asked(t) || joins(t);
             for t in unit.terms().into_iter().filter(|t| !asked(t)) {
                 if lit.add(t, lit.groups) && apart {
                     lit.groups += 1;
@@ -509,14 +514,21 @@ impl Lit {
         new
     }
 
-    /// Each bigram of a CJK sentence is lit as a group of its own.
+    /// Each bigram of a CJK sentence is lit as a group of its own, but those
+    /// joining a word to `的` (`表的`, `的大` of `查看表的大小`).
     fn add_grams(&mut self, grams: &[Unit]) {
-        for t in grams.iter().flat_map(Unit::terms) {
+        for t in grams.iter().flat_map(Unit::terms).filter(|t| !of_de(t)) {
             if self.add(t, self.groups) {
                 self.groups += 1;
             }
         }
     }
+}
+
+/// True for a CJK bigram holding `的`, the commonest char of Chinese, which
+/// marks the word before it as qualifying the next (`表的大小`).
+fn of_de(term: &str) -> bool {
+    term.chars().count() == 2 && term.contains('的')
 }
 
 fn const_term(field: Field, text: &str, score: Score) -> Box<dyn Query> {
@@ -1038,6 +1050,42 @@ fn in_editions(f: &Fields, editions: &[String], query: Box<dyn Query>) -> Box<dy
     Box::new(BooleanQuery::intersection(vec![query, Box::new(any)]))
 }
 
+/// True when a short CJK run is written as one word rather than two met by
+/// chance: at least [`WORD_SHARE`] of the sections holding its commonest
+/// bigram hold the run (`配置参数` of `参数`, `复制槽` of `复制`), not a sliver
+/// of them (`选择从` of `选择`, `盘启动` of `启动` in `U盘启动`). A run with
+/// other spellings is one when one of them is. Counted over the library's
+/// body text, up to the share needed.
+fn cohesive(stats: &Stats<'_>, body: Field, unit: &Unit) -> bool {
+    match unit {
+        Unit::Spellings(us) => us.iter().any(|u| cohesive(stats, body, u)),
+        Unit::Phrase(ts) if ts.len() >= 2 => {
+            let commonest =
+                ts.iter().map(|(_, t)| stats.doc_freq_of(body, t).unwrap_or(0)).max().unwrap_or(0);
+            let needed = (WORD_SHARE * commonest as Score).ceil().max(1.0) as u64;
+            unit.query_in(body).is_some_and(|q| matches_at_least(stats.searcher, &*q, needed))
+        }
+        _ => true,
+    }
+}
+
+/// True when at least `needed` documents match `query` (deleted ones count).
+fn matches_at_least(searcher: &Searcher, query: &dyn Query, needed: u64) -> bool {
+    let Ok(weight) = query.weight(EnableScoring::disabled_from_searcher(searcher)) else { return false };
+    let mut found = 0;
+    for reader in searcher.segment_readers() {
+        let Ok(mut scorer) = weight.scorer(reader, 1.0) else { continue };
+        while scorer.doc() != TERMINATED {
+            found += 1;
+            if found >= needed {
+                return true;
+            }
+            scorer.advance();
+        }
+    }
+    false
+}
+
 /// True when some document matches `query` (each segment's first match
 /// ends the look; deleted documents count).
 fn any_match(searcher: &Searcher, query: &dyn Query) -> bool {
@@ -1078,9 +1126,12 @@ pub(crate) fn compile(
     // title (a term: some section holds it).
     let written = |unit: &Unit| match unit {
         Unit::Term(t) => held(t),
-        unit => [f.body, f.title].iter().any(|&field| {
-            unit.query_in(field).is_some_and(|q| any_match(searcher, &*in_editions(f, request.editions, q)))
-        }),
+        unit => {
+            [f.body, f.title].iter().any(|&field| {
+                unit.query_in(field)
+                    .is_some_and(|q| any_match(searcher, &*in_editions(f, request.editions, q)))
+            }) && cohesive(stats, f.body, unit)
+        }
     };
     let (latin, grams) = tier2_words(&words, &units, &held, &written);
     // A question's names (not a keyword query's: there every word must

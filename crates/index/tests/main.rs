@@ -641,6 +641,38 @@ fn a_chinese_run_of_several_words_ranks_as_a_question() {
 }
 
 #[test]
+fn a_chinese_run_met_by_chance_is_not_one_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // In 开机时怎么选择从U盘启动 the runs 选择从 (选择 + 从) and 盘启动 (U盘 +
+    // 启动) are two words each, met by chance: the library writes them,
+    // but in a sliver of the sections holding 选择 or 启动. Taken as one
+    // word each, they would leave the section on choosing the boot device,
+    // which holds the question's words apart, out of the results.
+    let mut texts: Vec<(String, String)> = vec![
+        (
+            "/boot/device".into(),
+            "多数固件允许在引导时调出菜单，选择本次所用的设备，这样可以从 U 盘启动一次。".into(),
+        ),
+        ("/boot/power".into(), "开机后等待一段随机时间。".into()),
+    ];
+    for i in 0..2 {
+        texts.push((format!("/boot/mirror{i}"), format!("可以选择从镜像站点下载第{i}个映像。")));
+        texts.push((format!("/boot/disk{i}"), format!("硬盘启动的第{i}种方式。")));
+    }
+    for i in 0..20 {
+        texts.push((format!("/boot/menu{i}"), format!("在菜单中选择第{i}项，然后启动服务。")));
+    }
+    for (path, text) in &texts {
+        writer.add_page("boot@1/zh-Hans", &page(path, "引导", &[(None, "引导", text)], &[])).unwrap();
+    }
+    writer.commit("").unwrap();
+    let found = paths(&search(&index, "开机时怎么选择从U盘启动", &["boot@1/zh-Hans"], 0, 10));
+    assert_eq!(found.first().map(String::as_str), Some("/boot/device"), "{found:?}");
+}
+
+#[test]
 fn a_question_needs_half_the_words_its_editions_hold() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
@@ -1110,6 +1142,30 @@ fn snippets_highlight_the_matched_words() {
     let chars: Vec<char> = hit.snippet.chars().collect();
     let [a, b] = hit.highlights[0];
     assert_eq!(chars[a..b].iter().collect::<String>().to_lowercase(), "locks");
+}
+
+#[test]
+fn snippets_do_not_light_de_joining_two_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let text = "表的大小可以用函数查看，这样做的目的是估计磁盘的用量。笔刷的参数另有说明，参考书目见附录。";
+    writer.add_page("de@1/zh-Hans", &page("/de/size", "磁盘用量", &[(None, "磁盘用量", text)], &[])).unwrap();
+    writer.commit("").unwrap();
+    let lit = |query: &str| -> Vec<String> {
+        let out = search(&index, query, &["de@1/zh-Hans"], 0, 1);
+        let hit = &out.hits[0];
+        let chars: Vec<char> = hit.snippet.chars().collect();
+        hit.highlights.iter().map(|&[a, b]| chars[a..b].iter().collect()).collect()
+    };
+    // `表的` and `的大` (of a question) and `的参` (of a word) join words to
+    // 的: the words are lit, not 的.
+    for query in ["怎么查看表的大小", "GIMP 的参考书"] {
+        let spans = lit(query);
+        assert!(!spans.is_empty() && spans.iter().all(|s| !s.contains('的')), "{query}: {spans:?}");
+    }
+    // 目的 is a word.
+    assert!(lit("目的").iter().any(|s| s == "目的"));
 }
 
 #[test]
