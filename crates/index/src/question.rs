@@ -49,6 +49,7 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "会不会",
     "要不要",
     "什么意思",
+    "什么时候",
     "什么是",
     "是什么",
     "为什么",
@@ -61,10 +62,20 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "怎么",
     "怎样",
     "如何",
+    "哪几种",
+    "哪几个",
+    "哪一种",
+    "哪一个",
+    "哪一年",
     "哪些",
     "哪个",
     "哪里",
     "哪儿",
+    "哪种",
+    "哪年",
+    "哪位",
+    "是谁",
+    "何时",
     "为啥",
     "是啥",
     "什么",
@@ -83,6 +94,8 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "并且",
     "或者",
     "而且",
+    "哪",
+    "谁",
     "吗",
     "呢",
     "吧",
@@ -293,6 +306,11 @@ mod tests {
         // Questions asked as "A or not A", and what to do.
         assert_eq!(content_pieces("能不能让系统每天自动更新"), ["让系统每天自动更新"]);
         assert_eq!(content_pieces("无线网卡不能用怎么办"), ["无线网卡不能用"]);
+        // Who, when and which: 谁 and 哪 are never part of a content word.
+        assert_eq!(content_pieces("gimp最早是谁开发的"), ["gimp最早", "开发的"]);
+        assert_eq!(content_pieces("1.0是哪年发布的"), ["1.0是", "发布的"]);
+        assert_eq!(content_pieces("路径工具有哪几种模式"), ["路径工具有", "模式"]);
+        assert_eq!(content_pieces("什么时候需要清理"), ["需要清理"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
