@@ -1050,40 +1050,23 @@ fn in_editions(f: &Fields, editions: &[String], query: Box<dyn Query>) -> Box<dy
     Box::new(BooleanQuery::intersection(vec![query, Box::new(any)]))
 }
 
-/// True when a short CJK run is written as one word rather than two met by
-/// chance: at least [`WORD_SHARE`] of the sections holding its commonest
-/// bigram hold the run (`配置参数` of `参数`, `复制槽` of `复制`), not a sliver
-/// of them (`选择从` of `选择`, `盘启动` of `启动` in `U盘启动`). A run with
-/// other spellings is one when one of them is. Counted over the library's
-/// body text, up to the share needed.
+/// True when a short CJK run may be written as one word rather than two
+/// met by chance: each of its bigrams is held by at least [`WORD_SHARE`] of
+/// the sections holding the commonest (`置参` of `配置参数` by a tenth of
+/// those holding `参数`). The run is in no more sections than its rarest
+/// bigram, so one rarer than that (`择从` of `选择从` beside `选择`, `盘启`
+/// of `盘启动` in `U盘启动` beside `启动`) is a sliver of its words' uses:
+/// two words. A run with other spellings is one when one of them is.
 fn cohesive(stats: &Stats<'_>, body: Field, unit: &Unit) -> bool {
     match unit {
         Unit::Spellings(us) => us.iter().any(|u| cohesive(stats, body, u)),
         Unit::Phrase(ts) if ts.len() >= 2 => {
-            let commonest =
-                ts.iter().map(|(_, t)| stats.doc_freq_of(body, t).unwrap_or(0)).max().unwrap_or(0);
-            let needed = (WORD_SHARE * commonest as Score).ceil().max(1.0) as u64;
-            unit.query_in(body).is_some_and(|q| matches_at_least(stats.searcher, &*q, needed))
+            let dfs: Vec<u64> = ts.iter().map(|(_, t)| stats.doc_freq_of(body, t).unwrap_or(0)).collect();
+            let (rarest, commonest) = (dfs.iter().min().copied(), dfs.iter().max().copied());
+            rarest.zip(commonest).is_some_and(|(r, c)| r as Score >= WORD_SHARE * c as Score)
         }
         _ => true,
     }
-}
-
-/// True when at least `needed` documents match `query` (deleted ones count).
-fn matches_at_least(searcher: &Searcher, query: &dyn Query, needed: u64) -> bool {
-    let Ok(weight) = query.weight(EnableScoring::disabled_from_searcher(searcher)) else { return false };
-    let mut found = 0;
-    for reader in searcher.segment_readers() {
-        let Ok(mut scorer) = weight.scorer(reader, 1.0) else { continue };
-        while scorer.doc() != TERMINATED {
-            found += 1;
-            if found >= needed {
-                return true;
-            }
-            scorer.advance();
-        }
-    }
-    false
 }
 
 /// True when some document matches `query` (each segment's first match
