@@ -17,7 +17,10 @@ use crate::highlight::Highlight;
 use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
-use crate::question::{bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names};
+use crate::question::{
+    bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names, message_start,
+    pasted_message,
+};
 use crate::records::term_query;
 use crate::request::SearchRequest;
 use crate::schema::Fields;
@@ -46,6 +49,13 @@ const MAX_SYMBOL_ONLY_SECTIONS: u64 = 2;
 /// about what a title naming the term gets from BM25, so the section
 /// titled by a term and the one defining it in its text both rank high.
 const DEFINED_SCORE: Score = 80.0;
+/// Words of a pasted message found together as written (see
+/// [`with_message_windows`]), and what each such run scores: as much as a
+/// section defining the term a query is.
+const MESSAGE_WINDOW: usize = 4;
+const MESSAGE_WINDOW_SCORE: Score = DEFINED_SCORE;
+/// Runs of a message looked for, at most.
+const MAX_MESSAGE_WINDOWS: usize = 12;
 /// Bonus for the sections of a page whose symbol starts the query.
 const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
@@ -63,12 +73,15 @@ const PROXIMITY_BOOST: Score = 1.0;
 /// The same in the title, whose matches weigh [`TITLE_BOOST`] times more.
 pub(crate) const PROXIMITY_TITLE_BOOST: Score = PROXIMITY_BOOST * TITLE_BOOST;
 
+/// Tier 2's query and how its sections' coverage is scored.
+pub(crate) type Tier2 = (Box<dyn Query>, Coverage);
+
 /// The query, compiled once per search.
 pub(crate) struct Compiled {
     /// Tier 1: every word, phrase and exclusion, or the symbol.
     pub(crate) tier1: Box<dyn Query>,
     /// Tier 2: most of the words; None when it could add nothing.
-    pub(crate) tier2: Option<(Box<dyn Query>, Coverage)>,
+    pub(crate) tier2: Option<Tier2>,
     /// Scored on the best candidates only: the query's words found close
     /// together ([`proximity`]); None for fewer than two words.
     pub(crate) proximity: Option<Proximity>,
@@ -575,8 +588,10 @@ fn tier1(
     let mut named: Vec<String> = Vec::new();
     let kind = kind_named(&request.query.words);
     let only_symbols = symbol_only_words(stats, f, words);
-    for key in request.query.words.iter().flat_map(|w| identifier_symbols(w)).chain(kind).chain(only_symbols)
-    {
+    // (None in a pasted message: the section quoting it is what it asks for.)
+    let pasted = pasted_message(&request.query.words);
+    let identifiers = request.query.words.iter().flat_map(|w| identifier_symbols(w));
+    for key in identifiers.chain(kind).chain(only_symbols).filter(|_| !pasted) {
         if key != symbol_text && Some(key.as_str()) != bare && !named.contains(&key) {
             named.push(key);
         }
@@ -1120,7 +1135,7 @@ pub(crate) fn compile(
     // A question's names (not a keyword query's: there every word must
     // match, and exact symbols rank first already).
     let mut names: Vec<String> = Vec::new();
-    if question(&latin, &grams) {
+    if question(&latin, &grams) && !pasted_message(&q.words) {
         for key in q.words.iter().flat_map(|w| latin_names(w)) {
             if !names.contains(&key) {
                 names.push(key);
@@ -1147,8 +1162,41 @@ pub(crate) fn compile(
     if tier2.is_some() {
         lit.add_grams(&grams);
     }
+    let (tier1, tier2) = with_message_windows(f, &q.words, tier1, tier2);
     let compiled = Compiled { tier1, tier2, proximity, highlight: Highlight::new(lit.terms, lit.groups) };
     Some(with_twin_pages(f, &units, compiled, twin_pages))
+}
+
+/// The tiers of a pasted message (see [`message_start`]) with each run of
+/// [`MESSAGE_WINDOW`] of its words found as written scoring
+/// [`MESSAGE_WINDOW_SCORE`]: the section quoting the message holds most of
+/// them (all but those its own values break: `received a naive datetime
+/// (2012-01-01 00:00:00) while time zone support is active`), a section
+/// sharing a few words with it one or none.
+fn with_message_windows(
+    f: &Fields,
+    words: &[String],
+    tier1: Box<dyn Query>,
+    tier2: Option<Tier2>,
+) -> (Box<dyn Query>, Option<Tier2>) {
+    let Some(start) = message_start(words) else { return (tier1, tier2) };
+    let windows: Vec<Box<dyn Query>> = words[start..]
+        .windows(MESSAGE_WINDOW)
+        .take(MAX_MESSAGE_WINDOWS)
+        .filter_map(|w| unit_of(&w.join(" ")))
+        .filter(|u| matches!(u, Unit::Phrase(ts) if ts.len() >= 2))
+        .filter_map(|u| u.query_in(f.body))
+        .map(|q| Box::new(ConstScoreQuery::new(q, MESSAGE_WINDOW_SCORE)) as Box<dyn Query>)
+        .collect();
+    if windows.is_empty() {
+        return (tier1, tier2);
+    }
+    let with = |tier: Box<dyn Query>| -> Box<dyn Query> {
+        let mut clauses = vec![(Occur::Must, tier)];
+        clauses.extend(windows.iter().map(|w| (Occur::Should, w.box_clone())));
+        Box::new(BooleanQuery::new(clauses))
+    };
+    (with(tier1), tier2.map(|(t, coverage)| (with(t), coverage)))
 }
 
 /// The tiers with the pages a twin edition ranks for the query's translated

@@ -247,6 +247,42 @@ pub(crate) fn kind_named(words: &[String]) -> Option<String> {
     (found && letters >= 2 && code_like).then(|| symbol_key(name))
 }
 
+/// Labels that start a message a program prints (`ERROR:`, `fatal:`), or
+/// end the name of what it raised (`TypeError:`, `RuntimeWarning:`).
+const MESSAGE_LABELS: &[&str] = &["error", "warning", "exception", "fatal", "panic", "notice"];
+
+/// Words a pasted message has after its label, at least.
+const MESSAGE_WORDS: usize = 4;
+
+/// True for a query pasted from a program's output: a label ending in `:`
+/// among its first two words (`ERROR:`, `psql: error:`, `RuntimeWarning:`,
+/// `django.core.exceptions.ImproperlyConfigured:`), then the message, of at
+/// least [`MESSAGE_WORDS`] words. A label is a word of letters, digits, `_`
+/// and `.` that is or ends in an error word, or a dotted or camel-case
+/// name (the class raised). The names inside such a message
+/// (`DateTimeField received a naive datetime`) are what it is about, not
+/// what it asks for: the section quoting the message is.
+pub(crate) fn pasted_message(words: &[String]) -> bool {
+    message_start(words).is_some()
+}
+
+/// Where the message of a [`pasted_message`] starts: the word after its label.
+pub(crate) fn message_start(words: &[String]) -> Option<usize> {
+    let label = |w: &str| {
+        let Some(name) = w.strip_suffix(':') else { return false };
+        let identifier =
+            name.len() >= 2 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        let last = name.rsplit('.').next().unwrap_or(name);
+        let lower = last.to_ascii_lowercase();
+        let camel = last.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && last.chars().skip(1).any(|c| c.is_ascii_uppercase())
+            && last.chars().any(|c| c.is_ascii_lowercase());
+        identifier && (MESSAGE_LABELS.iter().any(|l| lower.ends_with(l)) || name.contains('.') || camel)
+    };
+    let at = words.iter().take(2).position(|w| label(w))?;
+    (words.len() - at > MESSAGE_WORDS).then_some(at + 1)
+}
+
 /// The symbol keys of a query word's Latin names (`char`, `varchar` and
 /// `text` in `char、varchar和text有什么区别`): its runs of letters, digits
 /// and `_` outside CJK text, of two letters or more, stopwords left out.
@@ -344,6 +380,29 @@ mod tests {
         assert_eq!(kind_named(&words("function")), None);
         // A kind word inside another word is not one.
         assert_eq!(kind_named(&words("typed tables")), None);
+    }
+
+    #[test]
+    fn messages_pasted_from_a_program() {
+        let words = |q: &str| q.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        for pasted in [
+            "RuntimeWarning: DateTimeField received a naive datetime while time zone support is active",
+            "django.core.exceptions.ImproperlyConfigured: Requested setting DEBUG, but settings are not configured",
+            "ERROR: could not serialize access due to concurrent update",
+            "psql: error: connection to server on socket failed",
+            "TypeError: can't compare offset-naive and offset-aware datetimes",
+        ] {
+            assert!(pasted_message(&words(pasted)), "{pasted}");
+        }
+        for asked in [
+            "ERROR: deadlock detected",
+            "how do I fix ERROR: permission denied",
+            "note: the planner uses statistics",
+            "work_mem: how much memory per sort",
+            "vacuum full versus plain vacuum",
+        ] {
+            assert!(!pasted_message(&words(asked)), "{asked}");
+        }
     }
 
     #[test]

@@ -673,6 +673,49 @@ fn a_chinese_run_met_by_chance_is_not_one_word() {
 }
 
 #[test]
+fn a_pasted_message_finds_the_section_quoting_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let filler = "Each answer below names the setting involved and the release that changed it. ".repeat(12);
+    let faq = format!(
+        "{filler} My code raises RuntimeWarning: DateTimeField Event.start received a naive datetime \
+         (2012-01-01 00:00:00) while time zone support is active. Give the field an aware datetime. {filler}"
+    );
+    let pages = [
+        (
+            "/msg/field",
+            "DateTimeField",
+            "A date and time, stored as a datetime instance.",
+            vec!["DateTimeField"],
+        ),
+        ("/msg/faq", "Troubleshooting", faq.as_str(), vec![]),
+        (
+            "/msg/aware",
+            "Naive and aware datetime objects",
+            "A naive datetime has no time zone. When time zone support is active, aware datetime objects are stored.",
+            vec![],
+        ),
+        (
+            "/msg/warnings",
+            "RuntimeWarning",
+            "RuntimeWarning is a warning about dubious runtime behaviour.",
+            vec!["RuntimeWarning"],
+        ),
+    ];
+    for (path, title, text, symbols) in &pages {
+        writer.add_page("msg@1/en", &page(path, title, &[(None, title, text)], symbols)).unwrap();
+    }
+    writer.commit("").unwrap();
+    let query = "RuntimeWarning: DateTimeField received a naive datetime while time zone support is active";
+    let found = paths(&search(&index, query, &["msg@1/en"], 0, 10));
+    assert_eq!(found.first().map(String::as_str), Some("/msg/faq"), "{found:?}");
+    // Naming the field alone still finds its definition first.
+    let found = paths(&search(&index, "DateTimeField naive datetime", &["msg@1/en"], 0, 10));
+    assert_eq!(found.first().map(String::as_str), Some("/msg/field"), "{found:?}");
+}
+
+#[test]
 fn a_question_needs_half_the_words_its_editions_hold() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
