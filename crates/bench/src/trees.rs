@@ -30,6 +30,9 @@ const FILES: &[(&str, &str)] = &[
     ("debian-edu-doc-zh-cn", include_str!("../data/trees/debian-edu-doc-zh-cn.tsv")),
     ("bash-doc", include_str!("../data/trees/bash-doc.tsv")),
     ("maint-guide-zh-cn", include_str!("../data/trees/maint-guide-zh-cn.tsv")),
+    ("installation-guide-zh-cn", include_str!("../data/trees/installation-guide-zh-cn.tsv")),
+    ("python-django-doc", include_str!("../data/trees/python-django-doc.tsv")),
+    ("developers-reference", include_str!("../data/trees/developers-reference.tsv")),
 ];
 
 /// One tree's questions and where it is.
