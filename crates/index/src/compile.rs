@@ -1183,6 +1183,8 @@ fn with_message_windows(
     let windows: Vec<Box<dyn Query>> = words[start..]
         .windows(MESSAGE_WINDOW)
         .take(MAX_MESSAGE_WINDOWS)
+        // (A run of stopwords alone, `it is not the`, is in any text.)
+        .filter(|w| w.iter().any(|word| !is_stopword(&fold(word))))
         .filter_map(|w| unit_of(&w.join(" ")))
         .filter(|u| matches!(u, Unit::Phrase(ts) if ts.len() >= 2))
         .filter_map(|u| u.query_in(f.body))

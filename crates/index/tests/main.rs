@@ -579,11 +579,21 @@ fn words_found_together_rank_above_words_scattered() {
     }
 }
 
+/// An index of one edition whose pages each hold one section, titled
+/// `title`, with the given paths and texts.
+fn one_section_pages(dir: &Path, edition: &str, title: &str, texts: &[(String, String)]) -> Index {
+    let index = Index::open(dir).unwrap();
+    let mut writer = index.writer().unwrap();
+    for (path, text) in texts {
+        writer.add_page(edition, &page(path, title, &[(None, title, text)], &[])).unwrap();
+    }
+    writer.commit("").unwrap();
+    index
+}
+
 #[test]
 fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
     let dir = tempfile::tempdir().unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    let mut writer = index.writer().unwrap();
     // 取消另一个会话 is written without spaces: 消另 and 另一 stand across
     // the edges of 取消 / 另一个 / 会话 in the query, and in the decoy they are
     // rare (另 is common, always in 另外), so BM25 alone would rank the short
@@ -598,10 +608,7 @@ fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
     for i in 0..3 {
         texts.push((format!("/edge/session{i}"), format!("会话的设置与取消操作，一个例子第{i}项")));
     }
-    for (path, text) in &texts {
-        writer.add_page("edge@1/zh-Hans", &page(path, "设置", &[(None, "设置", text)], &[])).unwrap();
-    }
-    writer.commit("").unwrap();
+    let index = one_section_pages(dir.path(), "edge@1/zh-Hans", "设置", &texts);
     let found = paths(&search(&index, "取消另一个会话", &["edge@1/zh-Hans"], 0, 10));
     let at = |p: &str| found.iter().position(|f| f == p);
     assert!(at("/edge/target").is_some() && at("/edge/target") < at("/edge/decoy"), "{found:?}");
@@ -643,8 +650,6 @@ fn a_chinese_run_of_several_words_ranks_as_a_question() {
 #[test]
 fn a_chinese_run_met_by_chance_is_not_one_word() {
     let dir = tempfile::tempdir().unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    let mut writer = index.writer().unwrap();
     // In 开机时怎么选择从U盘启动 the runs 选择从 (选择 + 从) and 盘启动 (U盘 +
     // 启动) are two words each, met by chance: the library writes them,
     // but in a sliver of the sections holding 选择 or 启动. Taken as one
@@ -664,10 +669,7 @@ fn a_chinese_run_met_by_chance_is_not_one_word() {
     for i in 0..20 {
         texts.push((format!("/boot/menu{i}"), format!("在菜单中选择第{i}项，然后启动服务。")));
     }
-    for (path, text) in &texts {
-        writer.add_page("boot@1/zh-Hans", &page(path, "引导", &[(None, "引导", text)], &[])).unwrap();
-    }
-    writer.commit("").unwrap();
+    let index = one_section_pages(dir.path(), "boot@1/zh-Hans", "引导", &texts);
     let found = paths(&search(&index, "开机时怎么选择从U盘启动", &["boot@1/zh-Hans"], 0, 10));
     assert_eq!(found.first().map(String::as_str), Some("/boot/device"), "{found:?}");
 }
