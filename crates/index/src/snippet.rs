@@ -91,6 +91,42 @@ fn joins(c: char) -> bool {
     c == '_' || is_word_char(c)
 }
 
+/// An apostrophe, which continues a word between two of its chars
+/// (`Django’s`, `don't`).
+fn apostrophe(c: char) -> bool {
+    c == '\'' || c == '’'
+}
+
+/// True when byte `at` of `text` falls inside a word: between two joining
+/// chars, or on either side of an apostrophe between two (`Django|’s`,
+/// `Django’|s`).
+fn inside_word(text: &str, at: usize) -> bool {
+    let mut before = text[..at].chars().rev();
+    let mut after = text[at..].chars();
+    let (p, pp) = (before.next(), before.next());
+    let (n, nn) = (after.next(), after.next());
+    let j = |c: Option<char>| c.is_some_and(joins);
+    let a = |c: Option<char>| c.is_some_and(apostrophe);
+    (j(p) && j(n)) || (j(p) && a(n) && j(nn)) || (a(p) && j(pp) && j(n))
+}
+
+/// The chars of the word part `chars` starts with (read either way):
+/// joining chars, and apostrophes between two of them; `joined` tells
+/// whether the char before the first joins.
+fn word_part(chars: impl Iterator<Item = char>, joined: bool) -> Vec<char> {
+    let mut out: Vec<char> = Vec::new();
+    let mut chars = chars.peekable();
+    while let Some(c) = chars.next() {
+        let after_word = out.last().map_or(joined, |&l| joins(l));
+        if joins(c) || (apostrophe(c) && after_word && chars.peek().is_some_and(|&n| joins(n))) {
+            out.push(c);
+        } else {
+            break;
+        }
+    }
+    out
+}
+
 /// Moves the window `start..end` (scalars; `from_byte` is where `start`
 /// is) off partial words: a start inside a word skips the rest of it, or,
 /// when a match starts there or the word fills the window, goes back to its
@@ -106,17 +142,16 @@ fn word_edges(
 ) -> (usize, usize, usize) {
     let (mut start, mut end, mut from) = (start, end, from_byte);
     let window = end - start;
-    let mid_word = |at: usize| {
-        text[..at].chars().next_back().is_some_and(joins) && text[at..].chars().next().is_some_and(joins)
-    };
-    if window > 0 && mid_word(from) {
-        let rest: Vec<char> = text[from..].chars().take_while(|&c| joins(c)).collect();
+    let joined_before = |at: usize| text[..at].chars().next_back().is_some_and(joins);
+    let joined_after = |at: usize| text[at..].chars().next().is_some_and(joins);
+    if window > 0 && inside_word(text, from) {
+        let rest = word_part(text[from..].chars(), joined_before(from));
         let first_match = spans.iter().find(|s| s.1 > start).map(|s| s.0);
         if rest.len() < window && first_match.is_none_or(|a| a >= start + rest.len()) {
             start += rest.len();
             from += rest.iter().map(|c| c.len_utf8()).sum::<usize>();
         } else {
-            let back: Vec<char> = text[..from].chars().rev().take_while(|&c| joins(c)).collect();
+            let back = word_part(text[..from].chars().rev(), joined_after(from));
             start -= back.len();
             from -= back.iter().map(|c| c.len_utf8()).sum::<usize>();
             let total = start + text[from..].chars().count();
@@ -125,8 +160,8 @@ fn word_edges(
     }
     let mut chars = text[from..].char_indices();
     let end_byte = chars.nth(end - start).map_or(text.len(), |(b, _)| from + b);
-    if mid_word(end_byte) {
-        let cut = text[from..end_byte].chars().rev().take_while(|&c| joins(c)).count();
+    if inside_word(text, end_byte) {
+        let cut = word_part(text[from..end_byte].chars().rev(), joined_after(end_byte)).len();
         if cut < end - start {
             end -= cut;
         }
@@ -436,6 +471,8 @@ mod tests {
         "创建索引",
         "的",
         "Straße",
+        "Django’s",
+        "don't",
         "x-y",
         "(",
         ")",
@@ -450,13 +487,7 @@ mod tests {
     /// (`pg_class pg_class` in `Routinepg_class pg_class pg_class`).
     fn at_boundaries(text: &str, s: &str) -> bool {
         let mut starts = text.char_indices().map(|(at, _)| at).filter(|&at| text[at..].starts_with(s));
-        starts.any(|at| {
-            let end = at + s.len();
-            let before = text[..at].chars().next_back();
-            let after = text[end..].chars().next();
-            let glued = |x: Option<char>, y: Option<char>| x.is_some_and(joins) && y.is_some_and(joins);
-            !glued(before, s.chars().next()) && !glued(after, s.chars().next_back())
-        })
+        starts.any(|at| !inside_word(text, at) && !inside_word(text, at + s.len()))
     }
 
     proptest! {
