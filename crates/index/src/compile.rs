@@ -19,7 +19,6 @@ use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{
     bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names, message_start,
-    pasted_message,
 };
 use crate::records::term_query;
 use crate::request::SearchRequest;
@@ -504,9 +503,8 @@ impl Lit {
             let asked = |t: &str| {
                 t.chars().any(is_cjk) && content.is_some_and(|pieces| !pieces.iter().any(|p| p.contains(t)))
             };
-            let joins = |t: &str| !quoted && of_de(t) && !matches!(unit, Unit::Term(_));
-            let asked = |t: &str| asked(t) || joins(t);
-            for t in unit.terms().into_iter().filter(|t| !asked(t)) {
+            let joins_de = |t: &str| !quoted && of_de(t) && !matches!(unit, Unit::Term(_));
+            for t in unit.terms().into_iter().filter(|t| !asked(t) && !joins_de(t)) {
                 if lit.add(t, lit.groups) && apart {
                     lit.groups += 1;
                 }
@@ -558,7 +556,7 @@ fn tier1(
     request: &SearchRequest<'_>,
     units: &Units,
     (words, symbol_text): (&[Word], &str),
-    (names, asked): (&[String], Option<&str>),
+    (names, asked, pasted): (&[String], Option<&str>, bool),
 ) -> Box<dyn Query> {
     // A name written as a call, a subscript or a decorator (`print()`,
     // `Optional[int]`, `@staticmethod`) is the name.
@@ -589,7 +587,6 @@ fn tier1(
     let kind = kind_named(&request.query.words);
     let only_symbols = symbol_only_words(stats, f, words);
     // (None in a pasted message: the section quoting it is what it asks for.)
-    let pasted = pasted_message(&request.query.words);
     let identifiers = request.query.words.iter().flat_map(|w| identifier_symbols(w));
     for key in identifiers.chain(kind).chain(only_symbols).filter(|_| !pasted) {
         if key != symbol_text && Some(key.as_str()) != bare && !named.contains(&key) {
@@ -1124,18 +1121,22 @@ pub(crate) fn compile(
     // title (a term: some section holds it).
     let written = |unit: &Unit| match unit {
         Unit::Term(t) => held(t),
+        // (Its bigrams' frequencies first: read for the ranking anyway.)
         unit => {
-            [f.body, f.title].iter().any(|&field| {
-                unit.query_in(field)
-                    .is_some_and(|q| any_match(searcher, &*in_editions(f, request.editions, q)))
-            }) && cohesive(stats, f.body, unit)
+            cohesive(stats, f.body, unit)
+                && [f.body, f.title].iter().any(|&field| {
+                    unit.query_in(field)
+                        .is_some_and(|q| any_match(searcher, &*in_editions(f, request.editions, q)))
+                })
         }
     };
     let (latin, grams) = tier2_words(&words, &units, &held, &written);
     // A question's names (not a keyword query's: there every word must
     // match, and exact symbols rank first already).
     let mut names: Vec<String> = Vec::new();
-    if question(&latin, &grams) && !pasted_message(&q.words) {
+    // A message pasted from a program's output: its words after the label.
+    let message = message_start(&q.words).map(|start| &q.words[start..]);
+    if question(&latin, &grams) && message.is_none() {
         for key in q.words.iter().flat_map(|w| latin_names(w)) {
             if !names.contains(&key) {
                 names.push(key);
@@ -1144,7 +1145,8 @@ pub(crate) fn compile(
     }
     let symbol_text = exact_symbol(&words, &phrases);
     let asked = asked_term(&words, &symbol_text);
-    let tier1 = tier1((stats, f), request, &units, (&words, &symbol_text), (&names, asked.as_deref()));
+    let named = (&names[..], asked.as_deref(), message.is_some());
+    let tier1 = tier1((stats, f), request, &units, (&words, &symbol_text), named);
     // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();
@@ -1162,12 +1164,13 @@ pub(crate) fn compile(
     if tier2.is_some() {
         lit.add_grams(&grams);
     }
-    let (tier1, tier2) = with_message_windows(f, &q.words, tier1, tier2);
+    let (tier1, tier2) = with_message_windows(f, message, tier1, tier2);
     let compiled = Compiled { tier1, tier2, proximity, highlight: Highlight::new(lit.terms, lit.groups) };
     Some(with_twin_pages(f, &units, compiled, twin_pages))
 }
 
-/// The tiers of a pasted message (see [`message_start`]) with each run of
+/// The tiers of a pasted message (its words after the label; see
+/// [`message_start`]) with each run of
 /// [`MESSAGE_WINDOW`] of its words found as written scoring
 /// [`MESSAGE_WINDOW_SCORE`]: the section quoting the message holds most of
 /// them (all but those its own values break: `received a naive datetime
@@ -1175,12 +1178,12 @@ pub(crate) fn compile(
 /// sharing a few words with it one or none.
 fn with_message_windows(
     f: &Fields,
-    words: &[String],
+    message: Option<&[String]>,
     tier1: Box<dyn Query>,
     tier2: Option<Tier2>,
 ) -> (Box<dyn Query>, Option<Tier2>) {
-    let Some(start) = message_start(words) else { return (tier1, tier2) };
-    let windows: Vec<Box<dyn Query>> = words[start..]
+    let Some(message) = message else { return (tier1, tier2) };
+    let windows: Vec<Box<dyn Query>> = message
         .windows(MESSAGE_WINDOW)
         .take(MAX_MESSAGE_WINDOWS)
         // (A run of stopwords alone, `it is not the`, is in any text.)

@@ -254,19 +254,15 @@ const MESSAGE_LABELS: &[&str] = &["error", "warning", "exception", "fatal", "pan
 /// Words a pasted message has after its label, at least.
 const MESSAGE_WORDS: usize = 4;
 
-/// True for a query pasted from a program's output: a label ending in `:`
-/// among its first two words (`ERROR:`, `psql: error:`, `RuntimeWarning:`,
+/// Where the message of a query pasted from a program's output starts (the
+/// word after its label), or None for any other query. Such a query has a
+/// label ending in `:` among its first two words (`ERROR:`, `psql: error:`, `RuntimeWarning:`,
 /// `django.core.exceptions.ImproperlyConfigured:`), then the message, of at
 /// least [`MESSAGE_WORDS`] words. A label is a word of letters, digits, `_`
 /// and `.` that is or ends in an error word, or a dotted or camel-case
 /// name (the class raised). The names inside such a message
 /// (`DateTimeField received a naive datetime`) are what it is about, not
 /// what it asks for: the section quoting the message is.
-pub(crate) fn pasted_message(words: &[String]) -> bool {
-    message_start(words).is_some()
-}
-
-/// Where the message of a [`pasted_message`] starts: the word after its label.
 pub(crate) fn message_start(words: &[String]) -> Option<usize> {
     let label = |w: &str| {
         let Some(name) = w.strip_suffix(':') else { return false };
@@ -392,7 +388,7 @@ mod tests {
             "psql: error: connection to server on socket failed",
             "TypeError: can't compare offset-naive and offset-aware datetimes",
         ] {
-            assert!(pasted_message(&words(pasted)), "{pasted}");
+            assert!(message_start(&words(pasted)).is_some(), "{pasted}");
         }
         for asked in [
             "ERROR: deadlock detected",
@@ -401,7 +397,7 @@ mod tests {
             "work_mem: how much memory per sort",
             "vacuum full versus plain vacuum",
         ] {
-            assert!(!pasted_message(&words(asked)), "{asked}");
+            assert_eq!(message_start(&words(asked)), None, "{asked}");
         }
     }
 
