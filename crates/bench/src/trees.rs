@@ -33,6 +33,8 @@ const FILES: &[(&str, &str)] = &[
     ("installation-guide-zh-cn", include_str!("../data/trees/installation-guide-zh-cn.tsv")),
     ("python-django-doc", include_str!("../data/trees/python-django-doc.tsv")),
     ("developers-reference", include_str!("../data/trees/developers-reference.tsv")),
+    ("sqlite3-doc", include_str!("../data/trees/sqlite3-doc.tsv")),
+    ("kicad-doc-zh", include_str!("../data/trees/kicad-doc-zh.tsv")),
 ];
 
 /// One tree's questions and where it is.

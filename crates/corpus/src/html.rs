@@ -710,6 +710,12 @@ struct Plan<'a> {
     min_cut_level: u8,
     /// The headings' texts as a table of contents may list them ([`contents_key`]).
     heading_keys: std::collections::HashSet<String>,
+    /// The questions of a FAQ written without headings ([`faq_questions`]),
+    /// among the entries, each with its anchor.
+    questions: std::collections::HashMap<ego_tree::NodeId, String>,
+    /// The empty `<a name>` before each such question: its anchor is the
+    /// question's.
+    absorbed: std::collections::HashSet<ego_tree::NodeId>,
 }
 
 /// A heading's text as a line of a table of contents names it: without
@@ -735,7 +741,10 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         entries: Default::default(),
         min_cut_level: 6,
         heading_keys: Default::default(),
+        questions: Default::default(),
+        absorbed: Default::default(),
     };
+    let questions = faq_questions(root, chrome);
     let mut first = true;
     let mut banner = false;
     // The level of the last heading that starts a section (the page's own: 1).
@@ -749,6 +758,15 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
             plan.entries.insert(node.id(), level);
             plan.cuts.insert(node.id());
             plan.min_cut_level = plan.min_cut_level.min(level);
+            continue;
+        }
+        if let Some((anchor, before)) = questions.get(&node.id()) {
+            let level = (last_level + 1).min(6);
+            plan.entries.insert(node.id(), level);
+            plan.cuts.insert(node.id());
+            plan.min_cut_level = plan.min_cut_level.min(level);
+            plan.questions.insert(node.id(), anchor.clone());
+            plan.absorbed.extend(*before);
             continue;
         }
         let Some(level) = heading_level(el) else {
@@ -802,6 +820,88 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         }
     }
     plan
+}
+
+/// Fewest questions that make a page a FAQ ([`faq_questions`]).
+const MIN_FAQ_QUESTIONS: usize = 3;
+/// Longest question ([`faq_questions`]), in chars.
+const MAX_QUESTION_CHARS: usize = 300;
+
+/// The questions of a FAQ written without headings (SQLite's `faq.html`):
+/// paragraphs that are bold and nothing else (`<p><b>(12) I deleted a lot
+/// of data but the database file did not get any smaller…</b></p>`), each
+/// at an anchor that the page's own list of questions links to
+/// (`href="#q12"`): the paragraph's id, one inside it, or an empty `<a
+/// name>` right before it (then also returned). Each starts a section, as
+/// a heading would, so a question finds its answer rather than the whole
+/// page. A page with fewer than [`MIN_FAQ_QUESTIONS`] has none; a
+/// paragraph with a class is none.
+#[allow(clippy::type_complexity)]
+fn faq_questions(
+    root: NodeRef<'_, Node>,
+    chrome: &PageChrome,
+) -> std::collections::HashMap<ego_tree::NodeId, (String, Option<ego_tree::NodeId>)> {
+    let linked: std::collections::HashSet<&str> = root
+        .descendants()
+        .filter_map(|n| n.value().as_element()?.attr("href")?.strip_prefix('#'))
+        .filter(|a| !a.is_empty())
+        .collect();
+    if linked.len() < MIN_FAQ_QUESTIONS {
+        return Default::default();
+    }
+    let bold =
+        |n: NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| matches!(e.name(), "b" | "strong"));
+    let mut found = std::collections::HashMap::new();
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        // (A classed paragraph is the generator's: DocBook's `p.title` over a
+        // table or an example.)
+        if el.name() != "p" || el.attr("class").is_some() || !node.children().any(bold) {
+            continue;
+        }
+        let only_bold = node.children().all(|c| match c.value() {
+            Node::Text(t) => t.trim().is_empty(),
+            Node::Element(e) => {
+                matches!(e.name(), "b" | "strong") || (e.name() == "a" && plain_text(c).trim().is_empty())
+            }
+            _ => true,
+        });
+        if !only_bold {
+            continue;
+        }
+        let text = collapse_whitespace(&plain_text(node));
+        if text.is_empty()
+            || text.chars().count() > MAX_QUESTION_CHARS
+            || placement(node, root, chrome) != (false, false)
+        {
+            continue;
+        }
+        // The empty target right before it, with nothing but space between.
+        let before = node
+            .prev_siblings()
+            .find(|n| !matches!(n.value(), Node::Text(t) if t.trim().is_empty()))
+            .filter(|n| {
+                n.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_none())
+                    && plain_text(*n).trim().is_empty()
+            });
+        let target = |n: NodeRef<'_, Node>| {
+            let e = n.value().as_element()?;
+            e.id().or_else(|| e.attr("name")).map(str::to_owned)
+        };
+        let (anchor, absorbed) = match (heading_anchor(node), before.and_then(|b| Some((target(b)?, b.id()))))
+        {
+            (Some(own), _) => (own, None),
+            (None, Some((id, b))) => (id, Some(b)),
+            (None, None) => continue,
+        };
+        if linked.contains(anchor.as_str()) {
+            found.insert(node.id(), (anchor, absorbed));
+        }
+    }
+    if found.len() < MIN_FAQ_QUESTIONS {
+        found.clear();
+    }
+    found
 }
 
 /// The `<a id="…"></a>` tags of a converted block, and the rest of it.
@@ -1356,7 +1456,11 @@ impl<'p> Converter<'_, 'p> {
                     self.para = para;
                     return;
                 }
-                if is_skipped(el) || is_permalink(node) || self.chrome.contains(node) {
+                if is_skipped(el)
+                    || is_permalink(node)
+                    || self.chrome.contains(node)
+                    || self.plan.absorbed.contains(&node.id())
+                {
                     return;
                 }
                 // An inline element's id is written where it stands (see `inline`).
@@ -1561,7 +1665,8 @@ impl<'p> Converter<'_, 'p> {
     fn heading(&mut self, node: NodeRef<'p, Node>, level: u8) {
         self.flush();
         let mut inline = Inline::default();
-        let entry = self.plan.entries.contains_key(&node.id());
+        let question = self.plan.questions.get(&node.id()).cloned();
+        let entry = self.plan.entries.contains_key(&node.id()) && question.is_none();
         self.in_heading = true;
         self.in_signature = entry;
         for child in title_children(node) {
@@ -1570,12 +1675,17 @@ impl<'p> Converter<'_, 'p> {
         self.in_heading = false;
         self.in_signature = false;
         let md_title = collapse_whitespace(&inline.md);
+        // A question's bold is what made it a heading: not kept in it.
+        let md_title = match md_title.strip_prefix("**").and_then(|t| t.strip_suffix("**")) {
+            Some(inner) if question.is_some() && !inner.contains("**") => inner.to_owned(),
+            _ => md_title,
+        };
         let title = nfc(&heading_text(node));
         if title.is_empty() {
             // Never an empty heading; its id stays for the heading that follows.
             return;
         }
-        let own = heading_anchor(node);
+        let own = question.or_else(|| heading_anchor(node));
         if let Some(own) = &own {
             // Taken by the heading, not kept twice.
             self.anchors_due = self.anchors_due.replace(&anchor_tag(own), "");
@@ -1765,7 +1875,11 @@ impl<'p> Converter<'_, 'p> {
         match node.value() {
             Node::Text(t) => out.push_text(t),
             Node::Element(el) => {
-                if is_skipped(el) || is_permalink(node) || self.chrome.contains(node) {
+                if is_skipped(el)
+                    || is_permalink(node)
+                    || self.chrome.contains(node)
+                    || self.plan.absorbed.contains(&node.id())
+                {
                     return;
                 }
                 if depth > MAX_DEPTH {

@@ -409,10 +409,12 @@ fn language_counts<'a>(files: &[&'a SourceFile]) -> HashMap<&'a str, usize> {
 const MIN_COPY_SECTIONS: usize = 20;
 
 /// A hash of each section of `page` that has text besides its title (a
-/// chapter's heading over its sections has none): its title and text, so
-/// that only a word-for-word repeat of a section matches it, whatever its
+/// chapter's heading over its sections has none): its title and the start
+/// of its text, so that a repeat of a section matches it whatever its
 /// anchor (mdBook's `print.html` repeats each chapter's top, which has
-/// none, under an id of its own).
+/// none, under an id of its own) and whatever the generator adds at its
+/// end (SQLite's one-page C reference repeats each function's page without
+/// its closing "See also" line).
 fn section_hashes(page: &Page) -> Vec<u64> {
     use std::hash::{Hash, Hasher};
     page.sections
@@ -420,11 +422,17 @@ fn section_hashes(page: &Page) -> Vec<u64> {
         .filter(|s| s.text.trim() != s.title.trim())
         .map(|s| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            (&s.title, &s.text).hash(&mut h);
+            let start: String = s.text.trim().chars().take(COPY_PREFIX_CHARS).collect();
+            (&s.title, &start).hash(&mut h);
             h.finish()
         })
         .collect()
 }
+
+/// How much of a section's text (with its title) must repeat for the
+/// section to count as a copy: a few sentences, which two sections saying
+/// different things never share.
+const COPY_PREFIX_CHARS: usize = 160;
 
 /// The language part of file names (`.zh-cn`) that names the files of an
 /// edition in `locale` (`zh-Hans`): the best match (see
@@ -893,10 +901,11 @@ impl<'a> Reader<'a> {
     }
 
     /// Pages (from entry `first` on) that only repeat other pages' sections,
-    /// word for word, as a manual's single-page edition beside its chapters
-    /// does (Sphinx's `singlehtml`, Debian's `developers-reference.html`),
-    /// become listings: readable, but ranked after the sections they repeat
-    /// rather than beside each of them.
+    /// as a manual's single-page edition beside its chapters does (Sphinx's
+    /// `singlehtml`, Debian's `developers-reference.html`), and the second
+    /// of two pages that are one page under two names, become listings:
+    /// readable, but ranked after the sections they repeat rather than
+    /// beside each of them.
     fn mark_copies(&mut self, first: usize) -> Result<(), SourceError> {
         let mut holders: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, entry) in self.entries.iter().enumerate().skip(first) {
@@ -924,8 +933,16 @@ impl<'a> Reader<'a> {
                 && repeated * 10 >= sections.len() * 8
                 && most * 10 < sections.len() * 9
         };
-        let copies: Vec<usize> =
+        let mut copies: Vec<usize> =
             (first..self.entries.len()).filter(|&i| is_copy(i, &self.entries[i].sections)).collect();
+        // A page repeated whole under another name (SQLite's `fileformat`
+        // and `fileformat2`): the first in the tree's order stays.
+        let mut seen: HashSet<&[u64]> = HashSet::new();
+        for (i, entry) in self.entries.iter().enumerate().skip(first) {
+            if !entry.sections.is_empty() && !seen.insert(&entry.sections[..]) && !copies.contains(&i) {
+                copies.push(i);
+            }
+        }
         for entry in &mut self.entries[first..] {
             entry.sections = Vec::new();
         }
@@ -1074,6 +1091,9 @@ impl<'a> Reader<'a> {
             let at = self.write_spooled(&page)?;
             let entry = &mut self.entries[i];
             entry.at = at;
+            // Hashed again without the chrome, which the copy of a section
+            // on another page may not have.
+            entry.sections = section_hashes(&page);
             entry.title = page.title;
             entry.doc_title = converted.doc_title;
         }

@@ -449,6 +449,96 @@ fn a_print_page_repeating_chapters_under_ids_of_its_own_is_ranked_as_a_copy() {
     assert!((1..=24).all(|i| !page(&format!("/b/ch{i}")).listing));
 }
 
+#[test]
+fn a_page_repeated_under_another_name_and_a_reference_collecting_pages_rank_as_copies() {
+    // SQLite's `fileformat.html` and `fileformat2.html` (one page, two
+    // names), and its `capi3ref.html`: every function's page in one, each
+    // without the function page's closing "See also" line. Every page
+    // starts with the site's banner.
+    let dir = tempfile::tempdir().unwrap();
+    let doc = |title: &str, body: &str| {
+        format!(
+            "<html><head><title>{title}</title></head><body><div class=\"banner\"><p>Small. Fast. Reliable. \
+             Choose any three.</p></div><h1>{title}</h1>{body}</body></html>"
+        )
+    };
+    let format_body: String = (1..=4)
+        .map(|i| format!("<h2 id=\"s{i}\">{i}. Part {i}</h2><p>What part {i} of the file format holds: pages, frames.</p>"))
+        .collect();
+    std::fs::write(dir.path().join("fileformat.html"), doc("File Format", &format_body)).unwrap();
+    std::fs::write(dir.path().join("fileformat2.html"), doc("File Format", &format_body)).unwrap();
+    std::fs::create_dir(dir.path().join("c3ref")).unwrap();
+    let said = |i: usize| {
+        format!(
+            "int sqlite3_call{i}(sqlite3*); Function {i} returns the count of rows that statement {i} changed, \
+             and whatever else a reader of function {i} needs to know about its arguments, its errors, its \
+             threads and its limits, in two or three sentences that no other function's page repeats. \
+             It may be called from any thread, and it never fails."
+        )
+    };
+    let mut all = String::new();
+    for i in 1..=24 {
+        let page = format!("<p>{}</p><p>See also lists of Objects, Constants, and Functions.</p>", said(i));
+        std::fs::write(
+            dir.path().join(format!("c3ref/call{i}.html")),
+            doc(&format!("Function Number {i}"), &page),
+        )
+        .unwrap();
+        all.push_str(&format!("<h2 id=\"f{i}\">Function Number {i}</h2><p>{}</p>", said(i)));
+    }
+    std::fs::write(dir.path().join("capi3ref.html"), doc("C Interface", &all)).unwrap();
+    let ingested = crate::read(dir.path(), "/s");
+    let page = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap();
+    assert!(!page("/s/fileformat").listing);
+    assert!(page("/s/fileformat2").listing, "the second name of one page ranks after the first");
+    assert!(page("/s/capi3ref").listing, "the collected reference ranks after the pages it repeats");
+    assert!((1..=24).all(|i| !page(&format!("/s/c3ref/call{i}")).listing));
+}
+
+#[test]
+fn a_faq_without_headings_has_a_section_per_question() {
+    // SQLite's `faq.html`: a list of the questions linking to `#qN`, then
+    // each as an empty `<a name>` and a bold paragraph, its answer below.
+    let mut body = String::from("<ol>");
+    for i in 1..=4 {
+        body.push_str(&format!("<li><a href=\"#q{i}\">Question {i}?</a></li>"));
+    }
+    body.push_str("</ol>");
+    for i in 1..=4 {
+        body.push_str(&format!(
+            "<a name=\"q{i}\"></a>\n<p><b>({i}) Why does thing {i} happen?</b></p>\
+             <blockquote><p>Answer {i}: because of reason {i}.</p></blockquote>"
+        ));
+    }
+    // A bold line nothing links to, and a generator's classed title, stay text.
+    body.push_str("<p><b>Unlinked bold line</b></p><a name=\"t1\"></a><p class=\"title\"><b>Table 1</b></p>");
+    let html = format!("<html><head><title>FAQ</title></head><body><h1>FAQ</h1>{body}</body></html>");
+    let page = html_to_page(html.as_bytes(), "faq.html", "/d").unwrap();
+    let questions: Vec<(&str, &str)> =
+        page.sections.iter().filter_map(|s| Some((s.anchor.as_deref()?, s.title.as_str()))).collect();
+    assert_eq!(
+        questions,
+        (1..=4)
+            .map(|i| (["q1", "q2", "q3", "q4"][i - 1], format!("({i}) Why does thing {i} happen?")))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|(a, t)| (*a, t.as_str()))
+            .collect::<Vec<_>>()
+    );
+    let q2 = &page.sections[2];
+    assert!(q2.text.contains("Answer 2: because of reason 2."), "{}", q2.text);
+    assert!(!q2.text.contains("Answer 3"), "{}", q2.text);
+    // Each anchor is written once, on its question.
+    assert!(page.markdown.contains("## (2) Why does thing 2 happen? {#q2}\n"), "{}", page.markdown);
+    assert_eq!(page.markdown.matches("q2").count(), 1, "{}", page.markdown);
+    assert!(
+        page.sections[4].text.contains("Unlinked bold line") && page.sections[4].text.contains("Table 1")
+    );
+    // With fewer than three such questions, a page is no FAQ.
+    let two = html.replace("#q3", "#x3").replace("#q4", "#x4");
+    assert_eq!(html_to_page(two.as_bytes(), "faq.html", "/d").unwrap().sections.len(), 1);
+}
+
 /// An MkDocs site: `mkdocs.yml` beside `docs/` orders and groups the
 /// pages, whether the repository or its docs folder is added; a page named
 /// alone keeps its own title.
