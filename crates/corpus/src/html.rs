@@ -495,7 +495,8 @@ pub(crate) fn convert(
         sections,
         symbols,
         listing: is_index_listing(&doc)
-            || crate::generated::is_generated_listing(mark.as_deref(), rel_file, root),
+            || crate::generated::is_generated_listing(mark.as_deref(), rel_file, root)
+            || mostly_links(root, &chrome),
         nav: Default::default(),
     };
     let mut page = page;
@@ -508,6 +509,36 @@ pub(crate) fn convert(
     page.listing |=
         short && paths::file_stem(rel_file).eq_ignore_ascii_case("search") && has_search_form(root);
     Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
+}
+
+/// Least text (chars, space left out) of a page [`mostly_links`] may call a
+/// listing: a short page of links is a chapter's contents, read as such.
+const MIN_LISTING_TEXT: usize = 2000;
+
+/// True for a page whose text is links and little else, nine chars in ten
+/// or more (SQLite's keyword index and sitemap, a function list, a
+/// manual's top contents page): it names other pages without saying what
+/// they hold, so it ranks with the listings, after every page of content.
+/// Only the content counts, not the site's chrome.
+fn mostly_links(root: NodeRef<'_, Node>, chrome: &PageChrome) -> bool {
+    let (mut total, mut linked) = (0usize, 0usize);
+    let mut stack = vec![(root, false)];
+    while let Some((node, in_link)) = stack.pop() {
+        match node.value() {
+            Node::Text(t) => {
+                let n = t.chars().filter(|c| !c.is_whitespace()).count();
+                total += n;
+                linked += if in_link { n } else { 0 };
+            }
+            Node::Element(el) if is_skipped(el) || chrome.contains(node) => {}
+            Node::Element(el) => {
+                let link = in_link || (el.name() == "a" && el.attr("href").is_some());
+                stack.extend(node.children().map(|c| (c, link)));
+            }
+            _ => {}
+        }
+    }
+    total >= MIN_LISTING_TEXT && linked * 10 >= total * 9
 }
 
 /// Most text a page that only redirects has (its title and a "The node you
@@ -822,6 +853,10 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
     plan
 }
 
+/// A FAQ's questions ([`faq_questions`]): each paragraph's anchor, and the
+/// empty `<a name>` before it that held the anchor, if one did.
+type Questions = std::collections::HashMap<ego_tree::NodeId, (String, Option<ego_tree::NodeId>)>;
+
 /// Fewest questions that make a page a FAQ ([`faq_questions`]).
 const MIN_FAQ_QUESTIONS: usize = 3;
 /// Longest question ([`faq_questions`]), in chars.
@@ -836,11 +871,7 @@ const MAX_QUESTION_CHARS: usize = 300;
 /// a heading would, so a question finds its answer rather than the whole
 /// page. A page with fewer than [`MIN_FAQ_QUESTIONS`] has none; a
 /// paragraph with a class is none.
-#[allow(clippy::type_complexity)]
-fn faq_questions(
-    root: NodeRef<'_, Node>,
-    chrome: &PageChrome,
-) -> std::collections::HashMap<ego_tree::NodeId, (String, Option<ego_tree::NodeId>)> {
+fn faq_questions(root: NodeRef<'_, Node>, chrome: &PageChrome) -> Questions {
     let linked: std::collections::HashSet<&str> = root
         .descendants()
         .filter_map(|n| n.value().as_element()?.attr("href")?.strip_prefix('#'))

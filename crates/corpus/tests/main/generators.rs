@@ -496,6 +496,26 @@ fn a_page_repeated_under_another_name_and_a_reference_collecting_pages_rank_as_c
 }
 
 #[test]
+fn a_page_of_links_and_little_else_ranks_with_the_listings() {
+    // SQLite's keyword index: hundreds of keywords, each a link.
+    let links: String =
+        (0..200).map(|i| format!("<li><a href=\"p{i}.html#k\">keyword number {i}</a></li>")).collect();
+    let page = |body: &str| {
+        let html = format!(
+            "<html><head><title>Keyword Index</title></head><body><h1>Keyword Index</h1>{body}</body></html>"
+        );
+        html_to_page(html.as_bytes(), "keyword_index.html", "/d").unwrap()
+    };
+    assert!(page(&format!("<ul>{links}</ul>")).listing);
+    // The same links beside as much prose are a page of content.
+    let prose = "<p>This page says what each of these keywords does, in sentences of its own.</p>".repeat(40);
+    assert!(!page(&format!("{prose}<ul>{links}</ul>")).listing);
+    // A short page of links (a chapter's contents) is read as one.
+    let few: String = (0..10).map(|i| format!("<li><a href=\"p{i}.html\">Chapter {i}</a></li>")).collect();
+    assert!(!page(&format!("<ul>{few}</ul>")).listing);
+}
+
+#[test]
 fn a_faq_without_headings_has_a_section_per_question() {
     // SQLite's `faq.html`: a list of the questions linking to `#qN`, then
     // each as an empty `<a name>` and a bold paragraph, its answer below.
