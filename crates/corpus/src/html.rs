@@ -494,9 +494,7 @@ pub(crate) fn convert(
         text,
         sections,
         symbols,
-        listing: is_index_listing(&doc)
-            || crate::generated::is_generated_listing(mark.as_deref(), rel_file, root)
-            || mostly_links(root, &chrome),
+        listing: is_listing(&doc, mark.as_deref(), rel_file, (root, &chrome)),
         nav: Default::default(),
     };
     let mut page = page;
@@ -509,6 +507,21 @@ pub(crate) fn convert(
     page.listing |=
         short && paths::file_stem(rel_file).eq_ignore_ascii_case("search") && has_search_form(root);
     Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
+}
+
+/// True for a page that ranks with the listings: a generated index
+/// ([`is_index_listing`]), a generator's own listing
+/// ([`crate::generated::is_generated_listing`]) or a page of links
+/// ([`mostly_links`]).
+fn is_listing(
+    doc: &Html,
+    mark: Option<&str>,
+    rel_file: &str,
+    (root, chrome): (NodeRef<'_, Node>, &PageChrome),
+) -> bool {
+    is_index_listing(doc)
+        || crate::generated::is_generated_listing(mark, rel_file, root)
+        || mostly_links(root, chrome)
 }
 
 /// Least text (chars, space left out) of a page [`mostly_links`] may call a
