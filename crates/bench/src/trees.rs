@@ -35,6 +35,7 @@ const FILES: &[(&str, &str)] = &[
     ("developers-reference", include_str!("../data/trees/developers-reference.tsv")),
     ("sqlite3-doc", include_str!("../data/trees/sqlite3-doc.tsv")),
     ("kicad-doc-zh", include_str!("../data/trees/kicad-doc-zh.tsv")),
+    ("debian-reference-zh-tw", include_str!("../data/trees/debian-reference-zh-tw.tsv")),
 ];
 
 /// One tree's questions and where it is.
@@ -290,7 +291,7 @@ mod tests {
         for (name, raw) in super::FILES {
             let set = super::parse(name, raw).unwrap();
             assert!(!set.tree.is_empty() && !set.project.is_empty(), "{name}");
-            assert!(["en", "zh-Hans"].contains(&set.locale.as_str()), "{name}");
+            assert!(["en", "zh-Hans", "zh-Hant"].contains(&set.locale.as_str()), "{name}");
             assert!(set.questions.len() >= 10, "{name}: {}", set.questions.len());
             assert!(set.questions.iter().all(|(_, t)| !t.is_empty()), "{name}");
         }

@@ -104,7 +104,18 @@ pub(crate) struct Coverage {
     pub(crate) merged: bool,
     /// A question's words, scored where one passage holds most of them.
     pub(crate) passage: Option<Passage>,
+    /// A question's sections holding any one of its words (and what every
+    /// section must): searched when those holding most of them are fewer
+    /// than [`FEW_ANSWERS`], so a question whose answer words it otherwise
+    /// (`隨身碟` where the manual writes `U 盤`) still finds it. None when
+    /// one word is all tier 2 asks.
+    pub(crate) loose: Option<Box<dyn Query>>,
 }
+
+/// Fewer sections than this holding most of a question's words (tier 1 and
+/// 2 together) and the sections holding any one of them are searched too
+/// (see [`Coverage::loose`]).
+pub(crate) const FEW_ANSWERS: usize = 10;
 
 /// Coverage of keywords counts more than any BM25 sum of a section: the
 /// sections with every word come first.
@@ -951,6 +962,12 @@ fn tier2(
         };
         minimum = minimum_of(held(latin, &idfs[..latin.len()]), held(grams, &idfs[latin.len()..]));
     }
+    let any = (minimum > 1 && question(latin, grams)).then(|| {
+        let mut clauses = units.filters();
+        let any = BooleanQuery::union(shoulds.iter().map(|q| q.box_clone()).collect());
+        clauses.push((Occur::Must, Box::new(any) as Box<dyn Query>));
+        Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>
+    });
     let most: Box<dyn Query> = Box::new(BooleanQuery::with_minimum_required_clauses(
         shoulds.into_iter().map(|q| (Occur::Should, q)).collect(),
         minimum,
@@ -990,7 +1007,7 @@ fn tier2(
     let passage = merged
         .then(|| Passage::new(all().zip(&weights).filter_map(|(u, w)| Some((first_terms(u)?, *w)))))
         .flatten();
-    let coverage = Coverage { units: coverage, total, scale, merged, passage };
+    let coverage = Coverage { units: coverage, total, scale, merged, passage, loose: any };
     Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
 }
 
@@ -1230,7 +1247,10 @@ fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[T
     // are one.
     let (query, mut coverage) = compiled.tier2.take().unwrap_or_else(|| {
         let nothing: Box<dyn Query> = Box::new(BooleanQuery::new(Vec::new()));
-        (nothing, Coverage { units: Vec::new(), total: 1.0, scale: 0.0, merged: false, passage: None })
+        (
+            nothing,
+            Coverage { units: Vec::new(), total: 1.0, scale: 0.0, merged: false, passage: None, loose: None },
+        )
     });
     // One list, as for a question: the twin's pages need not hold the
     // words the searched edition translates.

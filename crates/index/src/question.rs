@@ -25,64 +25,107 @@ const STOPWORDS: &[&str] = &[
 
 /// Chinese words that ask rather than say (and the light verbs 使用 and
 /// 进行, as `use` among the English stopwords), longest first where one
-/// holds another. Words that are also parts of content words (`地` in `地址`,
+/// holds another, each also in traditional characters where those differ
+/// (`怎麼`, `為什麼`, `有什麼區別`). Words that are also parts of content words (`地` in `地址`,
 /// `得` in `获得`, `和` in `总和`, `的` in `新的主版本`) are left out.
 const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
+    "是怎麼回事",
     "多长时间",
+    "多長時間",
     "是什么意思",
+    "是什麼意思",
     "是为什么",
+    "是為什麼",
     "有什么区别",
+    "有什麼區別",
     "有什么不同",
+    "有什麼不同",
     "有何区别",
+    "有何區別",
     "有何不同",
     "的区别",
+    "的區別",
     "的差别",
+    "的差別",
     "的差异",
+    "的差異",
     "可不可以",
     "需不需要",
     "有哪些",
     "怎么办",
+    "怎麼辦",
     "是不是",
     "有没有",
+    "有沒有",
     "能不能",
     "会不会",
+    "會不會",
     "要不要",
     "什么意思",
+    "什麼意思",
     "什么时候",
+    "什麼時候",
     "什么是",
+    "什麼是",
     "是什么",
+    "是什麼",
     "为什么",
+    "為什麼",
     "怎么样",
+    "怎麼樣",
     "怎么用",
+    "怎麼用",
     "如何用",
     "怎样用",
+    "怎樣用",
     "在哪里",
+    "在哪裡",
+    "在哪裏",
     "应该",
+    "應該",
     "怎么",
+    "怎麼",
     "怎样",
+    "怎樣",
     "如何",
     "哪几种",
+    "哪幾種",
     "哪几个",
+    "哪幾個",
     "哪一种",
+    "哪一種",
     "哪一个",
+    "哪一個",
     "哪一年",
     "哪些",
     "哪个",
+    "哪個",
     "哪里",
+    "哪裡",
+    "哪裏",
     "哪儿",
+    "哪兒",
     "哪种",
+    "哪種",
     "哪年",
     "哪位",
     "是谁",
+    "是誰",
     "何时",
+    "何時",
     "为啥",
+    "為啥",
     "是啥",
     "什么",
+    "什麼",
     "请问",
+    "請問",
     "多少",
     "几个",
+    "幾個",
     "几种",
+    "幾種",
     "多久",
     "多大",
     "能否",
@@ -90,13 +133,17 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "一下",
     "使用",
     "进行",
+    "進行",
     "以及",
     "并且",
+    "並且",
     "或者",
     "而且",
     "哪",
     "谁",
+    "誰",
     "吗",
+    "嗎",
     "呢",
     "吧",
 ];
@@ -107,7 +154,7 @@ const CJK_QUESTION_WORDS: &[&str] = &[
 /// say nothing themselves.
 const CJK_FUNCTION_WORDS: &[&str] = &[
     "和", "与", "及", "或", "的", "了", "是", "跟", "用", "把", "在", "里", "中", "将", "被", "对", "给",
-    "从", "向", "让",
+    "从", "向", "让", "與", "裡", "裏", "將", "對", "給", "從", "讓",
 ];
 
 /// True for a word that says nothing about the answer: an English
@@ -343,6 +390,11 @@ mod tests {
         assert_eq!(content_pieces("1.0是哪年发布的"), ["1.0是", "发布的"]);
         assert_eq!(content_pieces("路径工具有哪几种模式"), ["路径工具有", "模式"]);
         assert_eq!(content_pieces("什么时候需要清理"), ["需要清理"]);
+        // In traditional characters too (Taiwan's manuals, its readers).
+        assert_eq!(content_pieces("怎麼設定預設的閘道"), ["設定預設的閘道"]);
+        assert_eq!(content_pieces("為什麼沒有聲音"), ["沒有聲音"]);
+        assert_eq!(content_pieces("apt和aptitude有什麼區別"), ["apt和aptitude"]);
+        assert_eq!(content_pieces("設定檔在哪裡"), ["設定檔"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
@@ -351,7 +403,9 @@ mod tests {
 
     #[test]
     fn words_of_nothing_but_question_or_function_words_are_stopwords() {
-        for word in ["的区别", "有什么区别", "和", "与", "用", "里", "是什么", "how", "the"] {
+        for word in
+            ["的区别", "有什么区别", "和", "与", "用", "里", "是什么", "是什麼", "與", "裡", "how", "the"]
+        {
             assert!(is_stopword(word), "{word}");
         }
         for word in ["区别", "锁", "vacuum", "表继承是怎么回事", "和平"] {

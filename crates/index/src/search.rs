@@ -40,7 +40,7 @@ use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentD
 use tantivy::{DocAddress, DocId, DocSet, Score, TERMINATED, Term};
 
 use crate::cache::Key;
-use crate::compile::{Compiled, Coverage, PROXIMITY_TITLE_BOOST, TwinPage, compile};
+use crate::compile::{Compiled, Coverage, FEW_ANSWERS, PROXIMITY_TITLE_BOOST, TwinPage, compile};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{SegmentColumns, Snapshot, SnapshotInner};
@@ -398,6 +398,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     let (mut listings, mut tier1): (Vec<Candidate>, Vec<Candidate>) =
         tier1.candidates.into_iter().partition(|c| c.listing);
     let mut tier2 = Vec::new();
+    let mut loose = Vec::new();
     let mut tier2_count = 0;
     if !flags.stop()
         && let Some((query, coverage)) = &compiled.tier2
@@ -412,6 +413,22 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         for c in found.candidates {
             if c.listing { listings.push(c) } else { tier2.push(c) }
         }
+        // A question most of whose words few sections hold: those holding
+        // any one of them too, after those.
+        if let Some(any) = coverage.loose.as_deref().filter(|_| merged.is_some())
+            && tier1_count + tier2_count < FEW_ANSWERS
+            && !flags.stop()
+        {
+            skip.extend(tier2.iter().chain(&listings).map(|c| c.address));
+            skip.sort();
+            skip.dedup();
+            let matching = Matching { query: any, coverage: Some(coverage), bonus: 0.0 };
+            let found = collect(snap, &stats, matching, &skip, Keep::Scored, request, &mut flags);
+            tier2_count += found.count;
+            for c in found.candidates {
+                if c.listing { listings.push(c) } else { loose.push(c) }
+            }
+        }
     }
     // Candidates only counted are all past the page, but count in `total`.
     outcome.total = tier1_count + tier2_count;
@@ -421,12 +438,16 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     if !flags.stop() {
         let passage = compiled.tier2.as_ref().and_then(|(_, c)| c.passage.as_ref());
         rerank(snap, &stats, compiled.proximity.as_ref(), passage, &mut tier1);
+        if !loose.is_empty() {
+            rerank(snap, &stats, compiled.proximity.as_ref(), passage, &mut loose);
+        }
     }
     top(&mut tier1, wanted);
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
-    top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len()));
+    top(&mut loose, wanted.saturating_sub(tier1.len() + tier2.len()));
+    top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len() + loose.len()));
     let page =
-        tier1.iter().chain(tier2.iter()).chain(listings.iter()).skip(request.offset).take(request.limit);
+        tier1.iter().chain(&tier2).chain(&loose).chain(&listings).skip(request.offset).take(request.limit);
     for candidate in page {
         // Snippets cost too: a page cut short by the deadline says so.
         if flags.check(request) {

@@ -675,6 +675,44 @@ fn a_chinese_run_met_by_chance_is_not_one_word() {
 }
 
 #[test]
+fn a_question_most_of_whose_words_few_sections_hold_also_finds_those_holding_some() {
+    // 隨身碟裡的中文檔名掛載後變成亂碼怎麼辦 (the USB stick's Chinese file
+    // names come out garbled once mounted): the section answering it says
+    // 掛載 and 檔名 but not 隨身碟 or 亂碼, so it holds too few of the
+    // question's words; two sections hold most of them.
+    let build = |dir: &Path, strict: usize| {
+        let mut texts: Vec<(String, String)> = vec![(
+            "/usb/encoding".into(),
+            "掛載檔案系統時要給檔名指定編碼選項，否則非 ASCII 的檔名會出錯。".into(),
+        )];
+        for i in 0..strict {
+            texts.push((format!("/usb/garbled{i}"), format!("隨身碟的中文說明變成亂碼時，請重新下載第{i}份。")));
+        }
+        // Neither of its words is rare: it is not found as the holder of
+        // the rarest one.
+        for i in 0..20 {
+            let word = if i % 2 == 0 { "檔名規則" } else { "掛載方式" };
+            texts.push((format!("/usb/other{i}"), format!("第{i}個網路介面的{word}。")));
+        }
+        one_section_pages(dir, "debref@1/zh-Hant", "說明", &texts)
+    };
+    let question = "隨身碟裡的中文檔名掛載後變成亂碼怎麼辦";
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), 2);
+    let found = search(&index, question, &["debref@1/zh-Hant"], 0, 10);
+    let found_paths = paths(&found);
+    // Found, after those holding most of the words, before those holding
+    // one, and counted.
+    assert_eq!(found_paths.iter().position(|p| p == "/usb/encoding"), Some(2), "{found_paths:?}");
+    assert_eq!(found.total, 23, "{found_paths:?}");
+    // Where enough sections hold most of the words, those are the answers.
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(dir.path(), 10);
+    let found = search(&index, question, &["debref@1/zh-Hant"], 0, 20);
+    assert_eq!(found.total, 10, "{:?}", paths(&found));
+}
+
+#[test]
 fn a_pasted_message_finds_the_section_quoting_it() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
