@@ -104,11 +104,12 @@ pub(crate) struct Coverage {
     pub(crate) merged: bool,
     /// A question's words, scored where one passage holds most of them.
     pub(crate) passage: Option<Passage>,
-    /// A question's sections holding any one of its words (and what every
-    /// section must): searched when those holding most of them are fewer
-    /// than [`FEW_ANSWERS`], so a question whose answer words it otherwise
-    /// (`隨身碟` where the manual writes `U 盤`) still finds it. None when
-    /// one word is all tier 2 asks.
+    /// A longer question's sections holding any one of its words (and what
+    /// every section must): searched when those holding most of them are
+    /// fewer than [`FEW_ANSWERS`], so a question whose answer the manual
+    /// words otherwise (`隨身碟` where it writes `U 盤`) still finds it.
+    /// None when one word is all tier 2 asks, or for fewer than
+    /// [`LOOSE_WORDS`] words.
     pub(crate) loose: Option<Box<dyn Query>>,
 }
 
@@ -116,6 +117,10 @@ pub(crate) struct Coverage {
 /// 2 together) and the sections holding any one of them are searched too
 /// (see [`Coverage::loose`]).
 pub(crate) const FEW_ANSWERS: usize = 10;
+/// A question of at least this many words (see [`question`]) may be
+/// answered by a section holding any one of them ([`Coverage::loose`]);
+/// three keywords (`quokka wombat numbat`) still ask for two.
+const LOOSE_WORDS: usize = QUESTION_WORDS + 1;
 
 /// Coverage of keywords counts more than any BM25 sum of a section: the
 /// sections with every word come first.
@@ -962,7 +967,7 @@ fn tier2(
         };
         minimum = minimum_of(held(latin, &idfs[..latin.len()]), held(grams, &idfs[latin.len()..]));
     }
-    let any = (minimum > 1 && question(latin, grams)).then(|| {
+    let any = (minimum > 1 && words(latin, grams) >= LOOSE_WORDS).then(|| {
         let mut clauses = units.filters();
         let any = BooleanQuery::union(shoulds.iter().map(|q| q.box_clone()).collect());
         clauses.push((Occur::Must, Box::new(any) as Box<dyn Query>));
@@ -1016,7 +1021,12 @@ fn tier2(
 /// chars: a run of n chars (n - 1 bigrams) makes about n / 2 words, rounded
 /// up, so 创建复制槽 (create replication slot) makes three, as in English.
 fn question(latin: &[Unit], grams: &[Unit]) -> bool {
-    latin.len() + if grams.is_empty() { 0 } else { (grams.len() + 2) / 2 } >= QUESTION_WORDS
+    words(latin, grams) >= QUESTION_WORDS
+}
+
+/// How many words a query's tier 2 holds (see [`question`]).
+fn words(latin: &[Unit], grams: &[Unit]) -> usize {
+    latin.len() + if grams.is_empty() { 0 } else { (grams.len() + 2) / 2 }
 }
 
 /// Which bigrams of CJK sentences are two words' edges (`消另`, `个会`,

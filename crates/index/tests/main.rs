@@ -686,7 +686,10 @@ fn a_question_most_of_whose_words_few_sections_hold_also_finds_those_holding_som
             "掛載檔案系統時要給檔名指定編碼選項，否則非 ASCII 的檔名會出錯。".into(),
         )];
         for i in 0..strict {
-            texts.push((format!("/usb/garbled{i}"), format!("隨身碟的中文說明變成亂碼時，請重新下載第{i}份。")));
+            texts.push((
+                format!("/usb/garbled{i}"),
+                format!("隨身碟的中文說明變成亂碼時，請重新下載第{i}份。"),
+            ));
         }
         // Neither of its words is rare: it is not found as the holder of
         // the rarest one.
