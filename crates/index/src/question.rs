@@ -26,8 +26,9 @@ const STOPWORDS: &[&str] = &[
 /// Chinese words that ask rather than say (and the light verbs 使用 and
 /// 进行, as `use` among the English stopwords), longest first where one
 /// holds another, each also in traditional characters where those differ
-/// (`怎麼`, `為什麼`, `有什麼區別`). Words that are also parts of content words (`地` in `地址`,
-/// `得` in `获得`, `和` in `总和`, `的` in `新的主版本`) are left out.
+/// (`怎麼`, `為什麼`, `有什麼區別`). Words that are also parts of content
+/// words (`地` in `地址`, `得` in `获得`, `和` in `总和`, `的` in `新的主版本`)
+/// are left out.
 const CJK_QUESTION_WORDS: &[&str] = &[
     "是怎么回事",
     "是怎麼回事",

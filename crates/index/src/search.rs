@@ -414,8 +414,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
             if c.listing { listings.push(c) } else { tier2.push(c) }
         }
         // A question most of whose words few sections hold: those holding
-        // any one of them too, after those.
-        if let Some(any) = coverage.loose.as_deref().filter(|_| merged.is_some())
+        // any one of them too, after those (only a question has `loose`).
+        if let Some(any) = coverage.loose.as_deref()
             && tier1_count + tier2_count < FEW_ANSWERS
             && !flags.stop()
         {
