@@ -757,9 +757,12 @@ struct Plan<'a> {
     /// The questions of a FAQ written without headings ([`faq_questions`]),
     /// among the entries, each with its anchor.
     questions: std::collections::HashMap<ego_tree::NodeId, String>,
-    /// The empty `<a name>` before each such question: its anchor is the
-    /// question's.
+    /// The empty `<a name>` before each such question or section heading
+    /// ([`targets_before`]): its anchor is the question's or the heading's.
     absorbed: std::collections::HashSet<ego_tree::NodeId>,
+    /// The anchors of the empty targets right before each section heading
+    /// ([`targets_before`]), nearest first.
+    targets: std::collections::HashMap<ego_tree::NodeId, Vec<String>>,
 }
 
 /// A heading's text as a line of a table of contents names it: without
@@ -787,6 +790,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         heading_keys: Default::default(),
         questions: Default::default(),
         absorbed: Default::default(),
+        targets: Default::default(),
     };
     let questions = faq_questions(root, chrome);
     let mut first = true;
@@ -858,6 +862,11 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
             plan.page_heading = Some(node);
         } else if !caption {
             last_level = level;
+            let before = targets_before(node);
+            if !before.is_empty() {
+                plan.absorbed.extend(before.iter().map(|t| t.0));
+                plan.targets.insert(node.id(), before.into_iter().map(|t| t.1).collect());
+            }
             plan.cuts.insert(node.id());
             plan.min_cut_level = plan.min_cut_level.min(level);
             plan.heading_keys.insert(contents_key(&text));
@@ -920,22 +929,10 @@ fn faq_questions(root: NodeRef<'_, Node>, chrome: &PageChrome) -> Questions {
         {
             continue;
         }
-        // The empty target right before it, with nothing but space between.
-        let before = node
-            .prev_siblings()
-            .find(|n| !matches!(n.value(), Node::Text(t) if t.trim().is_empty()))
-            .filter(|n| {
-                n.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_none())
-                    && plain_text(*n).trim().is_empty()
-            });
-        let target = |n: NodeRef<'_, Node>| {
-            let e = n.value().as_element()?;
-            e.id().or_else(|| e.attr("name")).map(str::to_owned)
-        };
-        let (anchor, absorbed) = match (heading_anchor(node), before.and_then(|b| Some((target(b)?, b.id()))))
-        {
+        let before = targets_before(node).into_iter().next();
+        let (anchor, absorbed) = match (heading_anchor(node), before) {
             (Some(own), _) => (own, None),
-            (None, Some((id, b))) => (id, Some(b)),
+            (None, Some((b, id))) => (id, Some(b)),
             (None, None) => continue,
         };
         if linked.contains(anchor.as_str()) {
@@ -946,6 +943,53 @@ fn faq_questions(root: NodeRef<'_, Node>, chrome: &PageChrome) -> Questions {
         found.clear();
     }
     found
+}
+
+/// Parents climbed, at most, looking for the empty targets before a heading
+/// that opens them ([`targets_before`]).
+const MAX_TARGET_CLIMB: usize = 3;
+
+/// The empty link targets (`<a name="g-strdup"></a>`, Doxygen's `<a
+/// id="a8bfd…"></a>`: no `href`, no text) right before a heading or a
+/// question, nearest first, with nothing but space and comments between;
+/// also those before the elements the heading opens (Javadoc's `<a
+/// name="isBlank-…"></a><ul><li><h4>`). A link to one lands on the
+/// heading, so it is the heading's anchor, not the end of the section
+/// before.
+fn targets_before(node: NodeRef<'_, Node>) -> Vec<(ego_tree::NodeId, String)> {
+    let blank = |n: &NodeRef<'_, Node>| match n.value() {
+        Node::Text(t) => t.trim().is_empty(),
+        Node::Comment(_) => true,
+        _ => false,
+    };
+    let mut out = Vec::new();
+    let mut at = node;
+    for _ in 0..=MAX_TARGET_CLIMB {
+        for sibling in at.prev_siblings().filter(|n| !blank(n)) {
+            let Some(el) = sibling.value().as_element() else { return out };
+            let id = el.id().or_else(|| el.attr("name"));
+            match id {
+                Some(id)
+                    if el.name() == "a"
+                        && el.attr("href").is_none()
+                        && plain_text(sibling).trim().is_empty() =>
+                {
+                    out.push((sibling.id(), id.to_owned()))
+                }
+                _ => return out,
+            }
+        }
+        // Nothing but targets before it: they may stand before its parent too.
+        match at.parent() {
+            Some(parent)
+                if parent.value().as_element().is_some_and(|e| !matches!(e.name(), "body" | "html")) =>
+            {
+                at = parent
+            }
+            _ => break,
+        }
+    }
+    out
 }
 
 /// The `<a id="…"></a>` tags of a converted block, and the rest of it.
@@ -1730,6 +1774,7 @@ impl<'p> Converter<'_, 'p> {
             return;
         }
         let own = question.or_else(|| heading_anchor(node));
+        let mut before = self.plan.targets.get(&node.id()).cloned().unwrap_or_default();
         if let Some(own) = &own {
             // Taken by the heading, not kept twice.
             self.anchors_due = self.anchors_due.replace(&anchor_tag(own), "");
@@ -1781,13 +1826,15 @@ impl<'p> Converter<'_, 'p> {
             && title.eq_ignore_ascii_case(self.title)
             && collapse_whitespace(&self.sections[0].text).eq_ignore_ascii_case(self.title)
         {
-            if let Some(id) = own.or_else(|| self.pending_id.take().map(|(_, id)| id)) {
-                self.keep_id(&id);
+            for id in own.or_else(|| self.pending_id.take().map(|(_, id)| id)).iter().chain(&before) {
+                self.keep_id(id);
             }
             return;
         }
+        // The enclosing element's id, else the nearest target before it.
         let anchor = own
             .or_else(|| self.pending_id.take().map(|(_, id)| id))
+            .or_else(|| (!before.is_empty()).then(|| before.remove(0)))
             .unwrap_or_else(|| self.slugger.slug(&title));
         self.slugger.reserve(&anchor);
         self.release_pending_id();
@@ -1809,6 +1856,10 @@ impl<'p> Converter<'_, 'p> {
             text: String::new(),
         });
         self.emit_block(&format!("{hashes} {md_title}{attr}"), &title);
+        // The heading's other targets land in its section.
+        for id in &before {
+            self.keep_id(id);
+        }
         self.prefixes = saved_prefixes;
     }
 

@@ -268,7 +268,9 @@ fn javadoc_block_lists_are_sections_not_list_items() {
     let page = html_to_page(html.as_bytes(), "net/demo/Parsers.html", "/d").unwrap();
     check_invariants(&page);
     let md = &page.markdown;
-    assert!(md.contains("\n### Method Summary {#method-summary}\n"), "{md}");
+    // The empty target before the heading is its anchor.
+    assert!(md.contains("\n### Method Summary {#method.summary}\n"), "{md}");
+    assert_eq!(md.matches("method.summary").count(), 1, "{md}");
     assert!(md.contains("\n| Modifier | Method |\n| --- | --- |\n| `static int` | `width()` |"), "{md}");
     assert!(md.contains("- plain item\n- another"), "{md}");
     assert!(!md.contains("- <a id"), "{md}");
@@ -655,6 +657,61 @@ fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
     for id in ["define-members", "func-members", "Cursors", "ga1"] {
         assert!(anchors.iter().any(|a| a == id) || ids.contains(&id), "#{id} lost: {md}");
     }
+}
+
+/// The empty targets generators write right before a heading: gtk-doc's
+/// `<a name="frob-new"></a><h3>`, Doxygen's `<a id="ga2"></a><h2
+/// class="memtitle">`, Javadoc 8's `<a name="turn-int-"><!-- --></a>`
+/// before the list that opens with the method's `<h4>`. The API index and
+/// every link point at them: each is its heading's anchor (or lands in its
+/// section when the heading has one), never the end of the section before.
+#[test]
+fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
+    let html = r##"<html><head><title>Frob</title></head><body><h1>Frob</h1>
+<div class="refsect1"><a name="frob.functions_details"></a><h2>Functions</h2>
+<div class="refsect2"><a name="frob-new"></a><h3>frob_new ()</h3><p>Makes a frob.</p></div>
+<div class="refsect2"><a name="frob-free"></a>
+<!-- a comment -->
+<h3>frob_free ()</h3><p>Frees a frob.</p></div></div>
+<h2 class="groupheader">Function Documentation</h2>
+<a id="ga2" name="ga2"></a>
+<h2 class="memtitle"><span class="permalink"><a href="#ga2">&#9670;&nbsp;</a></span>frob_turn()</h2>
+<div class="memitem"><p>Turns a frob.</p></div>
+<a name="spin-int-"><!--   --></a><ul class="blockList"><li class="blockList"><h4>spin</h4><p>Spins a frob.</p></li></ul>
+<a name="old-name"></a><h2 id="own">Own id</h2><p>Its own.</p>
+<p>Text <a name="inline"></a>and a heading after it.</p><h2>After text</h2><p>Last.</p>
+</body></html>"##;
+    let page = html_to_page(html.as_bytes(), "frob.html", "/d").unwrap();
+    check_invariants(&page);
+    let sections: Vec<(Option<&str>, &str)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    assert_eq!(
+        sections[1..],
+        [
+            (Some("frob.functions_details"), "Functions"),
+            (Some("frob-new"), "frob_new ()"),
+            (Some("frob-free"), "frob_free ()"),
+            (Some("function-documentation"), "Function Documentation"),
+            (Some("ga2"), "frob_turn()"),
+            (Some("spin-int-"), "spin"),
+            (Some("own"), "Own id"),
+            (Some("after-text"), "After text"),
+        ],
+        "{}",
+        page.markdown
+    );
+    let anchors = |i: usize| lectern_corpus::links::html_anchors(&page.sections[i].markdown);
+    // Each written once, on its heading.
+    for id in ["frob-new", "ga2", "spin-int-"] {
+        assert_eq!(page.markdown.matches(&format!("{{#{id}}}")).count(), 1, "{}", page.markdown);
+        assert!(!page.markdown.contains(&format!("id=\"{id}\"")), "{}", page.markdown);
+    }
+    // The target before a heading with an id of its own lands in its section.
+    assert!(anchors(7).iter().any(|a| a == "old-name"), "{}", page.markdown);
+    assert!(!anchors(6).iter().any(|a| a == "old-name"), "{}", page.markdown);
+    // One inside a paragraph stays where it stands.
+    assert!(anchors(7).iter().any(|a| a == "inline"), "{}", page.markdown);
+    assert!(page.sections[4].text.is_empty() || !page.sections[4].text.contains("Turns"));
 }
 
 /// A texinfo 6.8 manual in one file (`makeinfo --no-split`, as Debian's
