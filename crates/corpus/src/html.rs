@@ -1774,7 +1774,7 @@ impl<'p> Converter<'_, 'p> {
             return;
         }
         let own = question.or_else(|| heading_anchor(node));
-        let mut before = self.plan.targets.get(&node.id()).cloned().unwrap_or_default();
+        let before = self.plan.targets.get(&node.id()).cloned().unwrap_or_default();
         if let Some(own) = &own {
             // Taken by the heading, not kept twice.
             self.anchors_due = self.anchors_due.replace(&anchor_tag(own), "");
@@ -1831,13 +1831,17 @@ impl<'p> Converter<'_, 'p> {
             }
             return;
         }
-        // The enclosing element's id, else the nearest target before it.
-        let anchor = own
-            .or_else(|| self.pending_id.take().map(|(_, id)| id))
-            .or_else(|| (!before.is_empty()).then(|| before.remove(0)))
-            .unwrap_or_else(|| self.slugger.slug(&title));
+        // Its own id, else the enclosing element's (Javadoc's `<section
+        // id="notNull(T)"><h3 id="notNull(java.lang.Object)">` has both),
+        // else the nearest target before it; the others land in its section.
+        let mut ids: Vec<String> = Vec::new();
+        for id in own.into_iter().chain(self.pending_id.take().map(|(_, id)| id)).chain(before) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let anchor = if ids.is_empty() { self.slugger.slug(&title) } else { ids.remove(0) };
         self.slugger.reserve(&anchor);
-        self.release_pending_id();
         let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);
         let hashes = "#".repeat(level as usize);
         let attr = if is_plain_anchor(&anchor) { format!(" {{#{anchor}}}") } else { String::new() };
@@ -1855,11 +1859,9 @@ impl<'p> Converter<'_, 'p> {
             markdown: String::new(),
             text: String::new(),
         });
-        self.emit_block(&format!("{hashes} {md_title}{attr}"), &title);
-        // The heading's other targets land in its section.
-        for id in &before {
-            self.keep_id(id);
-        }
+        // The other ids open the heading, so a link to one shows it.
+        let others: String = ids.iter().map(|id| anchor_tag(id)).collect();
+        self.emit_block(&format!("{hashes} {others}{md_title}{attr}"), &title);
         self.prefixes = saved_prefixes;
     }
 

@@ -54,6 +54,7 @@ mod generated;
 pub mod heading_ids;
 pub mod html;
 pub mod inventory;
+mod javadoc;
 pub mod limits;
 pub mod links;
 mod manpage;

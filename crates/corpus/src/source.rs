@@ -1137,13 +1137,20 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Reads a Sphinx tree's `objects.inv` before its pages, so that its
-    /// symbols join the pages it points at as they are converted; an
-    /// unreadable inventory is reported, the pages stay.
+    /// Reads a Sphinx tree's `objects.inv` (or a Javadoc tree's
+    /// `member-search-index.js`) before its pages, so that its symbols join
+    /// the pages it points at as they are converted; an unreadable
+    /// inventory is reported, the pages stay.
     fn inventory_symbols(&mut self, files: &[SourceFile]) {
-        let Some(file) = files.iter().find(|f| f.rel == inventory::FILE_NAME) else { return };
-        let entries = walk::read_source_file(file, self.options.max_file_bytes)
-            .and_then(|bytes| inventory::parse(&bytes));
+        let parsers: [(&str, fn(&[u8]) -> Result<Vec<inventory::Entry>, String>); 2] =
+            [(inventory::FILE_NAME, inventory::parse), (crate::javadoc::FILE_NAME, crate::javadoc::parse)];
+        let Some((file, parse)) =
+            parsers.iter().find_map(|(name, parse)| Some((files.iter().find(|f| f.rel == *name)?, parse)))
+        else {
+            return;
+        };
+        let entries =
+            walk::read_source_file(file, self.options.max_file_bytes).and_then(|bytes| parse(&bytes));
         let entries = match entries {
             Ok(e) => e,
             Err(reason) => {
@@ -1151,9 +1158,12 @@ impl<'a> Reader<'a> {
                 return;
             }
         };
-        let mut seen: HashSet<(String, String)> = HashSet::new();
+        // A name once per page; a Java method's overloads, once per anchor.
+        let overloads = file.rel == crate::javadoc::FILE_NAME;
+        let mut seen: HashSet<(String, String, Option<String>)> = HashSet::new();
         for entry in entries {
-            if seen.insert((entry.file.clone(), entry.symbol.name.clone())) {
+            let anchor = entry.symbol.anchor.clone().filter(|_| overloads);
+            if seen.insert((entry.file.clone(), entry.symbol.name.clone(), anchor)) {
                 self.extra.entry(entry.file).or_default().push(entry.symbol);
             }
         }

@@ -153,6 +153,36 @@ fn a_sphinx_inventory_gives_pages_their_api_symbols() {
     assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
 }
 
+#[test]
+fn a_javadoc_member_index_gives_each_overload_its_symbol() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("org/example")).unwrap();
+    let html = r#"<html><head><title>ArrayUtils</title></head><body><main><h1>Class ArrayUtils</h1>
+<section class="detail" id="contains(int[],int)"><h3>contains</h3><p>Checks an int array.</p></section>
+<section class="detail" id="contains(char[],char)"><h3>contains</h3><p>Checks a char array.</p></section>
+</main></body></html>"#;
+    std::fs::write(dir.path().join("org/example/ArrayUtils.html"), html).unwrap();
+    let index = r#"memberSearchIndex = [{"p":"org.example","c":"ArrayUtils","l":"ArrayUtils()","u":"%3Cinit%3E()"},{"p":"org.example","c":"ArrayUtils","l":"contains(int[], int)","u":"contains(int[],int)"},{"p":"org.example","c":"ArrayUtils","l":"contains(char[], char)","u":"contains(char[],char)"}];updateSearchResults();"#;
+    std::fs::write(dir.path().join("member-search-index.js"), index).unwrap();
+    let ingested = crate::read(dir.path(), "/j");
+    assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+    let page = ingested.pages.iter().find(|p| p.path == "/j/org/example/ArrayUtils").unwrap();
+    let names: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    assert_eq!(
+        names,
+        [
+            ("ArrayUtils.contains", Some("contains(int[],int)")),
+            ("ArrayUtils.contains", Some("contains(char[],char)"))
+        ]
+    );
+    // A broken index is reported; the pages stay.
+    std::fs::write(dir.path().join("member-search-index.js"), "memberSearchIndex = [{\"p\": 1}]").unwrap();
+    let ingested = crate::read(dir.path(), "/j");
+    assert_eq!(ingested.pages.len(), 1);
+    assert!(ingested.problems.iter().any(|p| p.path == "member-search-index.js"), "{:?}", ingested.problems);
+}
+
 /// A Sphinx API page as `python3.11-doc` ships it: each object's signature
 /// a `<dt id>` of a `<dl class="py …">`, a class's members nested in its
 /// description, an option's second name as an inner id, a description
@@ -680,6 +710,7 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
 <a name="spin-int-"><!--   --></a><ul class="blockList"><li class="blockList"><h4>spin</h4><p>Spins a frob.</p></li></ul>
 <a name="old-name"></a><h2 id="own">Own id</h2><p>Its own.</p>
 <p>Text <a name="inline"></a>and a heading after it.</p><h2>After text</h2><p>Last.</p>
+<section class="detail" id="notNull(T)"><h3 id="notNull(java.lang.Object)">notNull</h3><p>Checks.</p></section>
 </body></html>"##;
     let page = html_to_page(html.as_bytes(), "frob.html", "/d").unwrap();
     check_invariants(&page);
@@ -696,6 +727,7 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
             (Some("spin-int-"), "spin"),
             (Some("own"), "Own id"),
             (Some("after-text"), "After text"),
+            (Some("notNull(java.lang.Object)"), "notNull"),
         ],
         "{}",
         page.markdown
@@ -709,6 +741,11 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
     // The target before a heading with an id of its own lands in its section.
     assert!(anchors(7).iter().any(|a| a == "old-name"), "{}", page.markdown);
     assert!(!anchors(6).iter().any(|a| a == "old-name"), "{}", page.markdown);
+    // So does the id of the element a heading with one of its own opens
+    // (Javadoc's `<section id="notNull(T)"><h3 id="notNull(java.lang.Object)">`),
+    // on the heading's line, so that a link to it shows the heading.
+    assert!(anchors(9).iter().any(|a| a == "notNull(T)"), "{}", page.markdown);
+    assert!(page.markdown.contains("### <a id=\"notNull(T)\"></a>notNull\n"), "{}", page.markdown);
     // One inside a paragraph stays where it stands.
     assert!(anchors(7).iter().any(|a| a == "inline"), "{}", page.markdown);
     assert!(page.sections[4].text.is_empty() || !page.sections[4].text.contains("Turns"));
