@@ -36,6 +36,10 @@ const FILES: &[(&str, &str)] = &[
     ("sqlite3-doc", include_str!("../data/trees/sqlite3-doc.tsv")),
     ("kicad-doc-zh", include_str!("../data/trees/kicad-doc-zh.tsv")),
     ("debian-reference-zh-tw", include_str!("../data/trees/debian-reference-zh-tw.tsv")),
+    ("libglib2.0-doc", include_str!("../data/trees/libglib2.0-doc.tsv")),
+    ("libsdl2-doc", include_str!("../data/trees/libsdl2-doc.tsv")),
+    ("apache2-doc", include_str!("../data/trees/apache2-doc.tsv")),
+    ("libcommons-lang3-java-doc", include_str!("../data/trees/libcommons-lang3-java-doc.tsv")),
 ];
 
 /// One tree's questions and where it is.

@@ -579,6 +579,10 @@ fn tier1(
     let bare = bare_name(symbol_text);
     let symbol = (!symbol_text.is_empty()).then(|| symbol_query(f, symbol_text, SYMBOL_SCORE));
     let symbol = symbol.into_iter().chain(bare.map(|name| symbol_query(f, name, SYMBOL_SCORE)));
+    // Names written apart (`ArrayUtils contains`) are the member they name
+    // (`ArrayUtils.contains`).
+    let dotted = (!pasted).then(|| dotted_symbol(words)).flatten();
+    let symbol = symbol.chain(dotted.map(|key| symbol_query(f, &key, SYMBOL_SCORE)));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
@@ -633,6 +637,22 @@ fn tier1(
         }
     }
     Box::new(BooleanQuery::new(tier1))
+}
+
+/// Most names a query written as a member's names apart may hold
+/// (`os path join`).
+const MAX_DOTTED_NAMES: usize = 3;
+
+/// The symbol key of a member named by two or three names written apart
+/// (`ArrayUtils contains` → `arrayutils.contains`): each word a name of
+/// ASCII letters, digits and `_`; None for any other query.
+fn dotted_symbol(words: &[Word]) -> Option<String> {
+    let name = |w: &Word| {
+        w.folded.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && w.folded.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    (2..=MAX_DOTTED_NAMES).contains(&words.len()).then_some(())?;
+    words.iter().all(name).then(|| words.iter().map(|w| w.folded.as_str()).collect::<Vec<_>>().join("."))
 }
 
 /// The sections declaring a name, or a qualified name it is the last part

@@ -275,6 +275,35 @@ fn camel_parts(word: &str) -> Vec<(usize, usize)> {
     parts
 }
 
+/// The words of a name in camel case (see [`camel_parts`]) at `start` of
+/// the text, each at `position`: [`TokenKind::LowerCamel`] for a name
+/// starting with a small letter (a function's), else [`TokenKind::Camel`].
+/// False once `each` asked to stop.
+fn camel_words(
+    name: &str,
+    start: usize,
+    position: usize,
+    (stemmer, keep): (Option<&rust_stemmers::Stemmer>, &Keep<'_>),
+    buf: &mut String,
+    each: &mut dyn FnMut(&str, usize, usize, usize, TokenKind) -> bool,
+) -> bool {
+    let kind = if name.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
+        TokenKind::LowerCamel
+    } else {
+        TokenKind::Camel
+    };
+    for (from, to) in camel_parts(name) {
+        let part = &name[from..to];
+        if keep.word(part) {
+            push_word(part, stemmer, buf);
+            if !each(buf, start + from, start + to, position, kind) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// The tokens of the word (or identifier) starting at byte `start` of
 /// `text`: where it ends, and false once `each` asked to stop.
 fn word_tokens(
@@ -331,6 +360,11 @@ fn word_tokens(
                     return (end, false);
                 }
             }
+            // A part in camel case (`CreateWindow` of `SDL_CreateWindow`,
+            // `GetAttr` of `PyObject_GetAttr`) is also its words, at its position.
+            if !camel_words(part, from, *position, (stemmer, keep), buf, each) {
+                return (end, false);
+            }
             *position += 1;
         }
         return (end, true);
@@ -347,15 +381,8 @@ fn word_tokens(
     // A name in camel case (`LimitRequestBody`) is also its words, all at
     // its position: `limit request body` finds it, and a phrase around it
     // (`"limitrequestbody bytes"`, typed in any case) still does.
-    let kind = if bytes[start].is_ascii_lowercase() { TokenKind::LowerCamel } else { TokenKind::Camel };
-    for (from, to) in camel_parts(raw) {
-        let part = &raw[from..to];
-        if keep.word(part) {
-            push_word(part, stemmer, buf);
-            if !each(buf, start + from, start + to, *position, kind) {
-                return (end, false);
-            }
-        }
+    if !camel_words(raw, start, *position, (stemmer, keep), buf, each) {
+        return (end, false);
     }
     *position += 1;
     (end, true)
@@ -589,6 +616,18 @@ mod tests {
                 ("request".into(), 1, TokenKind::Camel),
                 ("bodi".into(), 1, TokenKind::Camel),
                 ("to".into(), 2, TokenKind::Word),
+            ]
+        );
+        // An identifier's parts in camel case too, each at its part's position.
+        let t = texts("SDL_CreateWindow(");
+        assert_eq!(
+            t,
+            vec![
+                ("sdl_createwindow".into(), 0, TokenKind::Word),
+                ("sdl".into(), 0, TokenKind::Part),
+                ("createwindow".into(), 1, TokenKind::Part),
+                ("creat".into(), 1, TokenKind::Camel),
+                ("window".into(), 1, TokenKind::Camel),
             ]
         );
         fn parts(w: &str) -> Vec<&str> {

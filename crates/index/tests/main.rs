@@ -975,6 +975,51 @@ fn a_qualified_names_last_part_alone_finds_its_definition() {
     assert!(io.is_some() && io <= tutorial, "io {io:?}, tutorial {tutorial:?}");
 }
 
+/// A Javadoc member index names each method as its class writes it
+/// (`ArrayUtils.contains`); a reader types it so, or with a space.
+#[test]
+fn a_member_named_by_its_class_and_name_apart_finds_its_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let mut arrays = page(
+        "/java/ArrayUtils",
+        "Class ArrayUtils",
+        &[
+            (None, "Class ArrayUtils", "Operations on arrays. ArrayUtils instances should not be made."),
+            (
+                Some("addFirst(int[],int)"),
+                "addFirst",
+                "ArrayUtils.addFirst([1], 0) copies the array: the new ArrayUtils array contains the element.",
+            ),
+            (Some("contains(int[],int)"), "contains", "Checks if the value is in the given array."),
+        ],
+        &["ArrayUtils"],
+    );
+    for (name, anchor) in
+        [("ArrayUtils.addFirst", "addFirst(int[],int)"), ("ArrayUtils.contains", "contains(int[],int)")]
+    {
+        arrays.symbols.push(Symbol { name: name.into(), kind: "Method".into(), anchor: Some(anchor.into()) });
+    }
+    let strings = page(
+        "/java/StringUtils",
+        "Class StringUtils",
+        &[(None, "Class StringUtils", "Whether a string contains another; see ArrayUtils for arrays.")],
+        &["StringUtils"],
+    );
+    for p in [&arrays, &strings] {
+        writer.add_page("lang@3/en", p).unwrap();
+    }
+    writer.commit("g1").unwrap();
+    for query in ["ArrayUtils.contains", "ArrayUtils contains", "arrayutils CONTAINS"] {
+        let out = search(&index, query, &["lang@3/en"], 0, 5);
+        assert_eq!(out.hits[0].anchor.as_deref(), Some("contains(int[],int)"), "{query}: {:?}", out.hits);
+    }
+    // Words that name no member are words.
+    let out = search(&index, "string contains", &["lang@3/en"], 0, 5);
+    assert_eq!(out.hits[0].path, "/java/StringUtils", "{:?}", paths(&out));
+}
+
 #[test]
 fn names_written_as_calls_decorators_or_dotted_find_their_definition() {
     let dir = tempfile::tempdir().unwrap();
