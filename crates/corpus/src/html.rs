@@ -945,6 +945,16 @@ fn faq_questions(root: NodeRef<'_, Node>, chrome: &PageChrome) -> Questions {
     found
 }
 
+/// True when `container` is the parent of `heading` (of `level`) and holds
+/// no other heading but deeper ones: the element is that heading's
+/// section, not a wrapper of several.
+fn holds_one_section(container: NodeRef<'_, Node>, heading: NodeRef<'_, Node>, level: u8) -> bool {
+    heading.parent().is_some_and(|p| p.id() == container.id())
+        && container.descendants().all(|d| {
+            d.id() == heading.id() || d.value().as_element().and_then(heading_level).is_none_or(|l| l > level)
+        })
+}
+
 /// Parents climbed, at most, looking for the empty targets before a heading
 /// that opens them ([`targets_before`]).
 const MAX_TARGET_CLIMB: usize = 3;
@@ -1831,11 +1841,20 @@ impl<'p> Converter<'_, 'p> {
             }
             return;
         }
-        // Its own id, else the enclosing element's (Javadoc's `<section
-        // id="notNull(T)"><h3 id="notNull(java.lang.Object)">` has both),
+        // The id of the element it opens when that element is its section
+        // (Javadoc's `<section id="notNull(T)"><h3
+        // id="notNull(java.lang.Object)">`, texinfo's node `<div id="Intro">`:
+        // what the generator's own links name), else its own id, else that
+        // of the element it opens (`<div id="content">` around the page),
         // else the nearest target before it; the others land in its section.
+        let (container, pending) = self.pending_id.take().unzip();
+        let container = container.and_then(|n| node.tree().get(n));
+        let first = match (container, &own) {
+            (Some(container), Some(_)) if holds_one_section(container, node, level) => pending.clone(),
+            _ => own.clone(),
+        };
         let mut ids: Vec<String> = Vec::new();
-        for id in own.into_iter().chain(self.pending_id.take().map(|(_, id)| id)).chain(before) {
+        for id in first.into_iter().chain(own).chain(pending).chain(before) {
             if !ids.contains(&id) {
                 ids.push(id);
             }

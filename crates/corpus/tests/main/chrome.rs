@@ -88,13 +88,14 @@ fn a_monolithic_texinfo_manual_loses_the_node_line_before_each_section() {
     assert_clean(
         &page,
         "Frob Reference Manual",
-        "# Frob Reference Manual\n\n## Frob Features {#Frob-Features}\n\nThis text is a brief",
+        "# Frob Reference Manual\n\n## Frob Features {#Top}\n\nThis text is a brief",
         &NAV,
     );
-    // Each node's id opens its heading: a link to it shows the heading.
+    // Each node's id (what texinfo's own links name) is its section's
+    // anchor; the heading's own id opens the heading.
     for kept in [
-        "### <a id=\"Intro\"></a>1 Introduction {#Introduction}\n\nFrob turns tables around.",
-        "### <a id=\"Defs\"></a>2 Definitions",
+        "### <a id=\"Introduction\"></a>1 Introduction {#Intro}\n\nFrob turns tables around.",
+        "### <a id=\"Definitions\"></a>2 Definitions {#Defs}",
     ] {
         assert!(page.markdown.contains(kept), "{kept:?} missing:\n{}", page.markdown);
     }

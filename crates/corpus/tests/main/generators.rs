@@ -727,7 +727,7 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
             (Some("spin-int-"), "spin"),
             (Some("own"), "Own id"),
             (Some("after-text"), "After text"),
-            (Some("notNull(java.lang.Object)"), "notNull"),
+            (Some("notNull(T)"), "notNull"),
         ],
         "{}",
         page.markdown
@@ -741,11 +741,16 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
     // The target before a heading with an id of its own lands in its section.
     assert!(anchors(7).iter().any(|a| a == "old-name"), "{}", page.markdown);
     assert!(!anchors(6).iter().any(|a| a == "old-name"), "{}", page.markdown);
-    // So does the id of the element a heading with one of its own opens
-    // (Javadoc's `<section id="notNull(T)"><h3 id="notNull(java.lang.Object)">`),
-    // on the heading's line, so that a link to it shows the heading.
-    assert!(anchors(9).iter().any(|a| a == "notNull(T)"), "{}", page.markdown);
-    assert!(page.markdown.contains("### <a id=\"notNull(T)\"></a>notNull\n"), "{}", page.markdown);
+    // The element a heading opens, when it is the heading's section, names
+    // it (Javadoc's `<section id="notNull(T)"><h3
+    // id="notNull(java.lang.Object)">`, as its own links do); the heading's
+    // id opens its line, so that a link to it shows the heading.
+    assert!(anchors(9).iter().any(|a| a == "notNull(java.lang.Object)"), "{}", page.markdown);
+    assert!(
+        page.markdown.contains("### <a id=\"notNull(java.lang.Object)\"></a>notNull\n"),
+        "{}",
+        page.markdown
+    );
     // One inside a paragraph stays where it stands.
     assert!(anchors(7).iter().any(|a| a == "inline"), "{}", page.markdown);
     assert!(page.sections[4].text.is_empty() || !page.sections[4].text.contains("Turns"));
