@@ -64,6 +64,27 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
     // pages about a release's new features.
     ("Debian apache2-doc (Apache httpd's manual)", "keep alive timeout", "/httpd/mod/core#keepalivetimeout"),
     ("Debian apache2-doc (Apache httpd's manual)", "mod_rewrite", "/httpd/mod/mod_rewrite#"),
+    // The empty target right before an API entry's heading (Doxygen's `<a
+    // id>`, gtk-doc's `<a name>`) is its section's anchor: the function's
+    // name finds its own entry, not the one before it.
+    (
+        "Debian lmdb-doc (Doxygen)",
+        "mdb_env_open",
+        "/lmdb/group__mdb__copy#ga32a193c6bf4d7d5c5d579e71f22e9340",
+    ),
+    ("Debian libatk1.0-doc (gtk-doc)", "atk_object_get_name", "/atk/AtkObject#atk-object-get-name"),
+    // Javadoc's member index names each method as its class writes it, at
+    // the `<section id>` its own links name; apart, the names are that member.
+    (
+        "Debian libcommons-lang3-java-doc (javadoc 17, source pages)",
+        "StringUtils isBlank",
+        "/lang3/org/apache/commons/lang3/StringUtils#isBlank(java.lang.CharSequence)",
+    ),
+    (
+        "Debian libcommons-lang3-java-doc (javadoc 17, source pages)",
+        "SerializationUtils.clone",
+        "/lang3/org/apache/commons/lang3/SerializationUtils#clone(T)",
+    ),
     // mdBook's print.html repeats every chapter: the chapter comes first.
     ("Debian rust-doc nomicon (mdBook)", "unbounded lifetimes", "/nomicon/unbounded-lifetimes#"),
     ("Debian rust-doc nomicon (mdBook)", "transmute", "/nomicon/transmutes#"),
