@@ -1841,26 +1841,7 @@ impl<'p> Converter<'_, 'p> {
             }
             return;
         }
-        // The id of the element it opens when that element is its section
-        // (Javadoc's `<section id="notNull(T)"><h3
-        // id="notNull(java.lang.Object)">`, texinfo's node `<div id="Intro">`:
-        // what the generator's own links name), else its own id, else that
-        // of the element it opens (`<div id="content">` around the page),
-        // else the nearest target before it; the others land in its section.
-        let (container, pending) = self.pending_id.take().unzip();
-        let container = container.and_then(|n| node.tree().get(n));
-        let first = match (container, &own) {
-            (Some(container), Some(_)) if holds_one_section(container, node, level) => pending.clone(),
-            _ => own.clone(),
-        };
-        let mut ids: Vec<String> = Vec::new();
-        for id in first.into_iter().chain(own).chain(pending).chain(before) {
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-        let anchor = if ids.is_empty() { self.slugger.slug(&title) } else { ids.remove(0) };
-        self.slugger.reserve(&anchor);
+        let (anchor, ids) = self.section_ids(node, level, own, before, &title);
         let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);
         let hashes = "#".repeat(level as usize);
         let attr = if is_plain_anchor(&anchor) { format!(" {{#{anchor}}}") } else { String::new() };
@@ -1882,6 +1863,38 @@ impl<'p> Converter<'_, 'p> {
         let others: String = ids.iter().map(|id| anchor_tag(id)).collect();
         self.emit_block(&format!("{hashes} {others}{md_title}{attr}"), &title);
         self.prefixes = saved_prefixes;
+    }
+
+    /// A section heading's anchor, and its other ids (written on its line):
+    /// the id of the element it opens when that element is its section
+    /// (Javadoc's `<section id="notNull(T)"><h3
+    /// id="notNull(java.lang.Object)">`, texinfo's node `<div id="Intro">`:
+    /// what the generator's own links name), else its own id (`own`), else
+    /// that of the element it opens (`<div id="content">` around the page),
+    /// else the nearest target `before` it, else a slug of its `title`.
+    fn section_ids(
+        &mut self,
+        node: NodeRef<'p, Node>,
+        level: u8,
+        own: Option<String>,
+        before: Vec<String>,
+        title: &str,
+    ) -> (String, Vec<String>) {
+        let (container, pending) = self.pending_id.take().unzip();
+        let container = container.and_then(|n| node.tree().get(n));
+        let first = match (container, &own) {
+            (Some(container), Some(_)) if holds_one_section(container, node, level) => pending.clone(),
+            _ => own.clone(),
+        };
+        let mut ids: Vec<String> = Vec::new();
+        for id in first.into_iter().chain(own).chain(pending).chain(before) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let anchor = if ids.is_empty() { self.slugger.slug(title) } else { ids.remove(0) };
+        self.slugger.reserve(&anchor);
+        (anchor, ids)
     }
 
     fn code_block(&mut self, node: NodeRef<'p, Node>) {

@@ -563,6 +563,9 @@ fn frame(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Reads an inventory file's bytes into its entries, or says why it cannot.
+type InventoryParser = fn(&[u8]) -> Result<Vec<inventory::Entry>, String>;
+
 struct Reader<'a> {
     source: &'a Path,
     options: &'a ReadOptions,
@@ -1142,7 +1145,7 @@ impl<'a> Reader<'a> {
     /// the pages it points at as they are converted; an unreadable
     /// inventory is reported, the pages stay.
     fn inventory_symbols(&mut self, files: &[SourceFile]) {
-        let parsers: [(&str, fn(&[u8]) -> Result<Vec<inventory::Entry>, String>); 2] =
+        let parsers: [(&str, InventoryParser); 2] =
             [(inventory::FILE_NAME, inventory::parse), (crate::javadoc::FILE_NAME, crate::javadoc::parse)];
         let Some((file, parse)) =
             parsers.iter().find_map(|(name, parse)| Some((files.iter().find(|f| f.rel == *name)?, parse)))
