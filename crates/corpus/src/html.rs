@@ -9,7 +9,7 @@ use ego_tree::NodeRef;
 use scraper::{Html, Node, node::Element};
 
 use crate::chrome::{self, PageChrome};
-use crate::page::{Page, PageError, Section, Symbol, utf8};
+use crate::page::{Page, PageError, Section, Symbol};
 use crate::paths;
 use crate::script::{is_cjk, is_hangul};
 use crate::tags::{RAW_TEXT, VOID, find, find_ignore_case, memchr};
@@ -396,7 +396,8 @@ pub(crate) fn convert(
     repeated: &HashSet<u64>,
 ) -> Result<Converted, PageError> {
     // XHTML's empty elements closed first: the shape checked is the one parsed.
-    let src = crate::xhtml::close_empty_elements(utf8(bytes, rel_file)?);
+    let text = crate::page::html_text(bytes, rel_file)?;
+    let src = crate::xhtml::close_empty_elements(&text);
     if let Err(reason) = check_shape(&src, MAX_NESTING) {
         return Err(PageError::Malformed { path: rel_file.to_owned(), reason });
     }

@@ -87,6 +87,10 @@ pub struct Problem {
 pub enum PageError {
     #[error("{path}: not valid UTF-8 (first bad byte at offset {offset})")]
     NotUtf8 { path: String, offset: usize },
+    #[error(
+        "{path}: declares charset {charset}, which Lectern does not read (it reads UTF-8 and Latin-1): convert it to UTF-8, e.g. `iconv -f {charset} -t UTF-8`"
+    )]
+    Charset { path: String, charset: String },
     #[error("{path}: bad frontmatter: {reason}")]
     Frontmatter { path: String, reason: String },
     #[error("{path}: {reason}")]
@@ -98,6 +102,7 @@ impl PageError {
     pub fn path(&self) -> &str {
         match self {
             PageError::NotUtf8 { path, .. }
+            | PageError::Charset { path, .. }
             | PageError::Frontmatter { path, .. }
             | PageError::Malformed { path, .. } => path,
         }
@@ -109,6 +114,9 @@ impl PageError {
             PageError::NotUtf8 { offset, .. } => {
                 format!("not valid UTF-8 (first bad byte at offset {offset})")
             }
+            PageError::Charset { charset, .. } => format!(
+                "declares charset {charset}, which Lectern does not read (it reads UTF-8 and Latin-1): convert it to UTF-8, e.g. `iconv -f {charset} -t UTF-8`"
+            ),
             PageError::Frontmatter { reason, .. } => format!("bad frontmatter: {reason}"),
             PageError::Malformed { reason, .. } => reason.clone(),
         }
@@ -125,6 +133,72 @@ pub fn utf8<'a>(bytes: &'a [u8], path: &str) -> Result<&'a str, PageError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes)
         .map_err(|e| PageError::NotUtf8 { path: path.to_owned(), offset: e.valid_up_to() })
+}
+
+/// An HTML file's text: UTF-8 (a leading byte-order mark dropped), or,
+/// when it is not and its `<meta>` declares Latin-1 (`iso-8859-1`,
+/// `windows-1252`, `us-ascii`: all read as windows-1252, as browsers do),
+/// decoded from that. Another declared charset is an error naming it.
+pub fn html_text<'a>(bytes: &'a [u8], path: &str) -> Result<std::borrow::Cow<'a, str>, PageError> {
+    let err = match utf8(bytes, path) {
+        Ok(text) => return Ok(std::borrow::Cow::Borrowed(text)),
+        Err(e) => e,
+    };
+    match declared_charset(bytes) {
+        Some(c) if LATIN1_LABELS.contains(&c.as_str()) => Ok(std::borrow::Cow::Owned(windows_1252(bytes))),
+        Some(charset) => Err(PageError::Charset { path: path.to_owned(), charset }),
+        None => Err(err),
+    }
+}
+
+/// The charset labels read as windows-1252 (the WHATWG encoding standard's).
+const LATIN1_LABELS: &[&str] = &[
+    "iso-8859-1",
+    "iso8859-1",
+    "iso_8859-1",
+    "latin1",
+    "l1",
+    "windows-1252",
+    "cp1252",
+    "us-ascii",
+    "ascii",
+    "ansi_x3.4-1968",
+    "cp819",
+    "ibm819",
+    "iso-ir-100",
+    "x-cp1252",
+];
+
+/// Bytes of a file read for its `<meta charset>`, at most (browsers read 1024).
+const CHARSET_SNIFF_BYTES: usize = 1024;
+
+/// The charset an HTML file's start declares (`<meta charset="…">` or
+/// `content="text/html; charset=…"`), lowercased.
+fn declared_charset(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(CHARSET_SNIFF_BYTES)];
+    let head: String = head.iter().map(|&b| (b as char).to_ascii_lowercase()).collect();
+    let at = head.find("charset=")? + "charset=".len();
+    let value: String = head[at..]
+        .trim_start_matches(['"', '\''])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+        .collect();
+    (!value.is_empty()).then_some(value)
+}
+
+/// Bytes decoded as windows-1252: 0x80–0x9F its punctuation (`€`, `’`,
+/// `—`…), every other byte the code point of its value.
+fn windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [char; 32] = [
+        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+        '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}', '\u{90}',
+        '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}', '\u{2DC}',
+        '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
+    ];
+    bytes
+        .iter()
+        .map(|&b| if (0x80..0xA0).contains(&b) { HIGH[usize::from(b - 0x80)] } else { char::from(b) })
+        .collect()
 }
 
 /// A page's place in the navigation. The default (no groups, no position)

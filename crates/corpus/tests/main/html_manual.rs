@@ -183,3 +183,27 @@ fn a_table_of_contents_is_shown_but_not_searched() {
     // A list naming a heading of the page and a part no heading has is not contents.
     assert!(page.text.contains("Widget sellers") && page.text.contains("tells more"), "{:?}", page.text);
 }
+
+/// Vim's HTML help (Debian's vim-doc) declares ISO-8859-1 and writes its
+/// digraphs' table in it: read as a browser reads it (windows-1252), not
+/// skipped. A charset Lectern does not read is named in the problem.
+#[test]
+fn a_page_declaring_latin1_is_read_and_another_charset_is_named() {
+    let mut latin1 =
+        b"<html><head><meta http-equiv=\"Content-type\" content=\"text/html; charset=ISO-8859-1\">\
+        <title>Vim documentation: digraph</title></head><body><h1>Digraphs</h1><p>Caf"
+            .to_vec();
+    // é, then windows-1252's right quote and euro sign.
+    latin1.extend([0xE9, b' ', 0x92, b'a', 0x92, b' ', 0x80, b'5']);
+    latin1.extend(b"</p></body></html>");
+    let page = html_to_page(&latin1, "digraph.html", "/vim").unwrap();
+    assert!(page.text.contains("Café ’a’ €5"), "{}", page.text);
+    let mut gb = b"<html><head><meta charset=\"gb2312\"><title>t</title></head><body><p>".to_vec();
+    gb.extend([0xD6, 0xD0, 0xCE, 0xC4]);
+    gb.extend(b"</p></body></html>");
+    let err = html_to_page(&gb, "zh.html", "/d").unwrap_err().to_string();
+    assert!(err.contains("charset gb2312") && err.contains("iconv -f gb2312 -t UTF-8"), "{err}");
+    // Nothing declared: not UTF-8, where.
+    let err = html_to_page(&[b'<', b'p', b'>', 0xFF], "x.html", "/d").unwrap_err().to_string();
+    assert!(err.contains("not valid UTF-8 (first bad byte at offset 3)"), "{err}");
+}
