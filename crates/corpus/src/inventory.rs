@@ -23,6 +23,19 @@ pub struct Entry {
     pub symbol: Symbol,
 }
 
+#[cfg(test)]
+impl Entry {
+    /// Its file, symbol name, kind and anchor, as tests compare them.
+    pub(crate) fn parts(&self) -> (&str, &str, &str, Option<&str>) {
+        (
+            self.file.as_str(),
+            self.symbol.name.as_str(),
+            self.symbol.kind.as_str(),
+            self.symbol.anchor.as_deref(),
+        )
+    }
+}
+
 /// Reads an inventory; Err says why it is not one we can read.
 pub fn parse(bytes: &[u8]) -> Result<Vec<Entry>, String> {
     let mut rest = bytes;
@@ -110,12 +123,7 @@ mod tests {
              bad line\n",
         );
         let entries = parse(&inv).unwrap();
-        let got: Vec<(&str, &str, &str, Option<&str>)> = entries
-            .iter()
-            .map(|e| {
-                (e.file.as_str(), e.symbol.name.as_str(), e.symbol.kind.as_str(), e.symbol.anchor.as_deref())
-            })
-            .collect();
+        let got: Vec<(&str, &str, &str, Option<&str>)> = entries.iter().map(Entry::parts).collect();
         assert_eq!(
             got,
             [

@@ -81,12 +81,7 @@ mod tests {
     fn members_name_their_class_pages_at_their_anchors() {
         let js = r#"memberSearchIndex = [{"p":"org.example","c":"ArrayUtils","l":"contains(int[], int)","u":"contains(int[],int)"},{"p":"org.example","c":"ArrayUtils","l":"EMPTY_ARRAY"},{"m":"java.base","p":"java.util","c":"Map.Entry","l":"getKey()"},{"p":"org.example","c":"Range","l":"Range(T, T)","url":"%3Cinit%3E(T,T)"},{"p":"","c":"X","l":"y"}];updateSearchResults();"#;
         let entries = parse(js.as_bytes()).unwrap();
-        let got: Vec<(&str, &str, &str, Option<&str>)> = entries
-            .iter()
-            .map(|e| {
-                (e.file.as_str(), e.symbol.name.as_str(), e.symbol.kind.as_str(), e.symbol.anchor.as_deref())
-            })
-            .collect();
+        let got: Vec<(&str, &str, &str, Option<&str>)> = entries.iter().map(Entry::parts).collect();
         assert_eq!(
             got,
             [
