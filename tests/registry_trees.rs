@@ -58,7 +58,7 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
     ("Debian git-doc (asciidoc)", "who last modified each line of a file", "/git/git-blame#"),
     ("Debian git-doc (asciidoc)", "git blame", "/git/git-blame#"),
     ("Debian git-doc (asciidoc)", "git send-email", "/git/git-send-email#"),
-    ("Debian bash-doc (texinfo)", "set -e", "/bash/bashref#431-the-set-builtin"),
+    ("Debian bash-doc (texinfo)", "set -e", "/bash/bashref#The-Set-Builtin"),
     // A directive's words find its definition; a module's name finds its
     // page, not the module index (whose entries are links to it) nor the
     // pages about a release's new features.
@@ -94,11 +94,7 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
         "NULL_GLOB",
         "/zsh/Options#Expansion-and-Globbing",
     ),
-    (
-        "Debian zsh-doc (texi2any, a redirect file per node)",
-        "bindkey",
-        "/zsh/Zsh-Line-Editor#183-zle-builtins",
-    ),
+    ("Debian zsh-doc (texi2any, a redirect file per node)", "bindkey", "/zsh/Zsh-Line-Editor#Zle-Builtins"),
     // A word that only an index entry holds (`nullglob`, an alias of
     // NULL_GLOB) inside a longer query.
     (
@@ -109,7 +105,7 @@ const FIRST_HITS: &[(&str, &str, &str)] = &[
     (
         "Debian zsh-doc (texi2any, a redirect file per node)",
         "HISTFILE",
-        "/zsh/Parameters#156-parameters-used-by-the-shell",
+        "/zsh/Parameters#Parameters-Used-By-The-Shell",
     ),
     // DocBook XHTML marks each heading with an empty `<a id="…"/>`: each
     // section keeps its own id, not one an HTML parser carries over from

@@ -1842,6 +1842,8 @@ impl<'p> Converter<'_, 'p> {
             }
             return;
         }
+        let mut before = before;
+        before.extend(self.take_trailing_ids());
         let (anchor, ids) = self.section_ids(node, level, own, before, &title);
         let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);
         let hashes = "#".repeat(level as usize);
@@ -1864,6 +1866,27 @@ impl<'p> Converter<'_, 'p> {
         let others: String = ids.iter().map(|id| anchor_tag(id)).collect();
         self.emit_block(&format!("{hashes} {others}{md_title}{attr}"), &title);
         self.prefixes = saved_prefixes;
+    }
+
+    /// The ids written last before a heading, nothing after them: those
+    /// due, and those the section so far ends with (texinfo 6's `<span
+    /// id="Bash-Variables-1"></span>`, its node's `<div id>` given up at the
+    /// node's navigation line). They stand right before the heading, so a
+    /// link to one is a link to it: taken off the section before.
+    fn take_trailing_ids(&mut self) -> Vec<String> {
+        let mut ids = Vec::new();
+        if let Some(last) = self.sections.last_mut() {
+            let md = last.markdown.trim_end();
+            let start = md.rfind("\n\n").map_or(0, |i| i + 2);
+            let (tags, rest) = split_anchor_tags(&md[start..]);
+            if !tags.is_empty() && rest.trim().is_empty() {
+                ids = crate::links::html_anchors(&tags);
+                last.markdown.truncate(start);
+            }
+        }
+        let due = std::mem::take(&mut self.anchors_due);
+        ids.extend(crate::links::html_anchors(&due));
+        ids
     }
 
     /// A section heading's anchor, and its other ids (written on its line):

@@ -756,6 +756,44 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
     assert!(page.sections[4].text.is_empty() || !page.sections[4].text.contains("Turns"));
 }
 
+/// Texinfo 6's one-page manual (Debian's bash-doc): each node a `<div
+/// id>` opening with its navigation line, then an empty `<span id>` and
+/// the heading. The navigation line is dropped, and both ids stand right
+/// before the heading: a link to either lands on its section, whose anchor
+/// is the node's, as the manual's own links name it.
+#[test]
+fn ids_written_last_before_a_heading_are_the_headings() {
+    let html = r##"<html><head><title>Bash Reference Manual</title></head><body>
+<h1 class="settitle">Bash Reference Manual</h1>
+<div class="section" id="Bourne-Shell-Variables">
+<div class="header"><p>Next: <a href="#Bash-Variables" accesskey="n" rel="next">Bash Variables</a>, Up: <a href="#Shell-Variables" rel="up">Shell Variables</a></p></div>
+<span id="Bourne-Shell-Variables-1"></span><h3 class="section">5.1 Bourne Shell Variables</h3>
+<p>Bash uses certain shell variables in the same way as the Bourne shell.</p>
+<hr></div>
+<div class="section" id="Bash-Variables">
+<div class="header"><p>Previous: <a href="#Bourne-Shell-Variables" accesskey="p" rel="prev">Bourne Shell Variables</a>, Up: <a href="#Shell-Variables" rel="up">Shell Variables</a></p></div>
+<span id="Bash-Variables-1"></span><h3 class="section">5.2 Bash Variables</h3>
+<p>These variables are set or used by Bash.</p>
+</div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "bashref.html", "/bash").unwrap();
+    check_invariants(&page);
+    let sections: Vec<(Option<&str>, &str)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    assert_eq!(
+        sections[1..],
+        [
+            (Some("Bourne-Shell-Variables"), "5.1 Bourne Shell Variables"),
+            (Some("Bash-Variables"), "5.2 Bash Variables")
+        ],
+        "{}",
+        page.markdown
+    );
+    let anchors = |i: usize| lectern_corpus::links::html_anchors(&page.sections[i].markdown);
+    assert!(anchors(2).iter().any(|a| a == "Bash-Variables-1"), "{}", page.markdown);
+    assert!(!anchors(1).iter().any(|a| a.starts_with("Bash-Variables")), "{}", page.markdown);
+    assert!(page.sections[1].text.contains("same way as the Bourne shell"), "{}", page.markdown);
+}
+
 /// A texinfo 6.8 manual in one file (`makeinfo --no-split`, as Debian's
 /// r-doc-html ships R's): the `settitle` heading, then the Top node with
 /// its navigation header and the same title again.
