@@ -172,12 +172,18 @@ const LATIN1_LABELS: &[&str] = &[
 /// Bytes of a file read for its `<meta charset>`, at most (browsers read 1024).
 const CHARSET_SNIFF_BYTES: usize = 1024;
 
-/// The charset an HTML file's start declares (`<meta charset="…">` or
-/// `content="text/html; charset=…"`), lowercased.
+/// The charset an HTML file's start declares (`<meta charset="…">`,
+/// `content="text/html; charset=…"`, or XHTML's `<?xml … encoding="…"?>`),
+/// lowercased.
 fn declared_charset(bytes: &[u8]) -> Option<String> {
     let head = &bytes[..bytes.len().min(CHARSET_SNIFF_BYTES)];
     let head: String = head.iter().map(|&b| (b as char).to_ascii_lowercase()).collect();
-    let at = head.find("charset=")? + "charset=".len();
+    let xml = || {
+        let start = head.find("<?xml")?;
+        let end = start + head[start..].find("?>")?;
+        Some(start + head[start..end].find("encoding=")? + "encoding=".len())
+    };
+    let at = head.find("charset=").map(|i| i + "charset=".len()).or_else(xml)?;
     let value: String = head[at..]
         .trim_start_matches(['"', '\''])
         .chars()

@@ -203,6 +203,14 @@ fn a_page_declaring_latin1_is_read_and_another_charset_is_named() {
     gb.extend(b"</p></body></html>");
     let err = html_to_page(&gb, "zh.html", "/d").unwrap_err().to_string();
     assert!(err.contains("charset gb2312") && err.contains("iconv -f gb2312 -t UTF-8"), "{err}");
+    // XHTML declares it in its XML declaration.
+    let mut xhtml =
+        b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><html><head><title>t</title></head><body><p>na"
+            .to_vec();
+    xhtml.extend([0xEF, b'v', 0xE9]);
+    xhtml.extend(b"</p></body></html>");
+    let page = html_to_page(&xhtml, "x.html", "/d").unwrap();
+    assert!(page.text.contains("naïvé"), "{}", page.text);
     // Nothing declared: not UTF-8, where.
     let err = html_to_page(&[b'<', b'p', b'>', 0xFF], "x.html", "/d").unwrap_err().to_string();
     assert!(err.contains("not valid UTF-8 (first bad byte at offset 3)"), "{err}");
