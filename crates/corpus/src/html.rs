@@ -1785,7 +1785,7 @@ impl<'p> Converter<'_, 'p> {
             return;
         }
         let own = question.or_else(|| heading_anchor(node));
-        let before = self.plan.targets.get(&node.id()).cloned().unwrap_or_default();
+        let mut before = self.plan.targets.get(&node.id()).cloned().unwrap_or_default();
         if let Some(own) = &own {
             // Taken by the heading, not kept twice.
             self.anchors_due = self.anchors_due.replace(&anchor_tag(own), "");
@@ -1842,7 +1842,6 @@ impl<'p> Converter<'_, 'p> {
             }
             return;
         }
-        let mut before = before;
         before.extend(self.take_trailing_ids());
         let (anchor, ids) = self.section_ids(node, level, own, before, &title);
         let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);

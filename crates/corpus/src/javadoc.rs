@@ -34,12 +34,10 @@ struct Member {
 /// Reads the index; Err says why it is not one we can read.
 pub fn parse(bytes: &[u8]) -> Result<Vec<Entry>, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
-    let (Some(start), Some(end)) = (text.find('['), text.rfind(']')) else {
-        return Err("no `memberSearchIndex = [...]` array".to_owned());
+    let (start, end) = match (text.find('['), text.rfind(']')) {
+        (Some(start), Some(end)) if start < end => (start, end),
+        _ => return Err("no `memberSearchIndex = [...]` array".to_owned()),
     };
-    if end < start {
-        return Err("no `memberSearchIndex = [...]` array".to_owned());
-    }
     let members: Vec<Member> =
         serde_json::from_str(&text[start..=end]).map_err(|e| format!("not a Javadoc member index: {e}"))?;
     Ok(members.into_iter().take(MAX_ENTRIES).filter_map(entry).collect())

@@ -1145,11 +1145,15 @@ impl<'a> Reader<'a> {
     /// the pages it points at as they are converted; an unreadable
     /// inventory is reported, the pages stay.
     fn inventory_symbols(&mut self, files: &[SourceFile]) {
-        let parsers: [(&str, InventoryParser); 2] =
-            [(inventory::FILE_NAME, inventory::parse), (crate::javadoc::FILE_NAME, crate::javadoc::parse)];
-        let Some((file, parse)) =
-            parsers.iter().find_map(|(name, parse)| Some((files.iter().find(|f| f.rel == *name)?, parse)))
-        else {
+        // Each inventory, and whether a name stands once per anchor (a Java
+        // method's overloads) rather than once per page.
+        let parsers: [(&str, InventoryParser, bool); 2] = [
+            (inventory::FILE_NAME, inventory::parse, false),
+            (crate::javadoc::FILE_NAME, crate::javadoc::parse, true),
+        ];
+        let Some((file, parse, overloads)) = parsers.iter().find_map(|(name, parse, overloads)| {
+            Some((files.iter().find(|f| f.rel == *name)?, parse, *overloads))
+        }) else {
             return;
         };
         let entries =
@@ -1161,8 +1165,6 @@ impl<'a> Reader<'a> {
                 return;
             }
         };
-        // A name once per page; a Java method's overloads, once per anchor.
-        let overloads = file.rel == crate::javadoc::FILE_NAME;
         let mut seen: HashSet<(String, String, Option<String>)> = HashSet::new();
         for entry in entries {
             let anchor = entry.symbol.anchor.clone().filter(|_| overloads);
