@@ -24,13 +24,17 @@ const SPHINX_FAQ: &str = r##"<!DOCTYPE html><html><head>
 <p>After an empty heading.</p>
 </section></section></section></div></body></html>"##;
 
+/// Each section's anchor and title, in order.
+fn anchored_titles(page: &lectern_corpus::Page) -> Vec<(Option<&str>, &str)> {
+    page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect()
+}
+
 #[test]
 fn sphinx_headings_keep_their_text_and_lose_their_permalinks() {
     let page = html_to_page(SPHINX_FAQ.as_bytes(), "faq/programming.html", "/py").unwrap();
     check_invariants(&page);
     assert_eq!(page.title, "Programming FAQ");
-    let heads: Vec<(Option<&str>, &str)> =
-        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    let heads = anchored_titles(&page);
     assert_eq!(
         heads,
         [
@@ -714,8 +718,7 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
 </body></html>"##;
     let page = html_to_page(html.as_bytes(), "frob.html", "/d").unwrap();
     check_invariants(&page);
-    let sections: Vec<(Option<&str>, &str)> =
-        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    let sections = anchored_titles(&page);
     assert_eq!(
         sections[1..],
         [
@@ -777,8 +780,7 @@ fn ids_written_last_before_a_heading_are_the_headings() {
 </div></body></html>"##;
     let page = html_to_page(html.as_bytes(), "bashref.html", "/bash").unwrap();
     check_invariants(&page);
-    let sections: Vec<(Option<&str>, &str)> =
-        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    let sections = anchored_titles(&page);
     assert_eq!(
         sections[1..],
         [
@@ -991,8 +993,7 @@ const DOCBOOK_XHTML: &str = r##"<?xml version="1.0" encoding="UTF-8" standalone=
 fn docbook_xhtml_headings_keep_their_own_ids_and_credits_are_no_sections() {
     let page = html_to_page(DOCBOOK_XHTML.as_bytes(), "index.html", "/ref").unwrap();
     check_invariants(&page);
-    let heads: Vec<(Option<&str>, &str)> =
-        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    let heads = anchored_titles(&page);
     // An HTML parser left alone carries the open `<a id="tbl">` into the
     // next heading, which would then be linked as `#tbl`.
     assert_eq!(heads, [(None, "参考手册"), (Some("_files"), "1.1. 文件权限"), (Some("_links"), "1.2. 链接")]);
