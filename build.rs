@@ -4,7 +4,10 @@
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo");
+    // Read at run time: a build script compiled for another checkout of this
+    // package (sharing the target folder) must still embed this one's demo.
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let demo = Path::new(&root).join("examples/demo");
     let demo = demo.canonicalize().expect("examples/demo exists in the package");
     println!("cargo:rerun-if-changed={}", demo.display());
     let mut files = Vec::new();
