@@ -322,8 +322,8 @@ impl Word {
 }
 
 /// The terms of a phrase as the index holds them: words (not identifier
-/// parts) at their positions; for CJK runs the bigrams, or the unigram of a
-/// one-char run.
+/// parts) and operators at their positions; for CJK runs the bigrams, or
+/// the unigram of a one-char run.
 fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
     let bigram_at: HashSet<usize> =
         tokens.iter().filter(|t| t.kind == TokenKind::Bigram).map(|t| t.position).collect();
@@ -331,6 +331,9 @@ fn phrase_terms(tokens: &[Analyzed]) -> Vec<(usize, String)> {
         .iter()
         .filter(|t| match t.kind {
             TokenKind::Word | TokenKind::Bigram => true,
+            // `::` of `Vec::new`, `->` of `a->b`, at the next word's
+            // position: the phrase is found as written.
+            TokenKind::Operator => true,
             TokenKind::Part | TokenKind::Camel | TokenKind::LowerCamel | TokenKind::Joined => false,
             // A one-char run: no bigram starts at it or just before it.
             TokenKind::Unigram => {
@@ -1336,6 +1339,10 @@ mod tests {
         let dotted = Some(Unit::Phrase(vec![(0, "xmlhttprequest".into()), (1, "open".into())]));
         assert_eq!(unit_of("XMLHttpRequest.open"), dotted);
         assert_eq!(unit_of("xmlhttprequest.open"), dotted);
-        assert_eq!(unit_of("!!"), None);
+        // Punctuation an operator is written with is a term of its own,
+        // and part of the phrase between words.
+        assert_eq!(unit_of("!!"), Some(Unit::Term("!!".into())));
+        assert_eq!(unit_of("a->b"), Some(Unit::Phrase(vec![(0, "a".into()), (1, "->".into()), (1, "b".into())])));
+        assert_eq!(unit_of("--"), None);
     }
 }

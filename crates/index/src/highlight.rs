@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use crate::snippet::{Match, SNIPPET_CHARS, snippet, title_lead};
 use crate::text::{is_cjk, is_word_char};
-use crate::tokenizer::{Keep, analyze_each_where, lead_mask, stem_lead};
+use crate::tokenizer::{Keep, analyze_each_where, lead_mask, operator_run_around, stem_lead};
 
 /// Text beyond this many bytes of a section is not scanned for highlights.
 const SCAN_BYTES: usize = 16 * 1024;
@@ -137,17 +137,23 @@ impl Highlight {
                 continue;
             }
             let Some(c) = text[at..].chars().next() else { break };
+            // An operator (`::` of `Vec::new`): its run of punctuation.
+            let (op_from, op_to) = operator_run_around(text, at);
+            let operator = op_to > op_from;
             // Inside an ASCII word: no token starts here (after an
             // underscore a part does, and its run is analysed), unless at
             // a capital (a part of a name in camel case may).
             if !is_cjk(c)
+                && !operator
                 && !c.is_ascii_uppercase()
                 && at > 0
                 && text.as_bytes()[at - 1].is_ascii_alphanumeric()
             {
                 continue;
             }
-            let (from, to) = if is_cjk(c) {
+            let (from, to) = if operator {
+                (op_from, op_to)
+            } else if is_cjk(c) {
                 // The char's unigram and its bigram with the next char.
                 let next = text[at + c.len_utf8()..].chars().next().filter(|&n| is_cjk(n));
                 (at, at + c.len_utf8() + next.map_or(0, char::len_utf8))

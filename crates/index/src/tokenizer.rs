@@ -9,7 +9,10 @@
 //! `a_b_c` takes one position per part; the whole token shares the first.
 //! A hyphenated compound (`read-only`) is also indexed closed (`readonly`)
 //! at its first word's position, and a name in camel case
-//! (`LimitRequestBody`) also as its words, all at its own position.
+//! (`LimitRequestBody`) also as its words, all at its own position. An
+//! operator (`::`, `->>`, `||`, `$?`) is a token at the position of the word
+//! after it: words on either side stay neighbours (`a->b` is still the
+//! phrase `a b`).
 //! Offsets are byte offsets into the original text and never decrease.
 
 use std::collections::HashSet;
@@ -57,6 +60,9 @@ pub enum TokenKind {
     /// word's position: manuals and their readers write many such words
     /// both ways.
     Joined,
+    /// An operator written with punctuation alone (see [`operator`]),
+    /// sharing the next word's position.
+    Operator,
 }
 
 /// One analysed token.
@@ -108,6 +114,60 @@ fn push_word(raw: &str, stem: Option<&rust_stemmers::Stemmer>, out: &mut String)
     {
         *out = stemmed;
     }
+}
+
+/// The ASCII punctuation operators are written with: a language's
+/// (`::`, `->>`, `||`, `~~*`, `<=>`), a shell's (`$?`, `&&`, `>&` of
+/// `2>&1`). Quotes, brackets, commas, semicolons, backslashes and
+/// underscores are none.
+const OPERATOR_CHARS: &[u8] = b"!#$%&*+-./:<=>?@^|~";
+/// Most chars of an operator.
+const MAX_OPERATOR_CHARS: usize = 4;
+
+/// The byte range of the operator in `text[start..end]`, a run of
+/// [`OPERATOR_CHARS`]: the run without the dots that end a sentence or
+/// open a path (`::.`, `./`), when what is left is two to
+/// [`MAX_OPERATOR_CHARS`] chars. A rule or an ellipsis (`---`, `...`,
+/// `===`, `>>>`, the same char three times or more) and dashes alone (`--`:
+/// an option's start or a dash in prose) are none.
+fn operator_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let (mut from, mut to) = (start, end);
+    if !bytes[from..to].iter().all(|&b| b == b'.') {
+        while from < to && bytes[from] == b'.' {
+            from += 1;
+        }
+        while to > from && bytes[to - 1] == b'.' {
+            to -= 1;
+        }
+    }
+    let run = &bytes[from..to];
+    let repeated = run.len() >= 3 && run.iter().all(|&b| b == run[0]);
+    let dashes = run.iter().all(|&b| b == b'-');
+    ((2..=MAX_OPERATOR_CHARS).contains(&run.len()) && !repeated && !dashes).then_some((from, to))
+}
+
+/// The run of operator chars holding byte `at` of `text` (empty when
+/// that byte is none): where the tokenizer looks for an operator.
+pub(crate) fn operator_run_around(text: &str, at: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    if !bytes.get(at).is_some_and(|b| OPERATOR_CHARS.contains(b)) {
+        return (at, at);
+    }
+    let start = at - bytes[..at].iter().rev().take_while(|b| OPERATOR_CHARS.contains(b)).count();
+    let end = at + bytes[at..].iter().take_while(|b| OPERATOR_CHARS.contains(b)).count();
+    (start, end)
+}
+
+/// True when `word` holds an operator the index holds as a token (`::`,
+/// `a->b`), so a search for it can match text and not only names.
+pub fn has_operator(word: &str) -> bool {
+    let mut found = false;
+    analyze_each(word, false, &mut |_, _, _, _, kind| {
+        found = kind == TokenKind::Operator;
+        !found
+    });
+    found
 }
 
 /// Analyses `text`, calling `each(text, from, to, position, kind)` per token
@@ -197,9 +257,21 @@ pub fn analyze_each_where(
     let mut position = 0usize;
     let mut i = 0usize;
     let char_at = |i: usize| char_at(text, i);
+    let bytes = text.as_bytes();
     while let Some(c) = char_at(i) {
         if c.is_ascii() && !c.is_ascii_alphanumeric() {
-            i += 1;
+            let run = bytes[i..].iter().take_while(|b| OPERATOR_CHARS.contains(b)).count();
+            if run >= 2 {
+                if let Some((from, to)) = operator_span(text, i, i + run)
+                    && keep.word(&text[from..to])
+                    && !each(&text[from..to], from, to, position, TokenKind::Operator)
+                {
+                    return;
+                }
+                i += run;
+            } else {
+                i += 1;
+            }
         } else if is_cjk(c) {
             // Every char of the run: its unigram, then the bigram with the next.
             let mut from = i;
@@ -671,6 +743,29 @@ mod tests {
             words(LecternTokenizer::title()),
             ["compilevalidationschema", "keepalivetimeout", "keep", "aliv", "timeout"]
         );
+    }
+
+    #[test]
+    fn operators_are_tokens_at_the_next_words_position() {
+        assert_eq!(
+            texts("a->b :: c"),
+            vec![
+                ("a".into(), 0, TokenKind::Word),
+                ("->".into(), 1, TokenKind::Operator),
+                ("b".into(), 1, TokenKind::Word),
+                ("::".into(), 2, TokenKind::Operator),
+                ("c".into(), 2, TokenKind::Word),
+            ]
+        );
+        let ops = |s: &str| -> Vec<String> {
+            texts(s).into_iter().filter(|t| t.2 == TokenKind::Operator).map(|t| t.0).collect()
+        };
+        assert_eq!(ops("2>&1 $? x ~~* y || z"), [">&", "$?", "~~*", "||"]);
+        // Dots that end a sentence or open a path are not the operator's.
+        assert_eq!(ops("cast with ::. Then ./configure and a..b"), ["::", ".."]);
+        // Rules, ellipses, dashes, one char and runs too long are none.
+        assert!(ops("--- ... === >>> -- --force -e a-b x=y <<<=>>> C.").is_empty(), "{:?}", ops("--- ... >>>"));
+        assert!(has_operator("::") && has_operator("Vec::new") && !has_operator("--force") && !has_operator("..."));
     }
 
     #[test]

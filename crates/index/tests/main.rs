@@ -1505,10 +1505,58 @@ fn punctuation_alone_finds_the_sections_whose_symbol_it_is() {
     writer.add_page(EN, &operators).unwrap();
     writer.add_page(EN, &other).unwrap();
     writer.commit("p").unwrap();
+    // The section whose symbol it is first, then the text writing it.
     let found = search(&index, "||", &[EN], 0, 10);
-    assert_eq!(paths(&found), ["/postgresql/functions-string"]);
-    assert_eq!(found.total, 1);
-    // Excluding a word still applies; punctuation no section names finds nothing.
-    assert_eq!(search(&index, "|| NOT concatenates", &[EN], 0, 10).total, 0);
+    assert_eq!(paths(&found), ["/postgresql/functions-string", "/postgresql/other"]);
+    assert_eq!(found.total, 2);
+    // Excluding a word still applies; punctuation no section writes finds nothing.
+    assert_eq!(paths(&search(&index, "|| NOT concatenates", &[EN], 0, 10)), ["/postgresql/other"]);
     assert_eq!(search(&index, "@>", &[EN], 0, 10).total, 0);
+}
+
+/// The text of each highlight of a hit.
+fn lit(hit: &lectern_index::Hit) -> Vec<String> {
+    let chars: Vec<char> = hit.snippet.chars().collect();
+    hit.highlights.iter().map(|&[a, b]| chars[a..b].iter().collect()).collect()
+}
+
+#[test]
+fn operators_in_text_are_searched_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let casts = page(
+        "/postgresql/casts",
+        "Type Casts",
+        &[(None, "Type Casts", "Write expression::type, as in SELECT '5'::integer; a rule --- and an ellipsis ... are no operators.")],
+        &[],
+    );
+    let shell = page(
+        "/postgresql/start",
+        "Starting the Server",
+        &[(None, "Starting the Server", "Run postgres >logfile 2>&1 & and check $? afterwards. See section 2.1 too.")],
+        &[],
+    );
+    let rust = page("/guide/vec", "Vectors", &[(None, "Vectors", "Vec::new makes an empty vector; vec new is a macro.")], &[]);
+    for p in [&casts, &shell, &rust] {
+        writer.add_page(EN, p).unwrap();
+    }
+    writer.commit("p").unwrap();
+    // Punctuation alone, found in text and lit in the snippet.
+    let found = search(&index, "::", &[EN], 0, 10);
+    assert_eq!(paths(&found), ["/postgresql/casts", "/guide/vec"], "{found:?}");
+    assert!(lit(&found.hits[0]).iter().all(|l| l == "::"), "{:?}", found.hits[0]);
+    assert_eq!(lit(&found.hits[0]).len(), 2, "{:?}", found.hits[0]);
+    assert_eq!(paths(&search(&index, "$?", &[EN], 0, 10)), ["/postgresql/start"]);
+    // Between words, the operator is part of the phrase: `2>&1` is not `2.1`,
+    // `Vec::new` not `vec new`; the words still neighbour each other.
+    assert_eq!(paths(&search(&index, "2>&1", &[EN], 0, 10)), ["/postgresql/start"]);
+    let vec_new = search(&index, "Vec::new", &[EN], 0, 10);
+    assert_eq!(paths(&vec_new), ["/guide/vec"]);
+    assert_eq!(lit(&vec_new.hits[0])[0], "Vec::new", "{:?}", vec_new.hits[0]);
+    assert_eq!(paths(&search(&index, "\"expression type\"", &[EN], 0, 10)), ["/postgresql/casts"]);
+    // Rules, ellipses and dashes are no operators.
+    for text in ["---", "...", "--"] {
+        assert!(parse_query(text).is_err() || search(&index, text, &[EN], 0, 10).total == 0, "{text}");
+    }
 }

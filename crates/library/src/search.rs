@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use lectern_index::tokenizer::has_operator;
 use lectern_index::{Cancel, ParsedQuery, SearchOutcome, SearchRequest, Twin, parse_query};
 use serde::{Deserialize, Serialize};
 
@@ -93,7 +94,8 @@ pub struct SearchResponse {
     pub elsewhere: Vec<Elsewhere>,
     /// With `elsewhere`: the sentence people and agents read, e.g.
     /// `0 in en; 30 in zh-Hans: add locale:zh-Hans`. Without it, on a zero
-    /// from a query with no letters or digits (`::`): why, and what to search.
+    /// from a query with no letters, digits or operators (`{}`): why, and what
+    /// to search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -456,18 +458,20 @@ impl Checked {
     }
 }
 
-/// When nothing in a query can match because no word of it has a letter or
-/// a digit (`::`, `->`): the sentence that says so, and what to search for.
+/// When nothing in a query can match because no word of it has a letter, a
+/// digit or an operator the index holds (`{}`, `()`): the sentence that
+/// says so, and what to search for. (A query of operators, `::` or `->>`,
+/// is searched in the text, and finding none is no fault of the query.)
 fn wordless_hint(query: &ParsedQuery) -> Option<String> {
-    let has_word = |w: &String| w.chars().any(char::is_alphanumeric);
+    let searchable = |w: &String| w.chars().any(char::is_alphanumeric) || has_operator(w);
     let given: Vec<&String> = query.words.iter().chain(&query.phrases).collect();
-    if given.is_empty() || given.iter().copied().any(has_word) {
+    if given.is_empty() || given.iter().copied().any(searchable) {
         return None;
     }
     let shown: Vec<&str> = given.iter().map(|w| w.as_str()).collect();
     Some(format!(
-        "{} has no letters or digits, and search matches words: search for it with a name \
-         (Vec::new, a->b, --force)",
+        "{} has no letters or digits, and search matches words and operators (::, ->>): \
+         search for it with a name (Vec::new, a->b, --force)",
         shown.join(" ")
     ))
 }
@@ -545,12 +549,18 @@ mod tests {
             lib.search(&params, Some(Duration::from_secs(60)), None).unwrap()
         };
         // (A quoted phrase of punctuation alone is refused as having no search words.)
-        for text in ["::", ":: ->", "-- ::"] {
+        for text in ["{}", "{} []"] {
             let r = search(text);
             assert_eq!(r.total, 0, "{text}");
             let hint = r.hint.unwrap_or_default();
             assert!(hint.contains("has no letters or digits"), "{text}: {hint}");
         }
+        // Operators are searched in the text: found, or not written (no hint).
+        for text in ["::", ":: ->", "-- ::", "->"] {
+            let r = search(text);
+            assert_eq!((r.total, r.hint.as_deref()), (1, None), "{text}");
+        }
+        assert_eq!((search("@@").total, search("@@").hint), (0, None));
         assert_eq!(search("Vec::new").total, 1);
         let r = search("nothingmatchesthis");
         assert_eq!((r.total, r.hint), (0, None));

@@ -41,9 +41,9 @@ pub struct ListArgs {
 pub struct SearchArgs {
     /// Search text, at most 256 characters. Supports filters (project:, version: or branch:, locale: or lang:,
     /// domain:, collection:), "quoted phrases", exclusions written NOT word or -"phrase" (NOT before a word in
-    /// capitals is SQL's: IS NOT NULL), and a version prefix such as `PG96: SELECT`; command-line words
-    /// (--amend, -e, pg_ctl) are searched as written, a name written as a call or decorator (print(), pg_sleep(5),
-    /// @staticmethod) as the name; filters in the text win over the parameters.
+    /// capitals is SQL's: IS NOT NULL), and a version prefix such as `PG96: SELECT`; command-line words and
+    /// operators (--amend, -e, pg_ctl, ::, 2>&1) are searched as written, a name written as a call or decorator
+    /// (print(), pg_sleep(5), @staticmethod) as the name; filters in the text win over the parameters.
     pub text: String,
     /// Project (default: the library's default project, e.g. postgresql).
     pub project: Option<String>,
