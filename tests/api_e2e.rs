@@ -84,6 +84,9 @@ fn serve_answers_over_a_socket_and_cleans_up_on_sigterm() {
     for text in ["::", "C++", ".npmrc", "a-b", "pg_ctl"] {
         assert!(search(text, &[])["total"].is_u64(), "{text}");
     }
+    // An operator the text writes (the `shop=>` prompt) is found there.
+    let prompt = search("=>", &[]);
+    assert!(prompt["hits"].as_array().unwrap().iter().any(|h| h["path"] == "/app/reference/cli"), "{prompt}");
     // Snippets cut between words and never open with the title above them.
     for hit in search("create index", &[])["hits"].as_array().unwrap() {
         let (snippet, title) = (hit["snippet"].as_str().unwrap(), hit["title"].as_str().unwrap());

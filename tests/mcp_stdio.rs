@@ -490,6 +490,10 @@ fn search_is_one_list_reads_command_lines_and_names_hits_elsewhere() {
     assert!(hint.starts_with("0 in en; ") && hint.ends_with("add locale:zh-Hans"), "{zero}");
     let symbol = m.tool(6, "search_documentation", json!({"text": "::"}));
     assert_eq!(symbol["isError"], false, "{symbol}");
+    // An operator the text writes (the `shop=>` prompt) is found there.
+    let prompt = m.tool(8, "search_documentation", json!({"text": "=>"}));
+    let hits = prompt["structuredContent"]["hits"].as_array().unwrap();
+    assert!(hits.iter().any(|h| h["path"] == "/app/reference/cli"), "{prompt}");
     let snippets = m.tool(7, "search_documentation", json!({"text": "create index"}));
     for hit in snippets["structuredContent"]["hits"].as_array().unwrap() {
         let (snippet, title) = (hit["snippet"].as_str().unwrap(), hit["title"].as_str().unwrap());
