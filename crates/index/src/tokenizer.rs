@@ -128,8 +128,9 @@ const MAX_OPERATOR_CHARS: usize = 4;
 /// [`OPERATOR_CHARS`]: the run without the dots that end a sentence or
 /// open a path (`::.`, `./`), when what is left is two to
 /// [`MAX_OPERATOR_CHARS`] chars. A rule or an ellipsis (`---`, `...`,
-/// `===`, `>>>`, the same char three times or more) and dashes alone (`--`:
-/// an option's start or a dash in prose) are none.
+/// `***`, `~~~`: one char three times or more, but for the comparisons and
+/// shifts `===`, `<<<` and `>>>`) and dashes alone (`--`: an option's start
+/// or a dash in prose) are none.
 fn operator_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
     let (mut from, mut to) = (start, end);
@@ -142,7 +143,7 @@ fn operator_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
         }
     }
     let run = &bytes[from..to];
-    let repeated = run.len() >= 3 && run.iter().all(|&b| b == run[0]);
+    let repeated = run.len() >= 3 && run.iter().all(|&b| b == run[0]) && !b"<=>".contains(&run[0]);
     let dashes = run.iter().all(|&b| b == b'-');
     ((2..=MAX_OPERATOR_CHARS).contains(&run.len()) && !repeated && !dashes).then_some((from, to))
 }
@@ -764,7 +765,8 @@ mod tests {
         // Dots that end a sentence or open a path are not the operator's.
         assert_eq!(ops("cast with ::. Then ./configure and a..b"), ["::", ".."]);
         // Rules, ellipses, dashes, one char and runs too long are none.
-        assert!(ops("--- ... === >>> -- --force -e a-b x=y <<<=>>> C.").is_empty(), "{:?}", ops("--- ... >>>"));
+        assert!(ops("--- ... *** ~~~ -- --force -e a-b x=y <<<=>>> C.").is_empty(), "{:?}", ops("--- ... >>>"));
+        assert_eq!(ops("a === b, x >>> 2, cat <<< word"), ["===", ">>>", "<<<"]);
         assert!(has_operator("::") && has_operator("Vec::new") && !has_operator("--force") && !has_operator("..."));
     }
 
