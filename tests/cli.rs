@@ -313,7 +313,8 @@ fn punctuation_alone_is_searched_as_written() {
     }
     // An operator the text writes (the `shop=>` prompt) is found there and lit.
     let r: Value = serde_json::from_str(&lib.ok(&["search", "--json", "--", "=>"])).unwrap();
-    let hit = r["hits"].as_array().unwrap().iter().find(|h| h["path"] == "/app/reference/cli").expect("the prompt");
+    let hit =
+        r["hits"].as_array().unwrap().iter().find(|h| h["path"] == "/app/reference/cli").expect("the prompt");
     let snippet: Vec<char> = hit["snippet"].as_str().unwrap().chars().collect();
     let [a, b] = [0, 1].map(|i| hit["highlights"][0][i].as_u64().unwrap() as usize);
     assert_eq!(snippet[a..b].iter().collect::<String>(), "=>", "{hit}");

@@ -1342,7 +1342,10 @@ mod tests {
         // Punctuation an operator is written with is a term of its own,
         // and part of the phrase between words.
         assert_eq!(unit_of("!!"), Some(Unit::Term("!!".into())));
-        assert_eq!(unit_of("a->b"), Some(Unit::Phrase(vec![(0, "a".into()), (1, "->".into()), (1, "b".into())])));
+        assert_eq!(
+            unit_of("a->b"),
+            Some(Unit::Phrase(vec![(0, "a".into()), (1, "->".into()), (1, "b".into())]))
+        );
         assert_eq!(unit_of("--"), None);
     }
 }

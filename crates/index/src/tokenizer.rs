@@ -60,8 +60,8 @@ pub enum TokenKind {
     /// word's position: manuals and their readers write many such words
     /// both ways.
     Joined,
-    /// An operator written with punctuation alone (see [`operator`]),
-    /// sharing the next word's position.
+    /// An operator written with punctuation alone (`::`, `->>`, `||`; see
+    /// [`has_operator`]), sharing the next word's position.
     Operator,
 }
 
@@ -765,9 +765,18 @@ mod tests {
         // Dots that end a sentence or open a path are not the operator's.
         assert_eq!(ops("cast with ::. Then ./configure and a..b"), ["::", ".."]);
         // Rules, ellipses, dashes, one char and runs too long are none.
-        assert!(ops("--- ... *** ~~~ -- --force -e a-b x=y <<<=>>> C.").is_empty(), "{:?}", ops("--- ... >>>"));
+        assert!(
+            ops("--- ... *** ~~~ -- --force -e a-b x=y <<<=>>> C.").is_empty(),
+            "{:?}",
+            ops("--- ... >>>")
+        );
         assert_eq!(ops("a === b, x >>> 2, cat <<< word"), ["===", ">>>", "<<<"]);
-        assert!(has_operator("::") && has_operator("Vec::new") && !has_operator("--force") && !has_operator("..."));
+        assert!(
+            has_operator("::")
+                && has_operator("Vec::new")
+                && !has_operator("--force")
+                && !has_operator("...")
+        );
     }
 
     #[test]

@@ -1528,16 +1528,29 @@ fn operators_in_text_are_searched_as_written() {
     let casts = page(
         "/postgresql/casts",
         "Type Casts",
-        &[(None, "Type Casts", "Write expression::type, as in SELECT '5'::integer; a rule --- and an ellipsis ... are no operators.")],
+        &[(
+            None,
+            "Type Casts",
+            "Write expression::type, as in SELECT '5'::integer; a rule --- and an ellipsis ... are no operators.",
+        )],
         &[],
     );
     let shell = page(
         "/postgresql/start",
         "Starting the Server",
-        &[(None, "Starting the Server", "Run postgres >logfile 2>&1 & and check $? afterwards. See section 2.1 too.")],
+        &[(
+            None,
+            "Starting the Server",
+            "Run postgres >logfile 2>&1 & and check $? afterwards. See section 2.1 too.",
+        )],
         &[],
     );
-    let rust = page("/guide/vec", "Vectors", &[(None, "Vectors", "Vec::new makes an empty vector; vec new is a macro.")], &[]);
+    let rust = page(
+        "/guide/vec",
+        "Vectors",
+        &[(None, "Vectors", "Vec::new makes an empty vector; vec new is a macro.")],
+        &[],
+    );
     for p in [&casts, &shell, &rust] {
         writer.add_page(EN, p).unwrap();
     }
