@@ -3,7 +3,8 @@
 //! 缺省 and 默认), the renderings translators of database manuals chose
 //! differently (规划器 and 计划器 for planner, 线外 and 行外 for
 //! out-of-line, 开窗函数 and 窗口函数), the two renderings of words such as
-//! access (访问, 存取) and monitor (监控, 监视) in computing manuals, and
+//! access (访问, 存取), monitor (监控, 监视) and aggregate (聚合, 聚集) in
+//! computing manuals, and
 //! common slips (登陆 for 登录). A
 //! manual keeps to one spelling (or to two, as PostgreSQL's writes both
 //! 规划器 and 计划器) and its reader may type another, so a query word
@@ -37,6 +38,7 @@ const GROUPS: &[&[&str]] = &[
     &["排序规则", "校对规则"],
     &["窗口函数", "开窗函数"],
     &["聚合函数", "聚集函数"],
+    &["聚合", "聚集"],
     &["全文搜索", "全文检索"],
     &["隔离级别", "隔离等级"],
     &["规划器", "计划器"],
@@ -130,6 +132,7 @@ mod tests {
         // A term translators render two ways.
         assert_eq!(spellings("存储到行外"), ["存储到行外", "存储到线外"]);
         assert_eq!(spellings("开窗函数"), ["开窗函数", "窗口函数"]);
+        assert_eq!(spellings("有序集聚合"), ["有序集聚合", "有序集聚集"]);
         assert_eq!(spellings("访问文件"), ["访问文件", "存取文件"]);
         assert_eq!(spellings("服务器监视"), ["服务器监视", "服务器监控"]);
         // Alter, in the titles of a manual's ALTER commands and in questions.
