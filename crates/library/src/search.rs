@@ -459,7 +459,7 @@ impl Checked {
 }
 
 /// When nothing in a query can match because no word of it has a letter, a
-/// digit or an operator the index holds (`{}`, `()`): the sentence that
+/// digit or an operator the index holds (`{}`, `[]`): the sentence that
 /// says so, and what to search for. (A query of operators, `::` or `->>`,
 /// is searched in the text, and finding none is no fault of the query.)
 fn wordless_hint(query: &ParsedQuery) -> Option<String> {
