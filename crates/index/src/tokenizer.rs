@@ -258,18 +258,19 @@ pub fn analyze_each_where(
     let mut position = 0usize;
     let mut i = 0usize;
     let char_at = |i: usize| char_at(text, i);
-    let bytes = text.as_bytes();
     while let Some(c) = char_at(i) {
         if c.is_ascii() && !c.is_ascii_alphanumeric() {
-            let run = bytes[i..].iter().take_while(|b| OPERATOR_CHARS.contains(b)).count();
-            if run >= 2 {
-                if let Some((from, to)) = operator_span(text, i, i + run)
+            // (A run of operator chars starts here: the one before, if
+            // any, was a word's, a CJK char's or other punctuation.)
+            let (_, end) = operator_run_around(text, i);
+            if end - i >= 2 {
+                if let Some((from, to)) = operator_span(text, i, end)
                     && keep.word(&text[from..to])
                     && !each(&text[from..to], from, to, position, TokenKind::Operator)
                 {
                     return;
                 }
-                i += run;
+                i = end;
             } else {
                 i += 1;
             }
