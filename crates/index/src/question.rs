@@ -140,6 +140,47 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "並且",
     "或者",
     "而且",
+    // Words as common as English stopwords (`another`, `between`, `this`
+    // here, `if`, `after`): none is part of a content word. A determiner
+    // with its measure word (`一个`, `另一台`, `每次`) is cut as one word:
+    // see [`CJK_DETERMINERS`].
+    "另一",
+    "之间",
+    "之間",
+    "正在",
+    "这里",
+    "這裡",
+    "這裏",
+    "那里",
+    "那裡",
+    "那裏",
+    "其他",
+    "其它",
+    "任何",
+    "一些",
+    "我们",
+    "我們",
+    "你们",
+    "你們",
+    "他们",
+    "他們",
+    "它们",
+    "它們",
+    "如果",
+    "因为",
+    "因為",
+    "所以",
+    "但是",
+    "然后",
+    "然後",
+    "已经",
+    "已經",
+    "之前",
+    "之后",
+    "之後",
+    "以后",
+    "以後",
+    "免得",
     "哪",
     "谁",
     "誰",
@@ -147,6 +188,20 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "嗎",
     "呢",
     "吧",
+];
+
+/// Chinese determiners (`a`, `another`, `each`, `this`, `that`) that, with
+/// the measure word after them ([`CJK_MEASURE_WORDS`]), say nothing about
+/// the answer: `一个表`, `另一台服务器`, `每次连接`, `这种情况`. Without a
+/// measure word they are kept (`唯一`, `统一`, `这样`).
+const CJK_DETERMINERS: &[&str] = &["另一", "每一", "一", "每", "这", "這", "那"];
+
+/// Measure words a determiner counts with. Those that are also nouns of a
+/// manual (`列` column, `行` row, `页` page, `位` bit) are left out: `表中的一列`
+/// asks about a column.
+const CJK_MEASURE_WORDS: &[char] = &[
+    '个', '個', '台', '块', '塊', '张', '張', '种', '種', '条', '條', '次', '份', '项', '項', '组', '組',
+    '套', '些', '件', '类', '類',
 ];
 
 /// Chinese function characters that, standing alone as a word of a query
@@ -189,11 +244,13 @@ fn split_question_words(word: &str) -> Vec<&str> {
     let mut at = 0;
     while at < word.len() {
         let rest = &word[at..];
-        if let Some(q) = CJK_QUESTION_WORDS.iter().find(|q| rest.starts_with(**q)) {
+        if let Some(len) = determiner_len(rest)
+            .or_else(|| CJK_QUESTION_WORDS.iter().find(|q| rest.starts_with(**q)).map(|q| q.len()))
+        {
             if start < at {
                 pieces.push(&word[start..at]);
             }
-            at += q.len();
+            at += len;
             start = at;
             continue;
         }
@@ -203,6 +260,15 @@ fn split_question_words(word: &str) -> Vec<&str> {
         pieces.push(&word[start..]);
     }
     pieces.into_iter().filter(|p| p.chars().any(|c| c.is_alphanumeric())).collect()
+}
+
+/// The length in bytes of a determiner and its measure word at the start of
+/// `text` (`一个`, `另一台`), if it starts with one.
+fn determiner_len(text: &str) -> Option<usize> {
+    CJK_DETERMINERS.iter().find_map(|d| {
+        let measure = text.strip_prefix(d)?.chars().next().filter(|c| CJK_MEASURE_WORDS.contains(c))?;
+        Some(d.len() + measure.len_utf8())
+    })
 }
 
 /// The symbol keys of the identifier-like parts of a query word (runs
@@ -377,11 +443,11 @@ mod tests {
         assert_eq!(content_pieces("如何查看锁以及等待的会话"), ["查看锁", "等待的会话"]);
         assert_eq!(content_pieces("错误是为什么"), ["错误"]);
         // How many, how much, how long, how big ask too.
-        assert_eq!(content_pieces("一个表占用多少磁盘空间"), ["一个表占用", "磁盘空间"]);
+        assert_eq!(content_pieces("一个表占用多少磁盘空间"), ["表占用", "磁盘空间"]);
         assert_eq!(content_pieces("最多能有几个连接"), ["最多能有", "连接"]);
         assert_eq!(content_pieces("检查点要多长时间"), ["检查点要"]);
         // Light verbs, like English `use`: what is used or done is the subject.
-        assert_eq!(content_pieces("对正在运行的集群进行基础备份"), ["对正在运行的集群", "基础备份"]);
+        assert_eq!(content_pieces("对正在运行的集群进行基础备份"), ["对", "运行的集群", "基础备份"]);
         assert_eq!(content_pieces("怎么使用窗口函数"), ["窗口函数"]);
         // Questions asked as "A or not A", and what to do.
         assert_eq!(content_pieces("能不能让系统每天自动更新"), ["让系统每天自动更新"]);
@@ -396,6 +462,17 @@ mod tests {
         assert_eq!(content_pieces("為什麼沒有聲音"), ["沒有聲音"]);
         assert_eq!(content_pieces("apt和aptitude有什麼區別"), ["apt和aptitude"]);
         assert_eq!(content_pieces("設定檔在哪裡"), ["設定檔"]);
+        // Determiners with their measure word, and words as common as
+        // English stopwords (another, each, between, if).
+        assert_eq!(content_pieces("怎样查询另一台服务器上的表"), ["查询", "服务器上的表"]);
+        assert_eq!(content_pieces("如何取消另一个会话正在执行的查询"), ["取消", "会话", "执行的查询"]);
+        assert_eq!(content_pieces("免得每次都要输入"), ["都要输入"]);
+        assert_eq!(content_pieces("两个日期之间的日期序列"), ["两个日期", "的日期序列"]);
+        assert_eq!(content_pieces("这种情况如果出错"), ["情况", "出错"]);
+        // A determiner alone, or before a noun that is no measure word, stays.
+        assert_eq!(content_pieces("唯一约束"), ["唯一约束"]);
+        assert_eq!(content_pieces("重命名表中的一列"), ["重命名表中的一列"]);
+        assert_eq!(content_pieces("这样"), ["这样"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.

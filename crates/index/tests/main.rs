@@ -594,13 +594,13 @@ fn one_section_pages(dir: &Path, edition: &str, title: &str, texts: &[(String, S
 #[test]
 fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
     let dir = tempfile::tempdir().unwrap();
-    // 取消另一个会话 is written without spaces: 消另 and 另一 stand across
-    // the edges of 取消 / 另一个 / 会话 in the query, and in the decoy they are
-    // rare (另 is common, always in 另外), so BM25 alone would rank the short
-    // decoy, holding as many of the query's bigrams, first.
+    // 取消另外会话 is written without spaces: 消另 and 外会 stand across
+    // the edges of 取消 / 另外 / 会话 in the query, and 消另 is rare (另 is
+    // common, always in 另外), so BM25 alone would rank the short decoy,
+    // holding as many of the query's bigrams, first.
     let mut texts: Vec<(String, String)> = vec![
         ("/edge/target".into(), "在这里取消这个会话，然后重新连接到服务器并再次登录".into()),
-        ("/edge/decoy".into(), "撤消另一个".into()),
+        ("/edge/decoy".into(), "撤消另外".into()),
     ];
     for i in 0..12 {
         texts.push((format!("/edge/other{i}"), format!("另外的设置第{i}项")));
@@ -609,9 +609,24 @@ fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
         texts.push((format!("/edge/session{i}"), format!("会话的设置与取消操作，一个例子第{i}项")));
     }
     let index = one_section_pages(dir.path(), "edge@1/zh-Hans", "设置", &texts);
-    let found = paths(&search(&index, "取消另一个会话", &["edge@1/zh-Hans"], 0, 10));
+    let found = paths(&search(&index, "取消另外会话", &["edge@1/zh-Hans"], 0, 10));
     let at = |p: &str| found.iter().position(|f| f == p);
     assert!(at("/edge/target").is_some() && at("/edge/target") < at("/edge/decoy"), "{found:?}");
+}
+
+#[test]
+fn a_chinese_determiner_and_its_measure_word_need_not_match() {
+    let dir = tempfile::tempdir().unwrap();
+    // 每次 (each time) says nothing about the answer, as `each` would not:
+    // the section on not typing the password comes before one that says
+    // 每次 often but nothing of passwords.
+    let texts: Vec<(String, String)> = vec![
+        ("/pass/file".into(), "把密码保存在文件里，连接时就不必输入密码。".into()),
+        ("/pass/decoy".into(), "每次启动都要检查，每次都要等待，每次都要重来。".into()),
+    ];
+    let index = one_section_pages(dir.path(), "pass@1/zh-Hans", "连接", &texts);
+    let found = paths(&search(&index, "每次都要输入密码", &["pass@1/zh-Hans"], 0, 10));
+    assert_eq!(found.first().map(String::as_str), Some("/pass/file"), "{found:?}");
 }
 
 #[test]
