@@ -140,47 +140,6 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "並且",
     "或者",
     "而且",
-    // Words as common as English stopwords (`another`, `between`, `this`
-    // here, `if`, `after`): none is part of a content word. A determiner
-    // with its measure word (`一个`, `另一台`, `每次`) is cut as one word:
-    // see [`CJK_DETERMINERS`].
-    "另一",
-    "之间",
-    "之間",
-    "正在",
-    "这里",
-    "這裡",
-    "這裏",
-    "那里",
-    "那裡",
-    "那裏",
-    "其他",
-    "其它",
-    "任何",
-    "一些",
-    "我们",
-    "我們",
-    "你们",
-    "你們",
-    "他们",
-    "他們",
-    "它们",
-    "它們",
-    "如果",
-    "因为",
-    "因為",
-    "所以",
-    "但是",
-    "然后",
-    "然後",
-    "已经",
-    "已經",
-    "之前",
-    "之后",
-    "之後",
-    "以后",
-    "以後",
-    "免得",
     "哪",
     "谁",
     "誰",
@@ -188,6 +147,18 @@ const CJK_QUESTION_WORDS: &[&str] = &[
     "嗎",
     "呢",
     "吧",
+];
+
+/// Chinese words as common as English stopwords (`another`, `between`,
+/// `this`, `here`, `if`, `after`), none part of a content word, each also
+/// in traditional characters where those differ; with the determiners and
+/// their measure words (see [`CJK_DETERMINERS`]) they are cut from a
+/// question as its question words are, unless that leaves less than two
+/// chars (`每次都` is searched as written).
+const CJK_COMMON_WORDS: &[&str] = &[
+    "另一", "之间", "之間", "正在", "这里", "這裡", "這裏", "那里", "那裡", "那裏", "其他", "其它", "任何",
+    "一些", "我们", "我們", "你们", "你們", "他们", "他們", "它们", "它們", "如果", "因为", "因為", "所以",
+    "但是", "然后", "然後", "已经", "已經", "之前", "之后", "之後", "以后", "以後", "免得",
 ];
 
 /// Chinese determiners (`a`, `another`, `each`, `this`, `that`) that, with
@@ -214,39 +185,65 @@ const CJK_FUNCTION_WORDS: &[&str] = &[
 ];
 
 /// True for a word that says nothing about the answer: an English
-/// stopword, or a Chinese word made of nothing but question and function
-/// words (`的区别`, `有什么区别`, `和` alone). Folded.
+/// stopword, or a Chinese word made of nothing but question, function and
+/// common words (`的区别`, `有什么区别`, `和` or `这个` alone). Folded.
 pub(crate) fn is_stopword(folded: &str) -> bool {
     STOPWORDS.contains(&folded) || CJK_FUNCTION_WORDS.contains(&folded) || only_question_words(folded)
 }
 
 /// True for a Chinese word that [`content_pieces`] would cut away whole.
 fn only_question_words(word: &str) -> bool {
-    word.chars().any(is_cjk) && split_question_words(word).is_empty()
+    word.chars().any(is_cjk) && split_question_words(word).iter().all(|p| split_common_words(p).is_empty())
 }
 
-/// A query word with Chinese question and function words cut out: the
-/// pieces between them, in order. A word that is nothing but such words is
-/// kept whole (then it is what is searched for).
+/// A query word with Chinese question and function words cut out, then
+/// common words and determiners (see [`CJK_COMMON_WORDS`]) where two chars
+/// or more are left: the pieces between them, in order. A word that is
+/// nothing but such words is kept whole (then it is what is searched for).
 pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
     if !word.chars().any(is_cjk) {
         return vec![word];
     }
     let pieces = split_question_words(word);
-    if pieces.is_empty() { vec![word] } else { pieces }
+    if pieces.is_empty() {
+        return vec![word];
+    }
+    let mut out = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        let content = split_common_words(piece);
+        if content.iter().map(|p| p.chars().count()).sum::<usize>() >= 2 {
+            out.extend(content);
+        } else {
+            out.push(piece);
+        }
+    }
+    out
 }
 
 /// The pieces of a Chinese word between its question and function words
 /// (none when it is nothing but those).
 fn split_question_words(word: &str) -> Vec<&str> {
+    split_at(word, |rest| CJK_QUESTION_WORDS.iter().find(|q| rest.starts_with(**q)).map(|q| q.len()))
+}
+
+/// The pieces of a Chinese word between its common words and determiners
+/// (none when it is nothing but those).
+fn split_common_words(word: &str) -> Vec<&str> {
+    split_at(word, |rest| {
+        determiner_len(rest)
+            .or_else(|| CJK_COMMON_WORDS.iter().find(|w| rest.starts_with(**w)).map(|w| w.len()))
+    })
+}
+
+/// The pieces of `word` between the words `cut` finds (it gives the byte
+/// length of the one `rest` starts with), those with a letter or digit.
+fn split_at(word: &str, cut: impl Fn(&str) -> Option<usize>) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut start = 0;
     let mut at = 0;
     while at < word.len() {
         let rest = &word[at..];
-        if let Some(len) = determiner_len(rest)
-            .or_else(|| CJK_QUESTION_WORDS.iter().find(|q| rest.starts_with(**q)).map(|q| q.len()))
-        {
+        if let Some(len) = cut(rest) {
             if start < at {
                 pieces.push(&word[start..at]);
             }
@@ -473,6 +470,9 @@ mod tests {
         assert_eq!(content_pieces("唯一约束"), ["唯一约束"]);
         assert_eq!(content_pieces("重命名表中的一列"), ["重命名表中的一列"]);
         assert_eq!(content_pieces("这样"), ["这样"]);
+        // Cutting them must leave two chars or more, or the word is kept.
+        assert_eq!(content_pieces("每次都"), ["每次都"]);
+        assert_eq!(content_pieces("怎么一个会"), ["一个会"]);
         // Nothing but question words: searched as written.
         assert_eq!(content_pieces("是什么"), ["是什么"]);
         // Latin words are never cut.
@@ -481,12 +481,24 @@ mod tests {
 
     #[test]
     fn words_of_nothing_but_question_or_function_words_are_stopwords() {
-        for word in
-            ["的区别", "有什么区别", "和", "与", "用", "里", "是什么", "是什麼", "與", "裡", "how", "the"]
-        {
+        for word in [
+            "的区别",
+            "有什么区别",
+            "和",
+            "与",
+            "用",
+            "里",
+            "是什么",
+            "是什麼",
+            "與",
+            "裡",
+            "这个",
+            "how",
+            "the",
+        ] {
             assert!(is_stopword(word), "{word}");
         }
-        for word in ["区别", "锁", "vacuum", "表继承是怎么回事", "和平"] {
+        for word in ["区别", "锁", "vacuum", "表继承是怎么回事", "和平", "每次都"] {
             assert!(!is_stopword(word), "{word}");
         }
     }
