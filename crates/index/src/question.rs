@@ -153,7 +153,7 @@ const CJK_QUESTION_WORDS: &[&str] = &[
 /// `this`, `here`, `if`, `after`), none part of a content word, each also
 /// in traditional characters where those differ; with the determiners and
 /// their measure words (see [`CJK_DETERMINERS`]) they are cut from a
-/// question as its question words are, unless that leaves less than two
+/// query word as question words are, unless that leaves less than two
 /// chars (`每次都` is searched as written).
 const CJK_COMMON_WORDS: &[&str] = &[
     "另一", "之间", "之間", "正在", "这里", "這裡", "這裏", "那里", "那裡", "那裏", "其他", "其它", "任何",
