@@ -269,6 +269,9 @@ pub struct EditionArg {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Search text (at most 256 characters; filters and PG96: prefixes allowed).
+    /// Text that starts with `-` is searched as written (`lectern search
+    /// --amend`); after `--`, every word is (`lectern search -- -h`).
+    #[arg(allow_hyphen_values = true)]
     pub text: String,
     #[arg(long)]
     pub project: Option<String>,
@@ -283,10 +286,10 @@ pub struct SearchArgs {
     #[arg(long)]
     pub collection: Option<String>,
     /// 1-50 (default 20).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_name = "1-50", value_parser = whole_number)]
     pub limit: Option<i64>,
     /// 0-10000 (default 0).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_name = "0-10000", value_parser = whole_number)]
     pub offset: Option<i64>,
     /// Fail with generation_changed unless this is the current generation.
     #[arg(long)]
@@ -307,10 +310,10 @@ pub struct ReadArgs {
     #[arg(long, value_name = "KEY")]
     pub section: Option<String>,
     /// Start, in characters (Unicode scalar values).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_name = "0-", value_parser = whole_number)]
     pub offset: Option<i64>,
     /// At most this many characters (default 16000, max 50000).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_name = "1-50000", value_parser = whole_number)]
     pub limit: Option<i64>,
     /// Markdown instead of plain text (a page's Markdown is as written).
     #[arg(long)]
@@ -391,4 +394,10 @@ pub enum McpClient {
     Zed,
     /// Codex CLI: `[mcp_servers.lectern]` in ~/.codex/config.toml.
     Codex,
+}
+
+/// A whole number as written (`--limit 20`); the range is checked where the
+/// value is used, and the error names the text that is not one.
+fn whole_number(text: &str) -> Result<i64, String> {
+    text.trim().parse().map_err(|_| format!("`{text}` is not a whole number"))
 }

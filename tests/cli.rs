@@ -365,6 +365,54 @@ fn search_errors_say_what_is_allowed() {
     }
     let exactly = "y".repeat(256);
     lib.ok(&["search", &exactly]);
+    // A count that is no whole number names the range allowed.
+    for (args, needle) in [
+        (vec!["search", "x", "--limit", "abc"], "'--limit <1-50>': `abc` is not a whole number"),
+        (vec!["search", "x", "--offset", "1e3"], "'--offset <0-10000>': `1e3` is not a whole number"),
+    ] {
+        let err = lib.fails(&args, 2);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn text_starting_with_a_hyphen_is_searched_as_written() {
+    let lib = Lib::demo();
+    // Without `--`, an option name is the search text; flags after it still count.
+    let bare = lib.json(&["search", "--read-only", "--limit", "3"]);
+    let after: Value =
+        serde_json::from_str(&lib.ok(&["search", "--json", "--limit", "3", "--", "--read-only"])).unwrap();
+    assert!(bare["total"].as_u64() >= Some(1), "{bare}");
+    assert_eq!(bare["total"], after["total"], "{bare}");
+    assert_eq!(bare["hits"], after["hits"]);
+    assert_eq!(bare["hits"].as_array().map(Vec::len), Some(3.min(bare["total"].as_u64().unwrap() as usize)));
+}
+
+#[test]
+fn a_zero_names_every_filter_that_finds_the_hits() {
+    // A project written in English only, beside a Chinese one that is the
+    // default: `project:*` in the default locale leaves the English one out.
+    let lib = Lib::new();
+    let src = tempfile::tempdir().unwrap();
+    for (dir, file, text) in [
+        ("shell", "options.md", "# Options\n\nThe globstar option makes ** match every path.\n"),
+        ("handbook", "intro.md", "# 简介\n\n本手册介绍如何备份系统。\n"),
+    ] {
+        std::fs::create_dir_all(src.path().join(dir)).unwrap();
+        std::fs::write(src.path().join(dir).join(file), text).unwrap();
+    }
+    let path = |dir: &str| src.path().join(dir).to_str().unwrap().to_owned();
+    lib.ok(&["add", &path("shell"), "--project", "shell", "--version", "5", "--locale", "en"]);
+    lib.ok(&["add", &path("handbook"), "--project", "handbook", "--version", "1", "--locale", "zh-Hans"]);
+    lib.ok(&["config", "set", "default.project", "handbook"]);
+    lib.ok(&["config", "set", "default.locale", "zh-Hans"]);
+    let r = lib.json(&["search", "project:* globstar"]);
+    assert_eq!(r["total"], 0, "{r}");
+    assert_eq!(r["elsewhere"], serde_json::json!([{"project": "shell", "locale": "en", "total": 1}]), "{r}");
+    assert_eq!(r["hint"], "0 in handbook/zh-Hans; 1 in shell/en: add project:shell locale:en", "{r}");
+    // The filters the hint names find the hits.
+    let there = lib.json(&["search", "project:shell locale:en globstar"]);
+    assert_eq!(there["total"], 1, "{there}");
 }
 
 #[test]

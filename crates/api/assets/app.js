@@ -244,13 +244,13 @@ function renderHint(r) {
   }
   const first = elsewhere[0];
   const scope = r.scope || {};
-  const where = (e) => e.locale || e.version || e.project;
+  const where = (e) => [e.project, e.version, e.locale].filter(Boolean).join("/");
   const hereName = first.locale ? scope.locale : first.version ? scope.version : scope.project;
   const sentence = r.hint || `0 in ${hereName}; ${elsewhere.map((e) => `${e.total} in ${where(e)}`).join("; ")}`;
   box.append(el("p", { class: "hint-text", text: sentence }));
   const buttons = el("div", { class: "buttons" });
   for (const e of elsewhere) {
-    const kind = e.locale ? "language" : e.version ? "version" : "project";
+    const kind = e.project ? "project" : e.version ? "version" : "language";
     const b = el("button", { type: "button", class: "elsewhere", "data-where": where(e), text: `Search ${kind} ${where(e)} (${e.total})` });
     b.addEventListener("click", () => searchElsewhere(e));
     buttons.append(b);

@@ -404,8 +404,11 @@ pub(crate) fn latin_names(word: &str) -> Vec<String> {
 
 fn is_identifier(run: &str) -> bool {
     let letters = run.chars().filter(|c| c.is_alphabetic()).count();
+    // A short option (`-i` of `git rebase -i`, `-e` of `set -e`) is a name
+    // of one letter.
+    let short_option = letters == 1 && run.len() == 2 && run.starts_with('-');
     if letters < 2 {
-        return false;
+        return short_option;
     }
     let inner_capital = run
         .char_indices()
@@ -565,7 +568,10 @@ mod tests {
         assert_eq!(identifier_symbols("(work_mem)"), ["work_mem"]);
         assert!(identifier_symbols("vacuum").is_empty());
         assert!(identifier_symbols("VACUUM").is_empty());
-        assert!(identifier_symbols("-e").is_empty());
+        assert_eq!(identifier_symbols("-e"), ["-e"]);
+        assert_eq!(identifier_symbols("-i"), ["-i"]);
+        assert!(identifier_symbols("-1").is_empty());
+        assert!(identifier_symbols("a-b").is_empty());
         assert!(identifier_symbols("索引").is_empty());
         // Names written as calls or decorators, and dotted names.
         assert_eq!(identifier_symbols("pg_sleep(5)"), ["pg_sleep"]);

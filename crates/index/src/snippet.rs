@@ -92,9 +92,16 @@ fn joins(c: char) -> bool {
 }
 
 /// An apostrophe, which continues a word between two of its chars
-/// (`Django’s`, `don't`).
+/// (`Django’s`, `don't`), as a dot, a hyphen, a colon or a slash continues a
+/// token (`127.0.0.1`, `os.path`, `bash-completion`, `std::fs`, `a/b`).
 fn apostrophe(c: char) -> bool {
-    c == '\'' || c == '’'
+    matches!(c, '\'' | '’' | '.' | '-' | ':' | '/')
+}
+
+/// Punctuation that closes the clause before it: a window does not start
+/// with it (`. # enable…`, `, this is…`).
+fn closes_clause(c: char) -> bool {
+    ".,;:!?)]}。，；：、！？）】」』”’".contains(c)
 }
 
 /// True when byte `at` of `text` falls inside a word: between two joining
@@ -156,6 +163,17 @@ fn word_edges(
             from -= back.iter().map(|c| c.len_utf8()).sum::<usize>();
             let total = start + text[from..].chars().count();
             end = (start + window).min(total);
+        }
+    }
+    // A start on the punctuation closing the clause before it moves past
+    // it and the space after, unless a match starts there (`.npmrc`).
+    if start > 0 {
+        let skip: Vec<char> =
+            text[from..].chars().take_while(|&c| closes_clause(c) || c.is_whitespace()).collect();
+        let matched = |n: usize| spans.iter().any(|s| s.0 >= start && s.0 < start + n);
+        if skip.iter().any(|&c| closes_clause(c)) && skip.len() < end - start && !matched(skip.len()) {
+            start += skip.len();
+            from += skip.iter().map(|c| c.len_utf8()).sum::<usize>();
         }
     }
     let mut chars = text[from..].char_indices();
@@ -537,6 +555,30 @@ mod tests {
                 assert!(!s.contains("ndexAm") || s.contains("IndexAm"), "{s:?}");
                 let chars: Vec<char> = s.chars().collect();
                 assert_eq!(chars[h[0][0]..h[0][1]].iter().collect::<String>(), "holds");
+            }
+        }
+    }
+
+    #[test]
+    fn no_window_starts_inside_a_token_or_on_the_end_of_a_clause() {
+        for lead in 0..24 {
+            let text = format!(
+                "{}127.0.0.1 localhost; os.path holds it. # enable bash-completion, then {}",
+                "ab ".repeat(lead),
+                "word ".repeat(60)
+            );
+            for (word, window) in
+                [("localhost", 30), ("holds", 30), ("enable", 30), ("then", 30), ("holds", 45)]
+            {
+                let at = text.find(word).unwrap();
+                let (s, _) = snippet(&text, &[m(at, at + word.len(), 0)], window);
+                let first = s.chars().next().unwrap();
+                assert!(!closes_clause(first), "{s:?}");
+                for token in ["127.0.0.1", "os.path", "bash-completion"] {
+                    for (i, _) in token.char_indices().skip(1) {
+                        assert!(s.starts_with(token) || !s.starts_with(&token[i..]), "{s:?} cuts {token}");
+                    }
+                }
             }
         }
     }

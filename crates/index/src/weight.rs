@@ -35,7 +35,7 @@ pub(crate) fn is_listing(weight: u64) -> bool {
 
 /// The rank weight of one section of `page`, in percent.
 pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
-    if page.listing {
+    if page.listing || mostly_links(section) {
         return LISTING_WEIGHT;
     }
     if is_release_notes(page) {
@@ -50,10 +50,76 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
     if section.anchor.is_some() && is_empty(section) {
         return EMPTY_WEIGHT;
     }
-    if is_appendix(&page.title) {
+    // A one-page manual's appendices are sections of it (Texinfo's
+    // "Appendix B Major Differences From The Bourne Shell").
+    if is_appendix(&page.title)
+        || (section.anchor.is_some()
+            && (is_appendix(&section.title) || section.breadcrumb.iter().skip(1).any(|t| is_appendix(t))))
+    {
         return APPENDIX_WEIGHT;
     }
     FULL_WEIGHT
+}
+
+/// Least text (letters and digits) of a section [`mostly_links`] may call a
+/// listing: a short list of links is a chapter's contents, read as such.
+const MIN_LISTING_CHARS: usize = 1500;
+
+/// True for a section whose text is links and little else, nine chars in
+/// ten or more: an index printed as a section of a one-page manual (Texinfo's
+/// "D.1 Index of Shell Builtin Commands"), a long table of contents. It names
+/// other sections without saying what they hold, so it ranks with the
+/// listings, as a page of links does.
+fn mostly_links(section: &Section) -> bool {
+    let counted = |text: &str| text.chars().filter(|c| c.is_alphanumeric()).count();
+    let total = counted(&section.text);
+    total >= MIN_LISTING_CHARS && link_text_chars(&section.markdown) * 10 >= total * 9
+}
+
+/// The letters and digits of the text of a Markdown's inline links
+/// (`[text](target)`), images left out; nested brackets and escapes are
+/// skipped over.
+fn link_text_chars(markdown: &str) -> usize {
+    let bytes = markdown.as_bytes();
+    let mut linked = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let opens = bytes[at] == b'[' && (at == 0 || !matches!(bytes[at - 1], b'\\' | b'!'));
+        if !opens {
+            at += 1;
+            continue;
+        }
+        match closing(bytes, at, b'[', b']') {
+            Some(close) if bytes.get(close + 1) == Some(&b'(') => {
+                linked += markdown[at + 1..close].chars().filter(|c| c.is_alphanumeric()).count();
+                at = closing(bytes, close + 1, b'(', b')').map_or(close + 1, |end| end + 1);
+            }
+            _ => at += 1,
+        }
+    }
+    linked
+}
+
+/// The index of the bracket closing the one at `open`, brackets escaped
+/// with `\\` skipped.
+fn closing(bytes: &[u8], open: usize, left: u8, right: u8) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut at = open;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 1,
+            b if b == left => depth += 1,
+            b if b == right => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
 }
 
 /// True for a section whose text is its title at most.
@@ -238,6 +304,37 @@ pub(crate) mod tests {
         empty.text = String::new();
         assert_eq!(section_weight(&p, &empty), EMPTY_WEIGHT);
         assert_eq!(section_weight(&p, &Section { anchor: None, ..empty }), FULL_WEIGHT);
+        // A one-page manual's appendices and printed index are sections.
+        let manual = page("/bash/bashref", "Bash Reference Manual");
+        let mut appendix = section(Some("b"), "Appendix B Major Differences From The Bourne Shell");
+        assert_eq!(section_weight(&manual, &appendix), APPENDIX_WEIGHT);
+        appendix.title = "B.1 Implementation Differences From The SVR4.2 Shell".into();
+        assert_eq!(section_weight(&manual, &appendix), APPENDIX_WEIGHT);
+        appendix.title = "Differences".into();
+        appendix.breadcrumb = vec![manual.title.clone(), "Appendix B Major Differences".into()];
+        assert_eq!(section_weight(&manual, &appendix), APPENDIX_WEIGHT);
+        appendix.breadcrumb = vec![manual.title.clone(), "4 Shell Builtin Commands".into()];
+        assert_eq!(section_weight(&manual, &appendix), FULL_WEIGHT);
+        let mut index = section(Some("i"), "D.1 Index of Shell Builtin Commands");
+        let rows = "| [alias](/bash/bashref#index-alias): | [Bash Builtins](/bash/bashref#Bash-Builtins) |\n";
+        index.markdown = format!(
+            "#### D.1 Index of Shell Builtin Commands\n\n| Index Entry | Section |\n{}",
+            rows.repeat(120)
+        );
+        index.text = format!(
+            "D.1 Index of Shell Builtin Commands\nIndex Entry Section\n{}",
+            "alias: Bash Builtins\n".repeat(120)
+        );
+        assert!(is_listing(section_weight(&manual, &index)));
+        // The same entries with a sentence each are text that links.
+        index.text.push_str(&"Defines an alias for a command. ".repeat(80));
+        assert_eq!(section_weight(&manual, &index), APPENDIX_WEIGHT);
+        // A short list of links is a chapter's contents.
+        index.markdown = format!("# Contents\n{}", rows.repeat(10));
+        index.text = "alias: Bash Builtins\n".repeat(10);
+        index.title = "Contents".into();
+        assert_eq!(section_weight(&manual, &index), FULL_WEIGHT);
+        assert_eq!(link_text_chars("[**\\[**](/a#b) ![image](x.png) \\[not](a link) [a](b)"), 1);
         let mut listing = page("/pg/bookindex", "Index");
         listing.listing = true;
         assert!(is_listing(section_weight(&listing, &lead)));

@@ -114,37 +114,44 @@ pub struct Elsewhere {
 }
 
 impl Elsewhere {
-    /// The filter that searches there (`locale:zh-Hans`).
+    /// The filters that search there (`locale:zh-Hans`, `project:bash
+    /// locale:en`).
     pub fn filter(&self) -> String {
-        match (&self.locale, &self.version, &self.project) {
-            (Some(l), _, _) => format!("locale:{l}"),
-            (_, Some(v), _) => format!("version:{v}"),
-            (_, _, Some(p)) => format!("project:{p}"),
-            _ => String::new(),
-        }
+        self.parts().iter().map(|(key, value)| format!("{key}:{value}")).collect::<Vec<_>>().join(" ")
+    }
+
+    /// What differs, as (filter key, value): project, version, locale.
+    fn parts(&self) -> Vec<(&'static str, &str)> {
+        [("project", &self.project), ("version", &self.version), ("locale", &self.locale)]
+            .into_iter()
+            .filter_map(|(key, value)| Some((key, value.as_deref()?)))
+            .collect()
     }
 }
 
 impl SearchResponse {
     /// What every face says of a zero with hits elsewhere: `0 in en; 30 in
-    /// zh-Hans: add locale:zh-Hans`. None when there is nothing to say. The
-    /// one place the sentence is built; responses carry it as `hint`.
+    /// zh-Hans: add locale:zh-Hans` (`0 in debref/zh-Hans; 4 in bash/en: add
+    /// project:bash locale:en` where two differ). None when there is nothing
+    /// to say. The one place the sentence is built; responses carry it as
+    /// `hint`.
     pub fn elsewhere_hint(&self) -> Option<String> {
         let first = self.elsewhere.first()?;
-        let here = match (&first.locale, &first.version) {
-            (Some(_), _) => &self.scope.locale,
-            (_, Some(_)) => &self.scope.version,
-            _ => &self.scope.project,
+        let scoped = |key: &str| match key {
+            "project" => self.scope.project.as_str(),
+            "version" => self.scope.version.as_str(),
+            _ => self.scope.locale.as_str(),
         };
+        let here: Vec<&str> = first.parts().iter().map(|(key, _)| scoped(key)).collect();
         let there: Vec<String> = self
             .elsewhere
             .iter()
             .map(|e| {
-                let name = e.locale.as_ref().or(e.version.as_ref()).or(e.project.as_ref());
-                format!("{} in {}: add {}", e.total, name.map_or("", String::as_str), e.filter())
+                let name: Vec<&str> = e.parts().iter().map(|(_, value)| *value).collect();
+                format!("{} in {}: add {}", e.total, name.join("/"), e.filter())
             })
             .collect();
-        Some(format!("0 in {here}; {}", there.join("; ")))
+        Some(format!("0 in {}; {}", here.join("/"), there.join("; ")))
     }
 }
 
@@ -372,8 +379,11 @@ impl Checked {
         let same = |scoped: &str, value: &str| scoped == "*" || scoped == value;
         let mut groups: Vec<(Elsewhere, Vec<String>)> = Vec::new();
         for e in manifest.enabled().filter(|e| !scope.editions.contains(&e.id)) {
+            // Another project may hold the query in another locale only
+            // (`project:*` where the default locale narrowed it to one).
+            let locale = (!same(&scope.locale, &e.locale)).then(|| e.locale.clone());
             let key = if !same(&scope.project, &e.project) {
-                Elsewhere { project: Some(e.project.clone()), version: None, locale: None, total: 0 }
+                Elsewhere { project: Some(e.project.clone()), version: None, locale, total: 0 }
             } else if !same(&scope.version, &e.version) && same(&scope.locale, &e.locale) {
                 Elsewhere { project: None, version: Some(e.version.clone()), locale: None, total: 0 }
             } else if same(&scope.version, &e.version) {
@@ -387,7 +397,7 @@ impl Checked {
             }
         }
         // Locales first, then versions, then projects.
-        groups.sort_by_key(|(k, _)| (k.locale.is_none(), k.version.is_none()));
+        groups.sort_by_key(|(k, _)| (k.project.is_some(), k.locale.is_none(), k.version.is_none()));
         let deadline = Instant::now() + Duration::from_millis(manifest.deadline_ms());
         groups
             .into_iter()
