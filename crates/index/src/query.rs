@@ -73,6 +73,14 @@ fn narrow(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Parses query text. Never panics on any input.
 pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
+    // A terminal's colour codes or a NUL pasted with the text would be
+    // searched as part of a word and find nothing.
+    if let Some(c) = text.chars().find(|c| c.is_control() && !c.is_whitespace()) {
+        return Err(QueryError::Invalid(format!(
+            "the query holds a control character (U+{:04X}); give printable text only",
+            c as u32
+        )));
+    }
     let text = narrow(text);
     let mut q = ParsedQuery::default();
     let mut rest = text.trim_start();
@@ -139,8 +147,8 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
             not = true;
             continue;
         }
-        if let Some((key, value)) = token.split_once(':')
-            && let Some(key) = filter_key(key)
+        if let Some((written, value)) = token.split_once(':')
+            && let Some(key) = filter_key(written)
         {
             let value = if value.is_empty() {
                 // `version: 13`: the value is the next token.
@@ -158,9 +166,12 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
             } else {
                 value.trim_matches('"').to_string()
             };
-            if !value.is_empty() {
-                q.filters.push((key, value));
+            if value.is_empty() {
+                return Err(QueryError::Invalid(format!(
+                    "`{written}:` has no value; write {written}:NAME, or {written}:* for all"
+                )));
             }
+            q.filters.push((key, value));
             continue;
         }
         q.words.push(token.to_string());
@@ -252,6 +263,31 @@ mod tests {
         // Chinese text and its own punctuation stay as written.
         let q = parse_query("如何创建索引、视图。").unwrap();
         assert_eq!(words(&q), ["如何创建索引、视图。"]);
+    }
+
+    #[test]
+    fn control_characters_are_refused_and_whitespace_is_not() {
+        for text in ["\u{1b}[31mshopt", "shopt\0", "a\u{7f}b"] {
+            let err = parse_query(text).unwrap_err().to_string();
+            assert!(
+                err.contains("control character (U+") && err.contains("printable text"),
+                "{text:?}: {err}"
+            );
+        }
+        assert_eq!(words(&parse_query("git\tcommit\r\n--amend").unwrap()), ["git", "commit", "--amend"]);
+    }
+
+    #[test]
+    fn a_filter_without_a_value_is_refused() {
+        for (text, key) in
+            [("project:", "project"), ("vacuum Locale:", "Locale"), ("x version: \"\"", "version")]
+        {
+            let err = parse_query(text).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("`{key}:` has no value")) && err.contains(":* for all"),
+                "{text}: {err}"
+            );
+        }
     }
 
     #[test]
