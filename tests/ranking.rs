@@ -286,11 +286,14 @@ fn library() -> tempfile::TempDir {
         page(
             "widget-commit(1)",
             "widget-commit - Record changes to the widget store",
-            &[(
-                "_options",
-                "OPTIONS",
-                "<div class=\"dlist\"><dl><dt class=\"hdlist1\">--amend</dt><dd><p>Replace the tip of the current line by a new record.</p></dd><dt class=\"hdlist1\">-q, --quiet</dt><dd><p>Say less.</p></dd></dl></div>",
-            )],
+            &[
+                ("_synopsis", "SYNOPSIS", "<pre>widget commit [--amend] [-q] [--dry-run]</pre>"),
+                (
+                    "_options",
+                    "OPTIONS",
+                    "<div class=\"dlist\"><dl><dt class=\"hdlist1\">--amend</dt><dd><p>Replace the tip of the current line by a new record.</p></dd><dt class=\"hdlist1\">-q, --quiet</dt><dd><p>Say less.</p></dd></dl></div>",
+                ),
+            ],
         ),
     );
     write(
@@ -298,7 +301,7 @@ fn library() -> tempfile::TempDir {
         "widget-manual.html",
         page(
             "Widget User Manual",
-            "To fix the last record, run widget commit --amend; widget commit --amend replaces it, and widget commit --amend again replaces that.",
+            "To fix the last record, run widget commit --amend; widget commit --amend replaces it, and widget commit --amend again replaces that. For a quiet q commit, widget commit -q; widget commit -q again.",
             &[],
         ),
     );
@@ -843,6 +846,14 @@ fn check(face: &mut dyn Face, name: &str) {
         assert_eq!(first(&r), expected, "{name}: {query}: {r}");
     }
     let r = face.search("widget commit --amend", "en");
+    assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
+    // The snippet leaves out the heading, not the option's dashes.
+    assert!(
+        r["hits"][0]["snippet"].as_str().is_some_and(|s| s.starts_with("--amend Replace")),
+        "{name}: {r}"
+    );
+    // An option of one letter is a name too.
+    let r = face.search("widget commit -q", "en");
     assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
 
     // A word that only an index entry holds (`listkeys`, no text says it)

@@ -737,7 +737,7 @@ cases!(cli {
     search_limit_zero: cli(&["search", "x", "--limit", "0"]) => exit(1, "limit 0 is out of range: allowed 1 to 50");
     search_limit_too_high: cli(&["search", "x", "--limit", "51"]) => exit(1, "limit 51 is out of range: allowed 1 to 50");
     search_offset_too_high: cli(&["search", "x", "--offset", "10001"]) => exit(1, "offset 10001 is out of range: allowed 0 to 10000");
-    search_limit_not_a_number: cli(&["search", "x", "--limit", "abc"]) => exit(2, "invalid value 'abc' for '--limit <LIMIT>'");
+    search_limit_not_a_number: cli(&["search", "x", "--limit", "abc"]) => exit(2, "invalid value 'abc' for '--limit <1-50>': `abc` is not a whole number");
     search_unknown_project: cli(&["search", "x", "--project", "nope"]) => exit(1, "project \"nope\" is not installed");
     search_unknown_version_prefix: cli(&["search", "acme99: install"]) => exit(1, "app has no enabled version \"99\"");
     search_bad_locale_filter: cli(&["search", "locale:xx-!! x"]) => exit(1, "locale \"xx-!!\" is not installed");
@@ -774,7 +774,7 @@ cases!(local_api {
     body_too_large: api("POST", "/v1/search", &[AUTH, JSON], format!("{{\"text\":\"{}\"}}", "y".repeat(3 << 20))) => http(413, "too_large", "at most 65536 are allowed");
     limit_zero: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"install","limit":0}"#) => http(400, "invalid_argument", "limit 0 is out of range");
     offset_too_high: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"install","offset":10001}"#) => http(400, "invalid_argument", "offset 10001 is out of range");
-    text_only_nul_bytes: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"\u0000\u0000"}"#) => http(400, "invalid_argument", "the query has no search words");
+    text_only_nul_bytes: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"\u0000\u0000"}"#) => http(400, "invalid_argument", "the query holds a control character (U+0000); give printable text only");
     stale_generation: api("POST", "/v1/search", &[AUTH, JSON], r#"{"text":"install","generation":"old"}"#) => http(409, "generation_changed", "generation old is gone");
     body_invalid_utf8: api("POST", "/v1/search", &[AUTH, JSON], &b"{\"text\":\"caf\xff\"}"[..]) => http(400, "invalid_argument", "invalid unicode code point");
     query_invalid_utf8: api("GET", "/v1/search?text=%FF%FE", &[AUTH], "") => http(400, "invalid_argument", "the query has no search words");
@@ -813,7 +813,8 @@ cases!(stdio_mcp {
     search_offset_negative: tool("search_documentation", json!({"text": "install", "offset": -5})) => tool_error("invalid_argument", "offset -5 is out of range");
     search_unknown_branch: tool("search_documentation", json!({"text": "install", "branch": "99"})) => tool_error("invalid_argument", "version \"99\" of app is not installed");
     search_text_not_a_string: tool("search_documentation", json!({"text": 42})) => tool_error("invalid_argument", "invalid type: integer `42`, expected a string");
-    search_nul_rtl_and_combining: tool("search_documentation", json!({"text": "install\u{0000}\u{202e}e\u{0301}"})) => tool_result("\"hits\":[]");
+    search_nul_rtl_and_combining: tool("search_documentation", json!({"text": "install\u{0000}\u{202e}e\u{0301}"})) => tool_error("invalid_argument", "control character (U+0000)");
+    search_rtl_and_combining: tool("search_documentation", json!({"text": "install\u{202e}e\u{0301}"})) => tool_result("\"hits\":[]");
     search_stale_generation: tool("search_documentation", json!({"text": "install", "generation": "old"})) => tool_error("generation_changed", "generation old is gone");
     load_missing_section: tool("load_documentation_page", json!({"section_key": "ffffffffffffffff", "generation": "{generation}"})) => tool_error("not_found", "no section \"ffffffffffffffff\"");
     load_offset_past_the_end: tool("load_documentation_page", json!({"section_key": "{section}", "generation": "{generation}", "offset": 99_999_999})) => tool_error("invalid_argument", "offset 99999999 is past the end");

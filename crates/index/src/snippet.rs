@@ -231,7 +231,14 @@ pub fn title_lead(text: &str, title: &str) -> usize {
         at += len;
     }
     if at > 0 {
-        let rest = text[at..].trim_start_matches(|c: char| c.is_whitespace() || separator(c));
+        // Separators after the title go, not the dashes of an option that
+        // starts the text (`OPTIONS --amend`).
+        let mut rest = text[at..].trim_start();
+        let after = rest.trim_start_matches(separator);
+        let option = rest.starts_with('-') && after.starts_with(char::is_alphanumeric);
+        if !option {
+            rest = after.trim_start();
+        }
         at = text.len() - rest.len();
     }
     at
@@ -581,6 +588,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_option_after_the_title_keeps_its_dashes() {
+        let text = "OPTIONS\n--amend Replace the tip. -q, --quiet Say less.";
+        assert_eq!(&text[title_lead(text, "OPTIONS")..], "--amend Replace the tip. -q, --quiet Say less.");
+        let text = "CREATE INDEX — define a new index";
+        assert_eq!(&text[title_lead(text, "CREATE INDEX")..], "define a new index");
+        let text = "Options: -v verbose";
+        assert_eq!(&text[title_lead(text, "Options")..], "-v verbose");
     }
 
     #[test]
