@@ -391,7 +391,7 @@ fn text_starting_with_a_hyphen_is_searched_as_written() {
 #[test]
 fn a_zero_names_every_filter_that_finds_the_hits() {
     // A project written in English only, beside a Chinese one that is the
-    // default: `project:*` in the default locale leaves the English one out.
+    // default project, in a library whose default locale is Chinese.
     let lib = Lib::new();
     let src = tempfile::tempdir().unwrap();
     for (dir, file, text) in [
@@ -406,13 +406,23 @@ fn a_zero_names_every_filter_that_finds_the_hits() {
     lib.ok(&["add", &path("handbook"), "--project", "handbook", "--version", "1", "--locale", "zh-Hans"]);
     lib.ok(&["config", "set", "default.project", "handbook"]);
     lib.ok(&["config", "set", "default.locale", "zh-Hans"]);
-    let r = lib.json(&["search", "project:* globstar"]);
+    let r = lib.json(&["search", "globstar"]);
     assert_eq!(r["total"], 0, "{r}");
     assert_eq!(r["elsewhere"], serde_json::json!([{"project": "shell", "locale": "en", "total": 1}]), "{r}");
     assert_eq!(r["hint"], "0 in handbook/zh-Hans; 1 in shell/en: add project:shell locale:en", "{r}");
     // The filters the hint names find the hits.
     let there = lib.json(&["search", "project:shell locale:en globstar"]);
     assert_eq!(there["total"], 1, "{there}");
+    // Every project: the default locale where a project has it, its own
+    // editions where it has not.
+    let all = lib.json(&["search", "project:* globstar"]);
+    assert_eq!(all["total"], 1, "{all}");
+    assert_eq!(all["scope"]["editions"], serde_json::json!(["handbook@1/zh-Hans", "shell@5/en"]), "{all}");
+    let all = lib.json(&["search", "project:* 备份"]);
+    assert_eq!(all["total"], 1, "{all}");
+    // A locale written is kept strictly.
+    let r = lib.json(&["search", "project:* locale:zh-Hans globstar"]);
+    assert_eq!(r["scope"]["editions"], serde_json::json!(["handbook@1/zh-Hans"]), "{r}");
 }
 
 #[test]

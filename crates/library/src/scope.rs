@@ -276,6 +276,10 @@ fn narrow_locale(
     }
     if let Some(l) = locale.as_deref().filter(|l| *l != "*") {
         let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
+        if given.is_none() {
+            *set = in_default_locale(set, &wanted, script);
+            return Ok(());
+        }
         let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
         if kept.is_empty() && given.is_some() {
             return Err(invalid(format!(
@@ -289,6 +293,38 @@ fn narrow_locale(
         }
     }
     Ok(())
+}
+
+/// The default locale applied to each project of `set` alone: a project's
+/// editions in it, or, for a project without it (`project:*` over a Chinese
+/// handbook and an English-only manual), its editions in the query's script
+/// (all of them when none is).
+fn in_default_locale<'a>(set: &[&'a EditionRecord], wanted: &str, script: Script) -> Vec<&'a EditionRecord> {
+    let of_script: fn(&str) -> bool = match script {
+        Script::Cjk => cjk_locale,
+        Script::Latin => english_locale,
+        Script::Other => |_| true,
+    };
+    let mut kept = Vec::with_capacity(set.len());
+    let mut projects: Vec<&str> = set.iter().map(|e| e.project.as_str()).collect();
+    projects.sort_unstable();
+    projects.dedup();
+    for project in projects {
+        let editions: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.project == project).collect();
+        let in_default: Vec<&EditionRecord> =
+            editions.iter().copied().filter(|e| e.locale == wanted).collect();
+        let in_script: Vec<&EditionRecord> =
+            editions.iter().copied().filter(|e| of_script(&e.locale)).collect();
+        kept.extend(if !in_default.is_empty() {
+            in_default
+        } else if !in_script.is_empty() {
+            in_script
+        } else {
+            editions
+        });
+    }
+    // In the manifest's order, as the set was.
+    set.iter().copied().filter(|e| kept.iter().any(|k| std::ptr::eq(*k, *e))).collect()
 }
 
 /// Keeps the domain given (case-insensitive); no default applies.
