@@ -647,6 +647,10 @@ fn a_manuals_generated_index_ranks_after_real_sections() {
     let r = lib.json(&["search", "vacuum freeze"]);
     assert_eq!(r["hits"][0]["path"], "/m/routine-vacuuming", "{r}");
     assert_eq!(r["total"], 2, "the index page is still found, just last");
+    // Its score, forty times the words, is shown no higher than the one above.
+    let scores: Vec<f64> =
+        r["hits"].as_array().unwrap().iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
 }
 
 #[test]

@@ -446,14 +446,20 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
     top(&mut loose, wanted.saturating_sub(tier1.len() + tier2.len()));
     top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len() + loose.len()));
-    let page =
-        tier1.iter().chain(&tier2).chain(&loose).chain(&listings).skip(request.offset).take(request.limit);
-    for candidate in page {
+    // A later part of the list (most words, then listings) may score more
+    // than the end of an earlier one: the score shown is at most the one
+    // above it, so that it falls as the list goes down.
+    let mut above = Score::INFINITY;
+    let ranked = tier1.iter().chain(&tier2).chain(&loose).chain(&listings).map(|c| {
+        above = above.min(c.score);
+        Candidate { score: above, ..*c }
+    });
+    for candidate in ranked.skip(request.offset).take(request.limit) {
         // Snippets cost too: a page cut short by the deadline says so.
         if flags.check(request) {
             break;
         }
-        if let Some(hit) = hit(snap, candidate, &compiled) {
+        if let Some(hit) = hit(snap, &candidate, &compiled) {
             outcome.hits.push(hit);
         }
     }

@@ -592,6 +592,25 @@ fn one_section_pages(dir: &Path, edition: &str, title: &str, texts: &[(String, S
 }
 
 #[test]
+fn scores_fall_down_the_list_across_its_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    // The long section holds both words once (tier 1, a low BM25); the short
+    // one holds one of them three times (tier 2, a high BM25 of its own).
+    let filler = "other words about something else entirely ".repeat(200);
+    let texts: Vec<(String, String)> = vec![
+        ("/parts/both".into(), format!("{filler} vacuum freeze {filler}")),
+        ("/parts/one".into(), "freeze freeze freeze".into()),
+    ];
+    let index = one_section_pages(dir.path(), "parts@1/en", "Notes", &texts);
+    let found = search(&index, "vacuum freeze", &["parts@1/en"], 0, 10);
+    assert_eq!(paths(&found), ["/parts/both", "/parts/one"]);
+    assert!(found.hits[0].score >= found.hits[1].score, "{:?}", found.hits);
+    // A page further down shows the same scores as the one list.
+    let second = search(&index, "vacuum freeze", &["parts@1/en"], 1, 1);
+    assert_eq!(second.hits[0].score, found.hits[1].score);
+}
+
+#[test]
 fn a_chinese_sentences_bigrams_across_word_edges_weigh_less_than_its_words() {
     let dir = tempfile::tempdir().unwrap();
     // 取消另外会话 is written without spaces: 消另 and 外会 stand across
@@ -1415,6 +1434,8 @@ mod paging {
             }
             pages.truncate(50);
             prop_assert_eq!(pages, keys(&all));
+            // The scores shown fall as the list goes down, across its parts.
+            prop_assert!(all.hits.windows(2).all(|w| w[0].score >= w[1].score), "{:?}", all.hits);
         }
     }
 }
