@@ -310,7 +310,7 @@ pub struct ReadArgs {
     #[arg(long, value_name = "KEY")]
     pub section: Option<String>,
     /// Start, in characters (Unicode scalar values).
-    #[arg(long, allow_negative_numbers = true, value_name = "0-", value_parser = whole_number)]
+    #[arg(long, allow_negative_numbers = true, value_name = "CHARS", value_parser = whole_number)]
     pub offset: Option<i64>,
     /// At most this many characters (default 16000, max 50000).
     #[arg(long, allow_negative_numbers = true, value_name = "1-50000", value_parser = whole_number)]

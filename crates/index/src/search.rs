@@ -448,7 +448,7 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len() + loose.len()));
     // A later part of the list (most words, then listings) may score more
     // than the end of an earlier one: the score shown is at most the one
-    // above it, so that it falls as the list goes down.
+    // above it, so that it never rises as the list goes down.
     let mut above = Score::INFINITY;
     let ranked = tier1.iter().chain(&tier2).chain(&loose).chain(&listings).map(|c| {
         above = above.min(c.score);
