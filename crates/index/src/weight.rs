@@ -100,12 +100,18 @@ fn link_text_chars(markdown: &str) -> usize {
     linked
 }
 
-/// The index of the bracket closing the one at `open`, brackets escaped
-/// with `\\` skipped.
+/// Longest link text or target read, in bytes: past it a bracket is no
+/// link's, and a section of unclosed brackets costs a bounded scan per
+/// bracket rather than one to its end.
+const MAX_LINK_BYTES: usize = 2048;
+
+/// The index of the bracket closing the one at `open` within
+/// [`MAX_LINK_BYTES`], brackets escaped with `\\` skipped.
 fn closing(bytes: &[u8], open: usize, left: u8, right: u8) -> Option<usize> {
     let mut depth = 0usize;
     let mut at = open;
-    while at < bytes.len() {
+    let end = bytes.len().min(open.saturating_add(MAX_LINK_BYTES));
+    while at < end {
         match bytes[at] {
             b'\\' => at += 1,
             b if b == left => depth += 1,
@@ -335,6 +341,10 @@ pub(crate) mod tests {
         index.title = "Contents".into();
         assert_eq!(section_weight(&manual, &index), FULL_WEIGHT);
         assert_eq!(link_text_chars("[**\\[**](/a#b) ![image](x.png) \\[not](a link) [a](b)"), 1);
+        // Unclosed brackets and targets are no links (each costs a scan of
+        // at most `MAX_LINK_BYTES`).
+        assert_eq!(link_text_chars(&"[".repeat(64 * 1024)), 0);
+        assert_eq!(link_text_chars(&format!("[a]({}", "(".repeat(64 * 1024))), 1);
         let mut listing = page("/pg/bookindex", "Index");
         listing.listing = true;
         assert!(is_listing(section_weight(&listing, &lead)));
