@@ -263,68 +263,67 @@ fn narrow_locale(
     script: Script,
 ) -> Result<(), LibraryError> {
     let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
-    if locale.is_none() {
-        let of_script: fn(&str) -> bool = match script {
-            Script::Cjk => cjk_locale,
-            Script::Latin => english_locale,
-            Script::Other => return Ok(()),
-        };
-        if set.iter().any(|e| of_script(&e.locale)) {
+    let Some(l) = locale.as_deref() else {
+        if let Some(of_script) = script_locales(script)
+            && set.iter().any(|e| of_script(&e.locale))
+        {
             set.retain(|e| of_script(&e.locale));
         }
         return Ok(());
+    };
+    if l == "*" {
+        return Ok(());
     }
-    if let Some(l) = locale.as_deref().filter(|l| *l != "*") {
-        let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
-        if given.is_none() {
-            *set = in_default_locale(set, &wanted, script);
-            return Ok(());
-        }
-        let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
-        if kept.is_empty() && given.is_some() {
-            return Err(invalid(format!(
-                "locale {l:?} is not installed for this scope{}; available: {} (or * for all)",
-                suggestion(l, set.iter().map(|e| e.locale.as_str())),
-                listing(set.iter().map(|e| e.locale.as_str()))
-            )));
-        }
-        if !kept.is_empty() {
-            *set = kept;
-        }
+    let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
+    if given.is_none() {
+        in_default_locale(set, &wanted, script);
+        return Ok(());
     }
+    let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
+    if kept.is_empty() {
+        return Err(invalid(format!(
+            "locale {l:?} is not installed for this scope{}; available: {} (or * for all)",
+            suggestion(l, set.iter().map(|e| e.locale.as_str())),
+            listing(set.iter().map(|e| e.locale.as_str()))
+        )));
+    }
+    *set = kept;
     Ok(())
 }
 
-/// The default locale applied to each project of `set` alone: a project's
+/// The locales a query written in `script` reads (CJK text the CJK ones,
+/// Latin text the English ones); None when the script tells none apart.
+fn script_locales(script: Script) -> Option<fn(&str) -> bool> {
+    match script {
+        Script::Cjk => Some(cjk_locale),
+        Script::Latin => Some(english_locale),
+        Script::Other => None,
+    }
+}
+
+/// Applies the default locale to each project of `set` alone: a project's
 /// editions in it, or, for a project without it (`project:*` over a Chinese
 /// handbook and an English-only manual), its editions in the query's script
-/// (all of them when none is).
-fn in_default_locale<'a>(set: &[&'a EditionRecord], wanted: &str, script: Script) -> Vec<&'a EditionRecord> {
-    let of_script: fn(&str) -> bool = match script {
-        Script::Cjk => cjk_locale,
-        Script::Latin => english_locale,
-        Script::Other => |_| true,
+/// ([`script_locales`]; all of them when none is).
+fn in_default_locale(set: &mut Vec<&EditionRecord>, wanted: &str, script: Script) {
+    let of_script = script_locales(script).unwrap_or(|_| true);
+    let has = |project: &str, locale: &dyn Fn(&str) -> bool| {
+        set.iter().any(|e| e.project == project && locale(&e.locale))
     };
-    let mut kept = Vec::with_capacity(set.len());
-    let mut projects: Vec<&str> = set.iter().map(|e| e.project.as_str()).collect();
-    projects.sort_unstable();
-    projects.dedup();
-    for project in projects {
-        let editions: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.project == project).collect();
-        let in_default: Vec<&EditionRecord> =
-            editions.iter().copied().filter(|e| e.locale == wanted).collect();
-        let in_script: Vec<&EditionRecord> =
-            editions.iter().copied().filter(|e| of_script(&e.locale)).collect();
-        kept.extend(if !in_default.is_empty() {
-            in_default
-        } else if !in_script.is_empty() {
-            in_script
-        } else {
-            editions
-        });
-    }
-    // In the manifest's order, as the set was.
-    set.iter().copied().filter(|e| kept.iter().any(|k| std::ptr::eq(*k, *e))).collect()
+    let kept: Vec<&EditionRecord> = set
+        .iter()
+        .copied()
+        .filter(|e| {
+            if has(&e.project, &|l| l == wanted) {
+                e.locale == wanted
+            } else if has(&e.project, &of_script) {
+                of_script(&e.locale)
+            } else {
+                true
+            }
+        })
+        .collect();
+    *set = kept;
 }
 
 /// Keeps the domain given (case-insensitive); no default applies.
