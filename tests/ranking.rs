@@ -296,6 +296,34 @@ fn library() -> tempfile::TempDir {
             ],
         ),
     );
+    // Two commands whose options fold alike (`-O`, `-o`); the one
+    // declaring `-o` names the widget more often.
+    write(
+        en.path(),
+        "widget-build.html",
+        page(
+            "widget-build(1)",
+            "widget-build - Build a widget",
+            &[(
+                "_options",
+                "OPTIONS",
+                "<div class=\"dlist\"><dl><dt class=\"hdlist1\">-O, --optimize</dt><dd><p>Optimize the build.</p></dd></dl></div>",
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "widget-pack.html",
+        page(
+            "widget-pack(1)",
+            "widget-pack - Pack a widget, widget by widget",
+            &[(
+                "_options",
+                "OPTIONS",
+                "<div class=\"dlist\"><dl><dt class=\"hdlist1\">-o, --output</dt><dd><p>Write the widget pack of each widget to a file.</p></dd></dl></div>",
+            )],
+        ),
+    );
     write(
         en.path(),
         "widget-manual.html",
@@ -855,6 +883,11 @@ fn check(face: &mut dyn Face, name: &str) {
     // An option of one letter is a name too.
     let r = face.search("widget commit -q", "en");
     assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
+    // Of two options that differ in case only, the one typed comes first.
+    for (query, page) in [("widget -O", "/m/widget-build"), ("widget -o", "/m/widget-pack")] {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r), (page.to_owned(), "_options".to_owned()), "{name}: {query}: {r}");
+    }
 
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.

@@ -14,11 +14,11 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
-use crate::keys::{defined_key_of_folded, symbol_key_of_folded, unqualified_key};
+use crate::keys::{cased_key, defined_key_of_folded, symbol_key, symbol_key_of_folded, unqualified_key};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{
-    bare_name, content_pieces, identifier_symbols, is_stopword, kind_named, latin_names, message_start,
+    bare_name, content_pieces, identifier_names, is_stopword, kind_named, latin_names, message_start,
 };
 use crate::records::term_query;
 use crate::request::SearchRequest;
@@ -37,6 +37,11 @@ const SYMBOL_SCORE: Score = 10_000.0;
 /// `sys.setrecursionlimit`) scores, over a name's own: a name declared as
 /// written comes first.
 const UNQUALIFIED_SHARE: Score = 0.5;
+/// What a name declared with the case the query types it in adds, over
+/// the score of the name (`-O` before `-o` for `python -O`): more than BM25
+/// tells apart sections declaring names that fold alike, far less than
+/// tells a name from its last part.
+const CASED_SHARE: Score = 0.05;
 /// Score given to the section defining an identifier the query names among
 /// other words (`work_mem` in `how much work_mem per sort`): below an exact
 /// symbol, above any BM25 sum.
@@ -241,6 +246,8 @@ impl Unit {
 /// A query word or phrase, folded and analysed once.
 struct Word {
     folded: String,
+    /// As typed (a name's case tells `-O` from `-o`; see [`cased_key`]).
+    written: String,
     /// Its terms as the index holds them ([`phrase_terms`]).
     terms: Vec<(usize, String)>,
     /// Its other spellings ([`spellings`]), folded, with their terms: each
@@ -290,7 +297,7 @@ impl Word {
             .collect();
         let stop = is_stopword(&folded);
         let held = vec![true; others.len()];
-        Word { folded, terms, others, held, stop }
+        Word { folded, written: text.to_owned(), terms, others, held, stop }
     }
 
     /// Marks the other spellings that a term no section holds spells:
@@ -574,18 +581,21 @@ fn tier1(
     (stats, f): (&Stats<'_>, &Fields),
     request: &SearchRequest<'_>,
     units: &Units,
-    (words, symbol_text): (&[Word], &str),
+    (words, (symbol_text, written)): (&[Word], (&str, &str)),
     (names, asked, pasted): (&[String], Option<&str>, bool),
 ) -> Box<dyn Query> {
     // A name written as a call, a subscript or a decorator (`print()`,
     // `Optional[int]`, `@staticmethod`) is the name.
-    let bare = bare_name(symbol_text);
-    let symbol = (!symbol_text.is_empty()).then(|| symbol_query(f, symbol_text, SYMBOL_SCORE));
-    let symbol = symbol.into_iter().chain(bare.map(|name| symbol_query(f, name, SYMBOL_SCORE)));
+    let bare = bare_name(symbol_text).map(|name| (name, bare_name(written).unwrap_or(written)));
+    let symbol =
+        (!symbol_text.is_empty()).then(|| symbol_query(f, (symbol_text, Some(written)), SYMBOL_SCORE));
+    let symbol = symbol
+        .into_iter()
+        .chain(bare.map(|(name, as_typed)| symbol_query(f, (name, Some(as_typed)), SYMBOL_SCORE)));
     // Names written apart (`ArrayUtils contains`) are the member they name
     // (`ArrayUtils.contains`).
     let dotted = (!pasted).then(|| dotted_symbol(words)).flatten();
-    let symbol = symbol.chain(dotted.map(|key| symbol_query(f, &key, SYMBOL_SCORE)));
+    let symbol = symbol.chain(dotted.map(|key| symbol_query(f, (&key, None), SYMBOL_SCORE)));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
@@ -606,18 +616,23 @@ fn tier1(
         .collect();
     // A section defining an identifier the query names qualifies too.
     // So does one naming a name by its kind (`port configuration parameter`).
-    let mut named: Vec<String> = Vec::new();
-    let kind = kind_named(&request.query.words);
-    let only_symbols = symbol_only_words(stats, f, words);
+    // Each with the name as typed, where the query has it.
+    let mut named: Vec<(String, Option<&str>)> = Vec::new();
+    let kind = kind_named(&request.query.words).map(|k| (k, None));
+    let only_symbols = symbol_only_words(stats, f, words).into_iter().map(|k| (k, None));
     // (None in a pasted message: the section quoting it is what it asks for.)
-    let identifiers = request.query.words.iter().flat_map(|w| identifier_symbols(w));
-    for key in identifiers.chain(kind).chain(only_symbols).filter(|_| !pasted) {
-        if key != symbol_text && Some(key.as_str()) != bare && !named.contains(&key) {
-            named.push(key);
+    let identifiers = request.query.words.iter().flat_map(|w| identifier_names(w));
+    let identifiers = identifiers.map(|name| (symbol_key(name), Some(name)));
+    for (key, as_typed) in identifiers.chain(kind).chain(only_symbols).filter(|_| !pasted) {
+        if key != symbol_text && Some(key.as_str()) != bare.map(|b| b.0) && !named.iter().any(|n| n.0 == key)
+        {
+            named.push((key, as_typed));
         }
     }
-    let mut alternatives: Vec<(Occur, Box<dyn Query>)> =
-        named.iter().map(|k| (Occur::Should, symbol_query(f, k, NAMED_SYMBOL_SCORE))).collect();
+    let mut alternatives: Vec<(Occur, Box<dyn Query>)> = named
+        .iter()
+        .map(|(k, as_typed)| (Occur::Should, symbol_query(f, (k, *as_typed), NAMED_SYMBOL_SCORE)))
+        .collect();
     alternatives.extend(symbol.map(|s| (Occur::Should, s)));
     match (all_words.is_empty(), alternatives.is_empty()) {
         (false, false) => {
@@ -629,7 +644,7 @@ fn tier1(
         (true, false) => tier1.extend(alternatives),
         (true, true) => {}
     }
-    let names = names.iter().filter(|k| **k != symbol_text && !named.contains(k));
+    let names = names.iter().filter(|k| **k != symbol_text && !named.iter().any(|n| &n.0 == *k));
     push_names(&mut tier1, f, names);
     // A query that starts with a symbol (`create index concurrently`) favours
     // the sections of the page defining it; BM25 picks among them.
@@ -660,11 +675,21 @@ fn dotted_symbol(words: &[Word]) -> Option<String> {
 
 /// The sections declaring a name, or a qualified name it is the last part
 /// of (scored [`UNQUALIFIED_SHARE`] of `score`).
-fn symbol_query(f: &Fields, key: &str, score: Score) -> Box<dyn Query> {
-    Box::new(BooleanQuery::new(vec![
+///
+/// Of the names that fold alike (`-O` and `-o`), the one declared as the
+/// query types it (`as_typed`) adds [`CASED_SHARE`] of that.
+fn symbol_query(f: &Fields, (key, as_typed): (&str, Option<&str>), score: Score) -> Box<dyn Query> {
+    let mut clauses = vec![
         (Occur::Should, const_term(f.symbol, key, score)),
         (Occur::Should, const_term(f.symbol, &unqualified_key(key), score * UNQUALIFIED_SHARE)),
-    ]))
+    ];
+    if let Some(cased) = as_typed.and_then(cased_key) {
+        let share = score * CASED_SHARE;
+        clauses.push((Occur::Should, const_term(f.symbol, &cased, share)));
+        clauses
+            .push((Occur::Should, const_term(f.symbol, &unqualified_key(&cased), share * UNQUALIFIED_SHARE)));
+    }
+    Box::new(BooleanQuery::new(clauses))
 }
 
 /// A question's names, each scoring the sections defining it, when the
@@ -712,6 +737,15 @@ fn exact_symbol(words: &[Word], phrases: &[Word]) -> String {
         symbol_key_of_folded([phrase.folded.as_str()])
     } else {
         String::new()
+    }
+}
+
+/// The text of [`exact_symbol`] as typed, its case kept.
+fn exact_written(words: &[Word], phrases: &[Word]) -> String {
+    match (words, phrases) {
+        ([], [phrase]) => phrase.written.clone(),
+        ([], _) => String::new(),
+        (words, _) => words.iter().map(|w| w.written.as_str()).collect::<Vec<_>>().join(" "),
     }
 }
 
@@ -1194,9 +1228,10 @@ pub(crate) fn compile(
         }
     }
     let symbol_text = exact_symbol(&words, &phrases);
+    let written = exact_written(&words, &phrases);
     let asked = asked_term(&words, &symbol_text);
     let named = (&names[..], asked.as_deref(), message.is_some());
-    let tier1 = tier1((stats, f), request, &units, (&words, &symbol_text), named);
+    let tier1 = tier1((stats, f), request, &units, (&words, (&symbol_text, &written)), named);
     // Each word's rarity, looked up once (in `stats`) for tier 2, proximity,
     // the edge-bigram test and the tiers' BM25.
     let idfs: Vec<Option<Score>> = latin.iter().chain(&grams).map(|u| idf(stats, f.body, u)).collect();

@@ -2,6 +2,7 @@
 //! matched (indexed and queried alike).
 
 use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::text::{fold, is_cjk};
 use crate::tokenizer::{TokenKind, analyze_each};
@@ -15,6 +16,10 @@ const DEFINED_MARK: &str = "\u{1}";
 /// alone finds its section, but a question's plain words (`read`, `count`)
 /// that happen to be some method's name are no names of it.
 const UNQUALIFIED_MARK: &str = "\u{2}";
+/// What the key of a name as written, its case kept, starts with in the
+/// symbol field: the folded key finds `-O` and `-o`, `Path` and `path`
+/// alike, and this one tells apart the name typed with its case.
+const CASED_MARK: &str = "\u{3}";
 
 /// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
 pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
@@ -38,6 +43,23 @@ pub(crate) fn section_key_num(edition: &str, path: &str, ordinal: usize) -> u64 
 /// The key of a qualified name's last part, from its [`symbol_key`].
 pub(crate) fn unqualified_key(key: &str) -> String {
     format!("{UNQUALIFIED_MARK}{key}")
+}
+
+/// The key of a name as written ([`CASED_MARK`], then the name in NFC,
+/// its case kept, whitespace collapsed to single spaces); None when no
+/// letter of it has case (`::`, `索引`), which the folded key tells apart.
+pub(crate) fn cased_key(name: &str) -> Option<String> {
+    if !name.chars().any(|c| c.is_lowercase() || c.is_uppercase()) {
+        return None;
+    }
+    let nfc: String = name.nfc().collect();
+    Some(format!("{CASED_MARK}{}", nfc.split_whitespace().collect::<Vec<_>>().join(" ")))
+}
+
+/// True for the key of a name as written ([`cased_key`]).
+#[cfg(test)]
+pub(crate) fn is_cased_key(key: &str) -> bool {
+    key.starts_with(CASED_MARK)
 }
 
 /// A symbol as matched: folded, whitespace collapsed to single spaces.
@@ -92,6 +114,17 @@ mod tests {
         assert_ne!(defined_key("operator class"), symbol_key("operator class"));
         assert_eq!(defined_key("操作符类"), format!("{DEFINED_MARK}操作符类"));
         assert_eq!(defined_key("—"), "");
+    }
+
+    #[test]
+    fn cased_keys_keep_case_and_only_exist_for_letters_with_case() {
+        assert_ne!(cased_key("-O"), cased_key("-o"));
+        assert_eq!(cased_key(" git  -C "), cased_key("git -C"));
+        assert_eq!(cased_key("e\u{301}"), cased_key("é"), "NFC");
+        assert!(cased_key("-O").is_some_and(|k| is_cased_key(&k) && k != symbol_key("-O")));
+        assert_eq!(cased_key("::"), None);
+        assert_eq!(cased_key("索引"), None);
+        assert!(!is_cased_key(&symbol_key("-O")) && !is_cased_key(&unqualified_key("x")));
     }
 
     #[test]

@@ -268,17 +268,15 @@ fn determiner_len(text: &str) -> Option<usize> {
     })
 }
 
-/// The symbol keys of the identifier-like parts of a query word (runs
-/// outside CJK text holding `_`, `::`, a leading `-` or an inner capital:
+/// The identifier-like parts of a query word, as written (runs outside
+/// CJK text holding `_`, `::`, a leading `-` or an inner capital:
 /// `work_mem`, `--data-only`, `IntervalStyle`): a section defining such a
 /// name is what a query naming it asks for, whatever else it says.
-pub(crate) fn identifier_symbols(word: &str) -> Vec<String> {
+pub(crate) fn identifier_names(word: &str) -> Vec<&str> {
     word.split(is_cjk)
         .map(|run| run.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')))
         .map(|run| bare_name(run).unwrap_or(run))
-        .filter(|run| is_identifier(run))
-        .map(symbol_key)
-        .filter(|k| !k.is_empty())
+        .filter(|run| is_identifier(run) && !symbol_key(run).is_empty())
         .collect()
 }
 
@@ -560,26 +558,26 @@ mod tests {
     #[test]
     fn identifiers_inside_words() {
         assert_eq!(
-            identifier_symbols("default_transaction_isolation配置参数"),
+            identifier_names("default_transaction_isolation配置参数"),
             ["default_transaction_isolation"]
         );
-        assert_eq!(identifier_symbols("IntervalStyle配置参数"), ["intervalstyle"]);
-        assert_eq!(identifier_symbols("--data-only"), ["--data-only"]);
-        assert_eq!(identifier_symbols("(work_mem)"), ["work_mem"]);
-        assert!(identifier_symbols("vacuum").is_empty());
-        assert!(identifier_symbols("VACUUM").is_empty());
-        assert_eq!(identifier_symbols("-e"), ["-e"]);
-        assert_eq!(identifier_symbols("-i"), ["-i"]);
-        assert!(identifier_symbols("-1").is_empty());
-        assert!(identifier_symbols("a-b").is_empty());
-        assert!(identifier_symbols("索引").is_empty());
+        assert_eq!(identifier_names("IntervalStyle配置参数"), ["IntervalStyle"]);
+        assert_eq!(identifier_names("--data-only"), ["--data-only"]);
+        assert_eq!(identifier_names("(work_mem)"), ["work_mem"]);
+        assert!(identifier_names("vacuum").is_empty());
+        assert!(identifier_names("VACUUM").is_empty());
+        assert_eq!(identifier_names("-e"), ["-e"]);
+        assert_eq!(identifier_names("-i"), ["-i"]);
+        assert!(identifier_names("-1").is_empty());
+        assert!(identifier_names("a-b").is_empty());
+        assert!(identifier_names("索引").is_empty());
         // Names written as calls or decorators, and dotted names.
-        assert_eq!(identifier_symbols("pg_sleep(5)"), ["pg_sleep"]);
-        assert_eq!(identifier_symbols("os.path.join()"), ["os.path.join"]);
-        assert_eq!(identifier_symbols("@functools.cache"), ["functools.cache"]);
-        assert_eq!(identifier_symbols("json.dumps"), ["json.dumps"]);
+        assert_eq!(identifier_names("pg_sleep(5)"), ["pg_sleep"]);
+        assert_eq!(identifier_names("os.path.join()"), ["os.path.join"]);
+        assert_eq!(identifier_names("@functools.cache"), ["functools.cache"]);
+        assert_eq!(identifier_names("json.dumps"), ["json.dumps"]);
         for word in ["e.g.", "i.e.", "3.11", "v1.2", "end."] {
-            assert!(identifier_symbols(word).is_empty(), "{word}");
+            assert!(identifier_names(word).is_empty(), "{word}");
         }
     }
 

@@ -362,6 +362,29 @@ fn top(candidates: &mut [Candidate], k: usize) {
     }
 }
 
+/// The parts of the list in order (each best first), with the scores they
+/// show. A later part (most of the words, any word, listings) is scored on
+/// a scale of its own and may score more than the end of an earlier one:
+/// its scores are scaled so that its best shows at most the score above
+/// it. Scores then never rise down the list, and the hits of one part keep
+/// their differences (a long run of equal scores would say their order
+/// means nothing). Each part is whole up to the last hit wanted, so a hit
+/// shows the same score whatever the page size.
+fn shown_scores(parts: [&[Candidate]; 4]) -> Vec<Candidate> {
+    let mut shown = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+    let mut above = Score::INFINITY;
+    for part in parts {
+        let best = part.first().map_or(0.0, |c| c.score);
+        let scale = if best > above { above / best } else { 1.0 };
+        for c in part {
+            // (`min`: rounding never lifts a score over the one above.)
+            above = (c.score * scale).min(above);
+            shown.push(Candidate { score: above, ..*c });
+        }
+    }
+    shown
+}
+
 /// Ranked search, uncached. Never panics; flags instead of failing.
 fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     let mut outcome = SearchOutcome::default();
@@ -446,15 +469,8 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
     top(&mut tier2, wanted.saturating_sub(tier1.len()));
     top(&mut loose, wanted.saturating_sub(tier1.len() + tier2.len()));
     top(&mut listings, wanted.saturating_sub(tier1.len() + tier2.len() + loose.len()));
-    // A later part of the list (most words, then listings) may score more
-    // than the end of an earlier one: the score shown is at most the one
-    // above it, so that it never rises as the list goes down.
-    let mut above = Score::INFINITY;
-    let ranked = tier1.iter().chain(&tier2).chain(&loose).chain(&listings).map(|c| {
-        above = above.min(c.score);
-        Candidate { score: above, ..*c }
-    });
-    for candidate in ranked.skip(request.offset).take(request.limit) {
+    let ranked = shown_scores([&tier1, &tier2, &loose, &listings]);
+    for candidate in ranked.into_iter().skip(request.offset).take(request.limit) {
         // Snippets cost too: a page cut short by the deadline says so.
         if flags.check(request) {
             break;

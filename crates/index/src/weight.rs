@@ -145,8 +145,17 @@ fn unnumbered(title: &str) -> &str {
 }
 
 /// Folders that hold release notes page by page (Python's `whatsnew/3.7`).
-const RELEASE_NOTES_FOLDERS: &[&str] =
-    &["whatsnew", "whats-new", "what-s-new", "release-notes", "releasenotes", "changelog", "changelogs"];
+const RELEASE_NOTES_FOLDERS: &[&str] = &[
+    "whatsnew",
+    "whats-new",
+    "what-s-new",
+    "release",
+    "releases",
+    "release-notes",
+    "releasenotes",
+    "changelog",
+    "changelogs",
+];
 
 /// Release notes, changelogs, "what's new" pages and guides from one
 /// version to the next: by the page's file name, its folder or its title,
@@ -157,25 +166,31 @@ fn is_release_notes(page: &Page) -> bool {
     if parts.any(|folder| RELEASE_NOTES_FOLDERS.contains(&folder.to_ascii_lowercase().as_str())) {
         return true;
     }
-    let by_name = [
-        "release-",
-        "release_",
-        "releases",
-        "releasenotes",
-        "changelog",
-        "changes",
-        "whats-new",
-        "what-s-new",
-        "new-features",
-        "new_features",
-        "news",
-        // Guides from one major version to the next walk every change.
-        "migration-guide",
-        "migrating-to",
-        "upgrade-guide",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p))
+    // `release-18-6`, `release_notes`, not `release_postfix`.
+    let release_n = ["release-", "release_"].iter().filter_map(|p| name.strip_prefix(p)).any(|rest| {
+        let version = rest.strip_prefix('v').unwrap_or(rest);
+        version.starts_with(|c: char| c.is_ascii_digit())
+            || rest.starts_with("note")
+            || rest.starts_with("history")
+    });
+    let by_name = release_n
+        || [
+            "releases",
+            "releasenotes",
+            "changelog",
+            "changes",
+            "whats-new",
+            "what-s-new",
+            "new-features",
+            "new_features",
+            "news",
+            // Guides from one major version to the next walk every change.
+            "migration-guide",
+            "migrating-to",
+            "upgrade-guide",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
         || name == "release"
         || name == "history";
     if by_name {
@@ -183,28 +198,29 @@ fn is_release_notes(page: &Page) -> bool {
     }
     // Typeset apostrophes (`What’s New In Python 3.7`) count as plain ones.
     let title = unnumbered(&page.title).to_lowercase().replace(['\u{2019}', '\u{2018}'], "'");
-    let release_n = ["release ", "发布 ", "版本 "]
+    let release_title = ["release ", "发布 ", "版本 "]
         .iter()
         .any(|p| title.strip_prefix(p).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())));
     let between_versions = ["migration guide", "upgrade guide", "迁移指南", "new features in "]
         .iter()
         .any(|g| title.contains(g));
-    release_n
+    // Named so anywhere in the title: `CMake 3.8 Release Notes`.
+    let named = [
+        "release notes",
+        "changelog",
+        "change log",
+        "发行说明",
+        "版本说明",
+        "发布说明",
+        "更新日志",
+        "变更日志",
+    ]
+    .iter()
+    .any(|p| title.contains(p));
+    release_title
         || between_versions
-        || [
-            "release notes",
-            "changelog",
-            "change log",
-            "what's new",
-            "whats new",
-            "发行说明",
-            "版本说明",
-            "发布说明",
-            "更新日志",
-            "变更日志",
-        ]
-        .iter()
-        .any(|p| title.starts_with(p))
+        || named
+        || ["what's new", "whats new"].iter().any(|p| title.starts_with(p))
 }
 
 /// A reference page's closing parts that name the page's subject without
@@ -273,6 +289,14 @@ pub(crate) mod tests {
             ("/py/whatsnew/2.0", "Python 2.0", RELEASE_NOTES_WEIGHT),
             ("/app/docs/v3", "What\u{2019}s new in 3.0", RELEASE_NOTES_WEIGHT),
             ("/py/library/asyncio-task", "Coroutines and Tasks", FULL_WEIGHT),
+            ("/cmake/release/3.8", "CMake 3.8 Release Notes", RELEASE_NOTES_WEIGHT),
+            ("/app/releases/v2", "Version 2", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/2-1", "Widget 2.1 Release Notes", RELEASE_NOTES_WEIGHT),
+            ("/zh/app/docs/2-1", "Widget 2.1 发行说明", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/release", "Release", RELEASE_NOTES_WEIGHT),
+            ("/cmake/prop_tgt/release_postfix", "RELEASE_POSTFIX", FULL_WEIGHT),
+            ("/app/docs/release-v2-1", "Two", RELEASE_NOTES_WEIGHT),
+            ("/app/docs/release_notes", "Notes", RELEASE_NOTES_WEIGHT),
             ("/fastify/Guides/Migration-Guide-V3", "V3 Migration Guide", RELEASE_NOTES_WEIGHT),
             ("/app/docs/moving-on", "Upgrade Guide for 2.x", RELEASE_NOTES_WEIGHT),
             ("/app/docs/v5", "The V5 Migration Guide", RELEASE_NOTES_WEIGHT),

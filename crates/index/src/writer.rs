@@ -14,7 +14,9 @@ use tantivy::schema::TantivyDocument;
 
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
-use crate::keys::{defined_key, is_defined_key, section_key, section_key_num, symbol_key, unqualified_key};
+use crate::keys::{
+    cased_key, defined_key, is_defined_key, section_key, section_key_num, symbol_key, unqualified_key,
+};
 use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
 
@@ -122,10 +124,15 @@ const PAGE_SYMBOLS_MAX: usize = 256;
 /// reader types alone. They name their section as the symbol does, but no
 /// other section of its page (a question that starts with `count` or
 /// `split` favours no page).
-fn section_symbols(page: &Page) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+///
+/// Third, each section's names as written, their case kept ([`cased_key`]):
+/// `-O` and `-o` fold to one key, and these tell them apart. They too name
+/// only their own section.
+fn section_symbols(page: &Page) -> [Vec<Vec<String>>; 3] {
     let sections = page.sections.len().max(1);
     let mut symbols: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut tails: Vec<Vec<String>> = vec![Vec::new(); sections];
+    let mut cased: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); sections];
     let mut by_anchor: HashMap<String, usize> = HashMap::new();
     for (ordinal, section) in page.sections.iter().enumerate() {
@@ -143,35 +150,46 @@ fn section_symbols(page: &Page) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
             }
         }
     }
-    let mut attach = |key: String, anchor: Option<&str>, tail: bool| {
+    // Where each key goes: symbols, tails or cased.
+    let mut attach = |key: String, anchor: Option<&str>, to: usize| {
         if key.is_empty() {
             return;
         }
         let at = anchor.and_then(|a| by_anchor.get(a).copied()).unwrap_or(0);
         if seen[at].insert(key.clone()) {
-            let to = if tail { &mut tails } else { &mut symbols };
-            to[at].push(key);
+            [&mut symbols, &mut tails, &mut cased][to][at].push(key);
         }
     };
+    // (An empty key, of a name with no letter that has case, is none.)
+    let cased_of = |name: &str| cased_key(name).unwrap_or_default();
     for symbol in &page.symbols {
-        let key =
-            if symbol.kind == DEFINED_TERM { defined_key(&symbol.name) } else { symbol_key(&symbol.name) };
-        attach(key, symbol.anchor.as_deref(), false);
+        let anchor = symbol.anchor.as_deref();
+        if symbol.kind == DEFINED_TERM {
+            attach(defined_key(&symbol.name), anchor, 0);
+        } else {
+            attach(symbol_key(&symbol.name), anchor, 0);
+            attach(cased_of(&symbol.name), anchor, 2);
+        }
     }
     for symbol in page.symbols.iter().filter(|s| s.kind != DEFINED_TERM) {
         if let Some(tail) = unqualified(&symbol.name) {
-            attach(unqualified_key(&symbol_key(tail)), symbol.anchor.as_deref(), true);
+            attach(unqualified_key(&symbol_key(tail)), symbol.anchor.as_deref(), 1);
+            if let Some(key) = cased_key(tail) {
+                attach(unqualified_key(&key), symbol.anchor.as_deref(), 2);
+            }
         }
     }
     for section in page.sections.iter().skip(1) {
         if let (Some(name), Some(anchor)) = (heading_name(&section.title, &page.title), &section.anchor) {
-            attach(symbol_key(&name), Some(anchor), false);
+            attach(symbol_key(&name), Some(anchor), 0);
+            attach(cased_of(&name), Some(anchor), 2);
         }
     }
     if title_is_symbol(&page.title) {
-        attach(symbol_key(&page.title), None, false);
+        attach(symbol_key(&page.title), None, 0);
+        attach(cased_of(&page.title), None, 2);
     }
-    (symbols, tails)
+    [symbols, tails, cased]
 }
 
 /// The last part of a qualified name (`setrecursionlimit` of
@@ -235,7 +253,7 @@ impl Writer {
     /// derived from (edition, page path, section ordinal).
     pub fn add_page(&mut self, edition: &str, page: &Page) -> Result<(), IndexError> {
         let f = &self.shared.fields;
-        let (symbols, tails) = section_symbols(page);
+        let [symbols, tails, cased] = section_symbols(page);
         let markdown_at = slices(&page.markdown, page.sections.iter().map(|s| s.markdown.as_str()));
         let page_symbols = page_symbols(&symbols);
         for (ordinal, section) in page.sections.iter().enumerate() {
@@ -268,7 +286,7 @@ impl Writer {
                 doc.add_text(f.breadcrumb, crumb);
             }
             doc.add_text(f.body, &section.text);
-            for symbol in symbols[ordinal].iter().chain(&tails[ordinal]) {
+            for symbol in symbols[ordinal].iter().chain(&tails[ordinal]).chain(&cased[ordinal]) {
                 doc.add_text(f.symbol, symbol);
             }
             for symbol in &page_symbols {
@@ -387,6 +405,7 @@ mod tests {
     use lectern_corpus::{Section, Symbol};
 
     use super::*;
+    use crate::keys::is_cased_key;
 
     fn section(anchor: Option<&str>, markdown: &str) -> Section {
         Section {
@@ -446,7 +465,7 @@ mod tests {
             symbol("nowhere", Some("missing")),
             symbol("page", None),
         ];
-        let (found, tails) = section_symbols(&page);
+        let [found, tails, cased] = section_symbols(&page);
         assert_eq!(found[0], ["nowhere", "page"]);
         assert_eq!(found[1], ["asyncio.sleep"]);
         assert_eq!(found[2], ["asyncio.gather", "asyncio.run", "odd"]);
@@ -454,6 +473,12 @@ mod tests {
         assert_eq!(tails[1], [unqualified_key("sleep")]);
         assert_eq!(tails[2], [unqualified_key("gather"), unqualified_key("run")]);
         assert!(tails[0].is_empty());
+        // Each name as written too, on its own section only.
+        assert_eq!(
+            cased[1],
+            [cased_key("asyncio.sleep").unwrap(), unqualified_key(&cased_key("sleep").unwrap())]
+        );
+        assert!(!page_symbols(&found).iter().any(|k| is_cased_key(k)));
         assert!(!page_symbols(&found).iter().any(|k| k.contains("gather") && *k != "asyncio.gather"));
     }
 
@@ -481,7 +506,7 @@ mod tests {
                 anchor: Some("opclass".into()),
             },
         ];
-        let (found, _) = section_symbols(&page);
+        let [found, ..] = section_symbols(&page);
         assert_eq!(found[1], [defined_key("operator class")], "stemmed, in its own key space");
         // A defined term does not favour every section of its page.
         assert_eq!(page_symbols(&found), ["amhandler"]);

@@ -595,19 +595,23 @@ fn one_section_pages(dir: &Path, edition: &str, title: &str, texts: &[(String, S
 fn scores_fall_down_the_list_across_its_parts() {
     let dir = tempfile::tempdir().unwrap();
     // The long section holds both words once (tier 1, a low BM25); the short
-    // one holds one of them three times (tier 2, a high BM25 of its own).
+    // ones hold one of them (tier 2, a high BM25 of its own).
     let filler = "other words about something else entirely ".repeat(200);
     let texts: Vec<(String, String)> = vec![
         ("/parts/both".into(), format!("{filler} vacuum freeze {filler}")),
         ("/parts/one".into(), "freeze freeze freeze".into()),
+        ("/parts/once".into(), "freeze and a few more words".into()),
     ];
     let index = one_section_pages(dir.path(), "parts@1/en", "Notes", &texts);
     let found = search(&index, "vacuum freeze", &["parts@1/en"], 0, 10);
-    assert_eq!(paths(&found), ["/parts/both", "/parts/one"]);
+    assert_eq!(paths(&found), ["/parts/both", "/parts/one", "/parts/once"]);
     assert!(found.hits[0].score >= found.hits[1].score, "{:?}", found.hits);
+    // The later part keeps the differences of its own scores.
+    assert!(found.hits[1].score > found.hits[2].score, "{:?}", found.hits);
     // A page further down shows the same scores as the one list.
-    let second = search(&index, "vacuum freeze", &["parts@1/en"], 1, 1);
+    let second = search(&index, "vacuum freeze", &["parts@1/en"], 1, 2);
     assert_eq!(second.hits[0].score, found.hits[1].score);
+    assert_eq!(second.hits[1].score, found.hits[2].score);
 }
 
 #[test]
