@@ -167,6 +167,23 @@ fn pages_read_back_exactly_as_written() {
         })
         .collect();
     assert_eq!(parts, body);
+    // A path's #anchor starts the page at the section it names, in either
+    // format, unless an offset is given; an anchor the page lacks is an error.
+    let second = &sections[1];
+    let anchor = second["anchor"].as_str().unwrap();
+    let key = second["section_key"].as_str().unwrap();
+    let at = format!("/app/guide/install#{anchor}");
+    for format in [&["--markdown"][..], &[]] {
+        let part = lib.json(&[&["read", "--section", key][..], format].concat());
+        let from = lib.json(&[&["read", at.as_str()][..], format].concat());
+        let content = from["content"].as_str().unwrap();
+        assert!(content.starts_with(part["content"].as_str().unwrap()), "{format:?}: {from}");
+        assert!(from["offset"].as_u64().unwrap() > 0, "{from}");
+    }
+    let top = lib.json(&["read", at.as_str(), "--markdown", "--offset", "0"]);
+    assert_eq!(top["content"], page["content"]);
+    let err = lib.fails(&["read", "/app/guide/install#no-such-part"], 1);
+    assert!(err.contains("no #no-such-part on /app/guide/install") && err.contains(anchor), "{err}");
     // The same page by edition + relative path, and the zh-Hans translation by full path.
     let same = lib.json(&["read", "app@2/en", "/guide/install", "--markdown"]);
     assert_eq!(same["content"], page["content"]);

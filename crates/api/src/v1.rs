@@ -278,7 +278,9 @@ pub struct SectionQuery {
 /// `GET /v1/page` query.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct PageQuery {
-    /// A full site path, or a path relative to `edition`.
+    /// A full site path, or a path relative to `edition`; an `#anchor`
+    /// after it (sent as `%23`) starts the window at the section it names,
+    /// unless `offset` is given.
     pub path: String,
     pub edition: Option<String>,
     pub generation: Option<String>,

@@ -283,8 +283,9 @@ const SKIP_TAGS: [&str; 20] = [
 ];
 /// Classes of elements dropped with everything inside them (DocBook and Sphinx chrome).
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
-/// source link and the collapse control; `hideme` is its "Expand description".)
-const SKIP_CLASSES: [&str; 11] = [
+/// source link and the collapse control; `hideme` is its "Expand description";
+/// Doxygen's `ttc` is a tooltip, shown on hover only.)
+const SKIP_CLASSES: [&str; 12] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -296,6 +297,8 @@ const SKIP_CLASSES: [&str; 11] = [
     "rightside",
     "srclink",
     "hideme",
+    // Doxygen's hidden tooltip of a name in a code fragment.
+    "ttc",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -675,7 +678,22 @@ const API_NOT_OBJECTS: &[&str] = &["simple", "field-list", "footnote", "citation
 fn api_entry(node: NodeRef<'_, Node>, el: &Element) -> bool {
     el.name() == "dt"
         && el.id().is_some_and(|id| !id.trim().is_empty())
-        && node.parent().and_then(|p| p.value().as_element().map(is_api_list)).unwrap_or(false)
+        && node.parent().is_some_and(is_object_list)
+}
+
+/// A description list of API objects: by its domain ([`is_api_list`]), or
+/// one whose signatures Sphinx marks `sig-object`, in any domain an
+/// extension adds (CMake's `<dl class="cmake command">`), but none of the
+/// kinds that name no object.
+fn is_object_list(node: NodeRef<'_, Node>) -> bool {
+    let Some(dl) = node.value().as_element() else { return false };
+    is_api_list(dl)
+        || dl.name() == "dl"
+            && !dl.classes().any(|c| API_NOT_OBJECTS.contains(&c))
+            && node
+                .children()
+                .filter_map(|c| c.value().as_element())
+                .any(|dt| dt.name() == "dt" && dt.classes().any(|c| c == "sig-object"))
 }
 
 /// Whether the `<dd>` describes an API entry ([`api_entry`]) that starts
@@ -728,7 +746,14 @@ fn is_skipped(el: &Element) -> bool {
             | "colgroup"
     );
     debug_assert_eq!(skipped_tag, SKIP_TAGS.contains(&el.name()));
-    skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c))
+    skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c)) || is_local_contents(el)
+}
+
+/// Docutils' table of contents of the page itself, its "Contents" title
+/// and all (`<div class="contents local topic">`): the headings it lists
+/// follow. (Doxygen's `div.contents` alone is the page's text.)
+fn is_local_contents(el: &Element) -> bool {
+    el.name() == "div" && has_class(el, "contents") && has_class(el, "topic")
 }
 
 /// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
@@ -801,8 +826,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         if api_entry(node, el) && placement(node, root, chrome) == (false, false) {
-            let members =
-                node.ancestors().filter(|a| a.value().as_element().is_some_and(is_api_list)).count();
+            let members = node.ancestors().filter(|a| is_object_list(*a)).count();
             let level = (last_level as usize + members).min(6) as u8;
             plan.entries.insert(node.id(), level);
             plan.cuts.insert(node.id());

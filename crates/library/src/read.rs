@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use lectern_index::PageRecord;
 use serde::{Deserialize, Serialize};
 
 use crate::edition::{EditionRecord, Status, in_prefix};
@@ -103,8 +104,9 @@ pub struct SectionResponse {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReadPageRequest {
-    /// A full site path (`/postgresql/sql-createindex`, `#anchor` ignored), or a
-    /// path relative to `edition`.
+    /// A full site path (`/postgresql/sql-createindex`), or a path relative
+    /// to `edition`; an `#anchor` after it starts the window at the section
+    /// it names, unless `offset` is given.
     pub path: String,
     /// Edition id; when given, `path` is relative to its prefix.
     pub edition: Option<String>,
@@ -257,7 +259,13 @@ impl Library {
             ReadFormat::Markdown => &page.markdown,
         };
         go_on(cancel)?;
-        let window = window(text, format, request.offset, request.limit)?;
+        // A path's `#anchor` starts the window at the part it names, unless
+        // an offset says where.
+        let offset = match (request.offset, fragment(&request.path)) {
+            (None, Some(anchor)) => Some(anchor_offset(&view, &page, text, format, anchor)? as i64),
+            (offset, _) => offset,
+        };
+        let window = window(text, format, offset, request.limit)?;
         let mut sections = Vec::with_capacity(page.section_keys.len());
         for key in &page.section_keys {
             go_on(cancel)?;
@@ -275,6 +283,47 @@ impl Library {
             sections,
             window,
         })
+    }
+}
+
+/// The anchor a path ends with (`#normal-libraries`), if any.
+fn fragment(path: &str) -> Option<&str> {
+    path.split_once('#').map(|(_, anchor)| anchor.trim()).filter(|a| !a.is_empty())
+}
+
+/// Where in `text` (the page's, in `format`), in chars, the part `anchor`
+/// names starts: the section it is the anchor of, or in Markdown the line
+/// holding the element that carries it. A page without it is an error
+/// naming the anchors it has.
+fn anchor_offset(
+    view: &View,
+    page: &PageRecord,
+    text: &str,
+    format: ReadFormat,
+    anchor: &str,
+) -> Result<usize, LibraryError> {
+    let section = page.anchors.iter().position(|a| a.as_deref() == Some(anchor));
+    let section = section.and_then(|i| page.section_keys.get(i)).and_then(|key| match format {
+        ReadFormat::Text => view.snapshot.section(key).map(|s| s.text),
+        ReadFormat::Markdown => view.snapshot.section_with_markdown(key).and_then(|s| s.markdown),
+    });
+    let at = section.filter(|part| !part.is_empty()).and_then(|part| text.find(part.as_str()));
+    let inner = || {
+        let marks = [format!("{{#{anchor}}}"), format!("id=\"{anchor}\"")];
+        let at = marks.iter().filter_map(|m| text.find(m.as_str())).min()?;
+        Some(text[..at].rfind('\n').map_or(0, |nl| nl + 1))
+    };
+    let at = at.or_else(|| (format == ReadFormat::Markdown).then(inner).flatten());
+    match at {
+        Some(at) => Ok(text[..at].chars().count()),
+        None => {
+            let listed: Vec<&str> = page.anchors.iter().flatten().map(String::as_str).take(12).collect();
+            Err(LibraryError::NotFound(format!(
+                "no #{anchor} on {}; read it without the anchor, or with one of its sections' anchors ({})",
+                page.path,
+                if listed.is_empty() { "it has none".to_owned() } else { listed.join(", ") }
+            )))
+        }
     }
 }
 

@@ -194,6 +194,12 @@ fn a_javadoc_member_index_gives_each_overload_its_symbol() {
 const SPHINX_API: &str = r##"<!DOCTYPE html><html><head><title>os.path — Python 3.11.2 documentation</title></head>
 <body><div class="body" role="main"><section id="module-os.path">
 <h1>os.path — Common pathname manipulations<a class="headerlink" href="#module-os.path">¶</a></h1>
+<div class="contents local topic" id="contents">
+<p class="topic-title">Contents</p>
+<ul class="simple">
+<li><p><a class="reference internal" href="#os.path.exists" id="id1">exists</a></p></li>
+<li><p><a class="reference internal" href="#os.path.Walker" id="id2">Walker</a></p></li>
+</ul></div>
 <p>Intro text.</p>
 <dl class="py function">
 <dt class="sig sig-object py" id="os.path.exists">
@@ -213,6 +219,10 @@ const SPHINX_API: &str = r##"<!DOCTYPE html><html><head><title>os.path — Pytho
 <dd><dl class="std cmdoption">
 <dt class="sig sig-object std" id="cmdoption-o"><span id="cmdoption-output"></span><span class="sig-name descname">-o</span>, <span class="sig-name descname">--output</span></dt>
 <dd><p>Write the output to a file.</p></dd></dl></dd></dl>
+<dl class="cmake command">
+<dt class="sig sig-object cmake" id="command:walk_tree">
+<span class="sig-name descname"><span class="pre">walk_tree</span></span><a class="headerlink" href="#command:walk_tree">¶</a></dt>
+<dd><p>Walks the tree from a build script.</p></dd></dl>
 </section></div></body></html>"##;
 
 #[test]
@@ -230,6 +240,8 @@ fn sphinx_api_entries_are_sections_of_their_own() {
             // A member is a level below its class.
             (Some("os.path.Walker.step"), "step(n: Walker)", 3),
             (Some("cmdoption-o"), "-o, --output", 2),
+            // An object of a domain an extension adds (CMake's commands).
+            (Some("command:walk_tree"), "walk_tree", 2),
         ],
         "{}",
         page.markdown
@@ -253,6 +265,13 @@ fn sphinx_api_entries_are_sections_of_their_own() {
         assert!(page.markdown.contains(&format!("<a id=\"{id}\"></a>")), "{id}: {}", page.markdown);
     }
     assert!(!page.markdown.contains('¶'), "{}", page.markdown);
+    // The local table of contents goes, its title with it.
+    assert!(!page.markdown.contains("Contents"), "{}", page.markdown);
+    assert!(
+        page.sections[0].text.starts_with("os.path — Common pathname manipulations\nIntro text."),
+        "{:?}",
+        page.sections[0].text
+    );
     // An option's names are symbols of its entry.
     let option = page.symbols.iter().find(|s| s.name == "--output");
     assert_eq!(option.and_then(|s| s.anchor.as_deref()), Some("cmdoption-o"), "{:?}", page.symbols);
@@ -663,6 +682,8 @@ const DOXYGEN_GROUP: &str = r##"<!DOCTYPE html><html><head><title>Frob: Environm
 <p>Flags for an environment.</p>
 <h1><a class="anchor" id="Cursors"></a>Cursors</h1>
 <p>Cursors walk a table.</p>
+<div class="fragment"><div class="line">frob_open(env);</div></div>
+<div class="ttc" id="aopen"><div class="ttname"><a href="#ga1">frob_open</a></div><div class="ttdeci">int frob_open(FROB_env *env)</div><div class="ttdoc">Opens an environment handle.</div></div>
 <table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader"><a name="define-members"></a>Macros</h2></td></tr>
 <tr><td>#define</td><td><a class="el" href="#ga1">FROB_RDONLY</a> 0x1</td></tr></table>
 <a id="ga1"></a>
@@ -680,7 +701,8 @@ fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
     let first_lines: Vec<&str> = md.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
     assert_eq!(first_lines[0], "# Environment Flags", "{md}");
     assert!(first_lines[1].ends_with("Flags for an environment."), "{md}");
-    for gone in ["[Macros]", "[Functions]", "Frob API", "◆"] {
+    // A code fragment's hover tooltips are not text.
+    for gone in ["[Macros]", "[Functions]", "Frob API", "◆", "int frob_open", "Opens an environment"] {
         assert!(!md.contains(gone), "{gone} left in {md}");
     }
     let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
