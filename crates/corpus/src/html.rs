@@ -749,6 +749,14 @@ fn is_skipped(el: &Element) -> bool {
     skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c)) || is_local_contents(el)
 }
 
+/// Whether an element inside `node` is a link target (`id`, `<a name>`).
+fn has_targets(node: NodeRef<'_, Node>) -> bool {
+    node.descendants()
+        .skip(1)
+        .filter_map(|n| n.value().as_element())
+        .any(|e| e.id().is_some() || e.name() == "a" && e.attr("name").is_some())
+}
+
 /// Docutils' table of contents of the page itself, its "Contents" title
 /// and all (`<div class="contents local topic">`): the headings it lists
 /// follow. (Doxygen's `div.contents` alone is the page's text.)
@@ -1640,6 +1648,9 @@ impl<'p> Converter<'_, 'p> {
         } else if name == "pre" {
             self.flush();
             self.code_block(node);
+        } else if name == "div" && has_class(el, "fragment") && !has_targets(node) {
+            self.flush();
+            self.fragment(node);
         } else if name == "table" {
             self.flush();
             match layout_cells(node) {
@@ -1954,6 +1965,33 @@ impl<'p> Converter<'_, 'p> {
         let longest = longest_run(code, '`');
         let fence = "`".repeat(longest.max(2) + 1);
         self.emit_block(&format!("{fence}\n{code}\n{fence}"), code);
+    }
+
+    /// Doxygen's code fragment: a `div.fragment` of `div.line`s, one per
+    /// line of code (their line numbers, `span.lineno`, left out), set as
+    /// a code block as a `<pre>` is: the names it links stay as written. (A
+    /// source listing, whose lines are link targets, stays as it is.)
+    fn fragment(&mut self, node: NodeRef<'p, Node>) {
+        let mut lines: Vec<String> = Vec::new();
+        for line in node.children() {
+            let Some(el) = line.value().as_element() else { continue };
+            if !has_class(el, "line") {
+                continue;
+            }
+            let mut text = String::new();
+            for part in line.children() {
+                if !part.value().as_element().is_some_and(|e| has_class(e, "lineno")) {
+                    collect_text(part, &mut text, true);
+                }
+            }
+            lines.push(text.replace('\n', " ").trim_end().to_owned());
+        }
+        let code = lines.join("\n");
+        if code.trim().is_empty() {
+            return;
+        }
+        let fence = "`".repeat(longest_run(&code, '`').max(2) + 1);
+        self.emit_block(&format!("{fence}\n{code}\n{fence}"), &code);
     }
 
     fn table(&mut self, node: NodeRef<'p, Node>) {

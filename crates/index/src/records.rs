@@ -9,7 +9,7 @@ use tantivy::query::{BooleanQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, Term};
 
-use crate::index::Snapshot;
+use crate::index::{Snapshot, SnapshotInner};
 use crate::keys::section_key;
 use crate::schema::{Fields, KIND_ASSET, KIND_PAGE, KIND_SECTION};
 
@@ -114,6 +114,25 @@ pub struct PageParts {
     pub title: String,
     pub description: Option<String>,
     pub text: String,
+}
+
+impl SnapshotInner {
+    /// The title and text of the section after the one at `address` on its
+    /// page, if there is one.
+    pub(crate) fn next_section(&self, address: DocAddress) -> Option<(String, String)> {
+        let f = &self.fields;
+        let doc = self.searcher.doc::<TantivyDocument>(address).ok()?;
+        let ordinal = doc.get_first(f.ordinal).and_then(|v| v.as_u64())?;
+        let (edition, path) = (first_str(&doc, f.edition)?, first_str(&doc, f.path)?);
+        let key = section_key(&edition, &path, ordinal as usize + 1);
+        let query = BooleanQuery::intersection(vec![
+            term_query(f.kind, KIND_SECTION),
+            term_query(f.section_key, &key),
+        ]);
+        let found: HashSet<DocAddress> = self.searcher.search(&query, &DocSetCollector).ok()?;
+        let next = self.searcher.doc::<TantivyDocument>(*found.iter().min()?).ok()?;
+        Some((first_str(&next, f.title).unwrap_or_default(), first_str(&next, f.body)?))
+    }
 }
 
 impl Snapshot {

@@ -562,12 +562,23 @@ impl Snapshot {
 fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
     let address = candidate.address;
     let bytes = snap.stores.get(address.segment_ord as usize)?.get_document_bytes(address.doc_id).ok()?;
-    if let Some(fields) = hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) {
-        return Some(to_hit(fields, compiled, candidate.score));
+    let mut hit = match hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) {
+        Some(fields) => to_hit(fields, compiled, candidate.score),
+        None => {
+            // Not laid out as expected: tantivy's own deserializer decides.
+            let doc: HitDoc = snap.searcher.doc(address).ok()?;
+            to_hit(doc.0.borrowed(), compiled, candidate.score)
+        }
+    };
+    // A heading with no text of its own and no description (a manual page's
+    // title above its NAME section, Doxygen's "Function Documentation"
+    // above the functions) shows the first text below it.
+    if hit.snippet.is_empty()
+        && let Some((title, text)) = snap.next_section(address)
+    {
+        (hit.snippet, hit.highlights) = compiled.highlight.snippet_under(&title, &text);
     }
-    // Not laid out as expected: tantivy's own deserializer decides.
-    let doc: HitDoc = snap.searcher.doc(address).ok()?;
-    Some(to_hit(doc.0.borrowed(), compiled, candidate.score))
+    Some(hit)
 }
 
 fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {

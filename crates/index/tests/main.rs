@@ -550,6 +550,26 @@ fn a_page_without_a_top_is_found_by_its_title_and_description() {
 }
 
 #[test]
+fn a_heading_with_no_text_shows_the_first_text_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // A manual page's title above its NAME section, with no description.
+    let man = page(
+        "/man/gadget.1",
+        "gadget(1)",
+        &[(None, "gadget(1)", ""), (Some("name"), "NAME", "gadget - report the free space of a gadget")],
+        &["gadget"],
+    );
+    writer.add_page("man@1/en", &man).unwrap();
+    writer.commit("").unwrap();
+    let out = search(&index, "gadget", &["man@1/en"], 0, 10);
+    let top = out.hits.iter().find(|h| h.anchor.is_none()).expect("the page's top");
+    assert_eq!(top.snippet, "gadget - report the free space of a gadget", "{:?}", out.hits);
+    assert!(top.highlights.contains(&[0, 6]), "{:?}", top.highlights);
+}
+
+#[test]
 fn words_found_together_rank_above_words_scattered() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();

@@ -682,7 +682,11 @@ const DOXYGEN_GROUP: &str = r##"<!DOCTYPE html><html><head><title>Frob: Environm
 <p>Flags for an environment.</p>
 <h1><a class="anchor" id="Cursors"></a>Cursors</h1>
 <p>Cursors walk a table.</p>
-<div class="fragment"><div class="line">frob_open(env);</div></div>
+<div class="fragment"><div class="line"><span class="lineno">    1</span><span class="keywordflow">if</span> (!<a class="code hl_function" href="#ga1">frob_open</a>(env))</div>
+<div class="line">{</div>
+<div class="line">    exit(1);</div>
+<div class="line">}</div>
+</div>
 <div class="ttc" id="aopen"><div class="ttname"><a href="#ga1">frob_open</a></div><div class="ttdeci">int frob_open(FROB_env *env)</div><div class="ttdoc">Opens an environment handle.</div></div>
 <table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader"><a name="define-members"></a>Macros</h2></td></tr>
 <tr><td>#define</td><td><a class="el" href="#ga1">FROB_RDONLY</a> 0x1</td></tr></table>
@@ -701,6 +705,9 @@ fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
     let first_lines: Vec<&str> = md.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
     assert_eq!(first_lines[0], "# Environment Flags", "{md}");
     assert!(first_lines[1].ends_with("Flags for an environment."), "{md}");
+    // A code fragment is a code block, its names as written (no link to
+    // read as an image after its `!`), without line numbers.
+    assert!(md.contains("```\nif (!frob_open(env))\n{\n    exit(1);\n}\n```"), "{md}");
     // A code fragment's hover tooltips are not text.
     for gone in ["[Macros]", "[Functions]", "Frob API", "◆", "int frob_open", "Opens an environment"] {
         assert!(!md.contains(gone), "{gone} left in {md}");
