@@ -869,6 +869,7 @@ cases!(document {
     frontmatter_nested_100_deep: Input::Document("deep.md", format!("---\na: {}{}\n---\n# x\n", "[".repeat(100), "]".repeat(100)).into_bytes()) => exit(1, "deep.md: bad frontmatter: nested deeper than 32 levels");
     file_over_10_mib: Input::Document("huge.md", vec![b'a'; 10 * 1024 * 1024 + 1]) => exit(1, "huge.md: file is over 10485760 bytes");
     not_a_documentation_file: Input::Document("x.bin", vec![0u8; 64]) => exit(1, "cannot tell the format (no Markdown or HTML files)");
+    roff_manual_page: Input::Document("ls.1", b".TH LS 1\n.SH NAME\nls \\- list directory contents\n".to_vec()) => exit(1, "holds manual pages in roff (1 in all, e.g. ls.1), which Lectern does not read; convert them to HTML first");
     html_of_100000_self_closed_divs: Input::Document("divs.html", "<div/>".repeat(100_000).into_bytes()) => exit(1, "divs.html: HTML elements nested deeper than 1000");
     markdown_name_with_a_control_character: Input::Document("bad\u{1}name.md", b"# x\n".to_vec()) => exit(1, "1 files skipped: bad\\u{1}name.md: its page path \"/bad/bad\\u{1}name\" cannot be served");
     docset_endless_view: Input::Docset("searchIndex is a view over an endless recursive CTE", PLIST, ENDLESS_NAMELESS_VIEW.to_owned()) => exit(1, "refusing this docset: its index has more than 2000000 rows (rows without a name count too)");

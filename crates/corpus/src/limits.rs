@@ -55,6 +55,12 @@ pub enum SourceError {
     Unreadable { path: PathBuf, reason: String },
     #[error("{path}: cannot tell the format ({reason}); pass --format markdown|html|docset")]
     UnknownFormat { path: PathBuf, reason: String },
+    /// A folder of manual pages in roff (`ls.1.gz`) and nothing else to read.
+    #[error(
+        "{path}: holds manual pages in roff ({count} in all, e.g. {example}), which Lectern does not read; \
+         convert them to HTML first (e.g. `man -Thtml ls > ls.html` with groff, or `mandoc -Thtml`) and add that folder"
+    )]
+    RoffManPages { path: PathBuf, count: usize, example: String },
     #[error("{}: no pages found{}", path.display(), why_empty(problems, *drafts))]
     Empty { path: PathBuf, problems: Vec<Problem>, drafts: usize },
     #[error("{path}: archive expands to more than {limit} bytes; refusing it (archive bomb?)")]

@@ -349,6 +349,9 @@ pub fn spool_source_with_limits(
                 walk::list_files_within(&root, limits, &mut reader.problems)?
             };
             all_files = files.iter().map(|f| f.rel.clone()).collect();
+            if let Some((count, example)) = roff_pages(&files) {
+                return Err(SourceError::RoffManPages { path: path.to_path_buf(), count, example });
+            }
             let format = match f {
                 SourceFormat::Auto => detect_format(&files)
                     .map_err(|reason| SourceError::UnknownFormat { path: path.to_path_buf(), reason })?,
@@ -364,6 +367,29 @@ pub fn spool_source_with_limits(
         }
     };
     reader.finish(format, docset_info, navigation, all_files)
+}
+
+/// How many files are manual pages in roff (`ls.1`, `ls.1.gz`,
+/// `Tcl.3tcl.gz`: a section number, then at most a few letters, then a
+/// compression's suffix) and one of them, when the tree holds such pages
+/// and no Markdown or HTML file.
+fn roff_pages(files: &[SourceFile]) -> Option<(usize, String)> {
+    if files.iter().any(|f| markdown::is_markdown(&f.rel) || html::is_html(&f.rel)) {
+        return None;
+    }
+    let is_roff = |rel: &str| {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let name = [".gz", ".bz2", ".xz", ".zst"].iter().find_map(|z| name.strip_suffix(z)).unwrap_or(name);
+        name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && ext.len() <= 8
+                && ext.starts_with(|c: char| matches!(c, '1'..='9'))
+                && ext.chars().skip(1).all(|c| c.is_ascii_alphanumeric())
+        })
+    };
+    let mut pages = files.iter().filter(|f| is_roff(&f.rel));
+    let example = pages.next()?.rel.clone();
+    Some((1 + pages.count(), example))
 }
 
 /// Markdown when Markdown files outnumber HTML files, HTML when the reverse.
