@@ -5,7 +5,7 @@
 //! is the tree), checked against the pages the edition holds. Also the
 //! anchors a page's Markdown offers to `page#fragment` links.
 
-use pulldown_cmark::{Event, Options, Parser, Tag};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
 use crate::paths;
 
@@ -172,10 +172,8 @@ pub(crate) fn inline_targets(markdown: &str) -> Vec<InlineTarget<'_>> {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_HEADING_ATTRIBUTES;
     for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
         let (url, is_link) = match &event {
-            Event::Start(Tag::Link { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }) => {
-                (dest_url.trim(), true)
-            }
-            Event::Start(Tag::Image { link_type: pulldown_cmark::LinkType::Inline, dest_url, .. }) => {
+            Event::Start(Tag::Link { link_type: LinkType::Inline, dest_url, .. }) => (dest_url.trim(), true),
+            Event::Start(Tag::Image { link_type: LinkType::Inline, dest_url, .. }) => {
                 (dest_url.trim(), false)
             }
             Event::Html(raw) | Event::InlineHtml(raw) => {
@@ -585,6 +583,10 @@ pub fn scan(markdown: &str) -> Scan {
                 attribute_values(&raw, &mut out.anchors);
                 image_sources(&raw, &mut out.images);
             }
+            // An email autolink (`<a@b.org>`) is a `mailto:` link, no page.
+            Event::Start(Tag::Link { link_type: LinkType::Email, dest_url, .. }) => {
+                out.links.push(format!("mailto:{dest_url}"))
+            }
             Event::Start(Tag::Link { dest_url, .. }) => out.links.push(dest_url.to_string()),
             Event::Start(Tag::Image { dest_url, .. }) => out.images.push(dest_url.to_string()),
             _ => {}
@@ -768,6 +770,12 @@ mod tests {
         assert_eq!(found(&link("/usr/share/doc/gamma/html/a.html", None)), None);
         // The folders match but the edition has no such page.
         assert_eq!(found(&link("/usr/share/doc/alpha/html/missing.html", None)), None);
+    }
+
+    #[test]
+    fn an_email_autolink_is_a_mailto_link() {
+        let md = "Write to <maint@example.org> or [the list](lists.md).\n";
+        assert_eq!(markdown_links(md), ["mailto:maint@example.org", "lists.md"]);
     }
 
     #[test]

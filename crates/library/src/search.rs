@@ -462,7 +462,7 @@ impl Checked {
         };
         response.hint = response.elsewhere_hint();
         if response.total == 0 && response.hint.is_none() {
-            response.hint = wordless_hint(&self.query);
+            response.hint = wordless_hint(&self.query).or_else(|| unknown_filter_hint(&self.query));
         }
         response
     }
@@ -483,6 +483,28 @@ fn wordless_hint(query: &ParsedQuery) -> Option<String> {
         "{} has no letters or digits, and search matches words and operators (::, ->>): \
          search for it with a name (Vec::new, a->b, --force)",
         shown.join(" ")
+    ))
+}
+
+/// When a query that found nothing holds a word written as a filter that
+/// is none (`title:add_library`, `site:example.org`): the sentence that says
+/// so and names the filters there are. Names with a colon inside (`std::vec`,
+/// `http://…`, `a:b:c`) are not taken for one.
+fn unknown_filter_hint(query: &ParsedQuery) -> Option<String> {
+    let written_as_filter = |w: &&String| {
+        w.split_once(':').is_some_and(|(key, value)| {
+            !key.is_empty()
+                && key.len() <= 20
+                && key.chars().all(|c| c.is_ascii_alphabetic())
+                && !value.is_empty()
+                && !value.contains([':', '/'])
+        })
+    };
+    let word = query.words.iter().find(written_as_filter)?;
+    let key = word.split(':').next().unwrap_or_default();
+    Some(format!(
+        "`{key}:` is not a filter, so {word} was searched as a word; the filters are project:, version: \
+         (or branch:), locale: (or lang:), domain: and collection:"
     ))
 }
 
@@ -575,5 +597,13 @@ mod tests {
         assert_eq!(search("Vec::new").total, 1);
         let r = search("nothingmatchesthis");
         assert_eq!((r.total, r.hint), (0, None));
+        // A word written as a filter that is none says so.
+        let r = search("title:paths");
+        assert_eq!(r.total, 0);
+        let hint = r.hint.unwrap_or_default();
+        assert!(hint.starts_with("`title:` is not a filter, so title:paths was searched as a word"), "{hint}");
+        for text in ["std::nothing", "http://nothing.example", "a:b:c"] {
+            assert_eq!(search(text).hint, None, "{text}");
+        }
     }
 }
