@@ -746,7 +746,11 @@ fn is_skipped(el: &Element) -> bool {
             | "colgroup"
     );
     debug_assert_eq!(skipped_tag, SKIP_TAGS.contains(&el.name()));
-    skipped_tag || el.classes().any(|c| SKIP_CLASSES.contains(&c)) || is_local_contents(el)
+    skipped_tag
+        || el.classes().any(|c| SKIP_CLASSES.contains(&c))
+        || is_local_contents(el)
+        // Doxygen's project banner above every page (name, logo, links).
+        || el.id() == Some("titlearea")
 }
 
 /// Whether an element inside `node` is a link target (`id`, `<a name>`).

@@ -601,7 +601,10 @@ mod tests {
         let r = search("title:paths");
         assert_eq!(r.total, 0);
         let hint = r.hint.unwrap_or_default();
-        assert!(hint.starts_with("`title:` is not a filter, so title:paths was searched as a word"), "{hint}");
+        assert!(
+            hint.starts_with("`title:` is not a filter, so title:paths was searched as a word"),
+            "{hint}"
+        );
         for text in ["std::nothing", "http://nothing.example", "a:b:c"] {
             assert_eq!(search(text).hint, None, "{text}");
         }

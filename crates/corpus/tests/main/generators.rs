@@ -673,7 +673,7 @@ fn an_mkdocs_nav_orders_and_groups_the_pages() {
 /// summary of the page's own sections comes before it, the members'
 /// headings carry a `◆` permalink, and the page's first `<h1>` comes later.
 const DOXYGEN_GROUP: &str = r##"<!DOCTYPE html><html><head><title>Frob: Environment Flags</title></head><body>
-<div id="top"><div id="titlearea"></div><div id="main-nav"></div></div>
+<div id="top"><div id="titlearea"><div class="frobheader"><a href="https://frob.example/">Frob</a><ul class="frobnavbar"><li><a href="https://frob.example/download.html">Download</a></li><li><a href="https://frob.example/community.html">Community</a></li></ul></div></div><div id="main-nav"></div></div>
 <div class="header">
   <div class="summary"><a href="#define-members">Macros</a> | <a href="#func-members">Functions</a></div>
   <div class="headertitle"><div class="title">Environment Flags<div class="ingroups"><a class="el" href="group__api.html">Frob API</a></div></div></div>
@@ -709,7 +709,9 @@ fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
     // read as an image after its `!`), without line numbers.
     assert!(md.contains("```\nif (!frob_open(env))\n{\n    exit(1);\n}\n```"), "{md}");
     // A code fragment's hover tooltips are not text.
-    for gone in ["[Macros]", "[Functions]", "Frob API", "◆", "int frob_open", "Opens an environment"] {
+    for gone in
+        ["[Macros]", "[Functions]", "Frob API", "◆", "int frob_open", "Opens an environment", "Download"]
+    {
         assert!(!md.contains(gone), "{gone} left in {md}");
     }
     let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
