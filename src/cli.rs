@@ -65,7 +65,7 @@ pub enum Command {
     Remove(EditionArg),
     /// Ranked search over the enabled editions.
     #[command(
-        after_help = "Examples:\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern search \"PG13: vacuum freeze\" --locale en\n  lectern search 'locale:* version:* \"row level security\" -policy' --limit 5 --json"
+        after_help = "Examples:\n  lectern search \"CREATE INDEX CONCURRENTLY\"\n  lectern search \"PG13: vacuum freeze\" --locale en\n  lectern search 'locale:* version:* \"row level security\" NOT policy' --limit 5 --json"
     )]
     Search(SearchArgs),
     /// Read a page (full site path, or EDITION and a relative path) or a section.
@@ -269,7 +269,8 @@ pub struct EditionArg {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Search text (at most 256 characters; filters and PG96: prefixes allowed).
-    /// Text that starts with `-` is searched as written (`lectern search
+    /// Exclude with `NOT word` or `-"word"`: a word written `-word` is
+    /// searched as written, as a command-line option (`lectern search
     /// --amend`); after `--`, every word is (`lectern search -- -h`).
     #[arg(allow_hyphen_values = true)]
     pub text: String,

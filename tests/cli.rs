@@ -196,6 +196,19 @@ fn pages_read_back_exactly_as_written() {
 }
 
 #[test]
+fn an_anchor_inside_a_section_starts_the_page_there() {
+    let lib = Lib::new();
+    let docs = lib.dir.path().join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    let page = "# Help\n\nStart here.\n\n## Logs\n\nFirst the levels.\n\n<a name=\"rotate\"></a>\nRotate the files daily.\n";
+    std::fs::write(docs.join("help.md"), page).unwrap();
+    lib.ok(&["add", docs.to_str().unwrap(), "--project", "t", "--version", "1", "--locale", "en"]);
+    let read = lib.json(&["read", "/t/help#rotate", "--markdown"]);
+    let content = read["content"].as_str().unwrap();
+    assert!(content.starts_with("<a name=\"rotate\"></a>\nRotate the files daily."), "{read}");
+}
+
+#[test]
 fn sections_page_through_to_the_end_by_scalars() {
     let lib = Lib::demo();
     let hits = lib.json(&["search", "并发创建索引", "--locale", "zh-Hans"]);

@@ -536,7 +536,9 @@ fn trees(scratch: &Path) -> Vec<Tree> {
             source: existing(d.join("apache2-doc/usr/share/doc/apache2-doc/manual/en")),
             project: "httpd",
             locale: "en",
-            broken_in_source: 34,
+            // (A quoted mail's Message-ID, `<…$7f00000a@KOJ>`, is an email
+            // autolink, no link to a page.)
+            broken_in_source: 33,
             queries: [
                 // Directives in camel case, asked in words.
                 ("keep alive timeout", "/httpd/mod/core"),

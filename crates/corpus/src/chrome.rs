@@ -125,6 +125,10 @@ struct Tally {
     image: bool,
     /// A link to the site's home page (`index.html`, `/`, `../`).
     home: bool,
+    /// A `<footer>` outside every sectioning element: the site's footer,
+    /// whose headings (LibreOffice's "Help content debug info:") title no
+    /// part of the page.
+    site_footer: bool,
 }
 
 /// What an element's attributes say, read in one pass.
@@ -232,6 +236,7 @@ pub(crate) fn find(root: NodeRef<'_, Node>, skip: impl Fn(&Element) -> bool) -> 
                             heading: is_heading(el),
                             image: el.name() == "img",
                             home: is_link && attrs.home,
+                            site_footer: el.name() == "footer" && sectioning == 0,
                             ..Tally::default()
                         },
                     ));
@@ -461,7 +466,8 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
     }
     // Nothing that holds a heading (the page's title, a section) is dropped
     // for its name or shape: asciidoc's `div#header` holds the title and NAME.
-    if tally.heading {
+    // The site's `<footer>` is the exception.
+    if tally.heading && !tally.site_footer {
         return false;
     }
     // An empty element (an anchor) shows nothing to drop, whatever its name.

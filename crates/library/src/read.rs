@@ -309,7 +309,7 @@ fn anchor_offset(
     });
     let at = section.filter(|part| !part.is_empty()).and_then(|part| text.find(part.as_str()));
     let inner = || {
-        let marks = [format!("{{#{anchor}}}"), format!("id=\"{anchor}\"")];
+        let marks = [format!("{{#{anchor}}}"), format!("id=\"{anchor}\""), format!("name=\"{anchor}\"")];
         let at = marks.iter().filter_map(|m| text.find(m.as_str())).min()?;
         Some(text[..at].rfind('\n').map_or(0, |nl| nl + 1))
     };

@@ -150,6 +150,24 @@ fn mkdocs_material_loses_its_sidebar_edit_link_and_dates() {
     );
 }
 
+/// LibreOffice's help: no `<main>`, and a site footer with a heading.
+pub const FOOTER_WITH_HEADING: &str = r##"<html><head><title>Spreadsheet Functions</title></head><body>
+<div id="DisplayArea"><h1 id="hd_1">Spreadsheet Functions</h1><p>This section describes the functions.</p>
+<h2 id="hd_2">ADDRESS</h2><p>Returns a cell address.</p></div>
+<footer><div id="DEBUG" class="debug"><h3 class="bug">Help content debug info:</h3>
+<p>This page is: <a href="https://example.com/src/04060109.xhp">/text/scalc/01/04060109.xhp</a></p><p>Title is: Spreadsheet Functions</p></div></footer>
+</body></html>"##;
+
+#[test]
+fn a_site_footer_goes_with_its_heading() {
+    let page = page(FOOTER_WITH_HEADING, "04060109.html");
+    let heads: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(heads, ["Spreadsheet Functions", "ADDRESS"], "{}", page.markdown);
+    for gone in ["debug info", "This page is", "Title is"] {
+        assert!(!page.markdown.contains(gone), "{gone}: {}", page.markdown);
+    }
+}
+
 pub const HUGO: &str = r##"<html><head><title>Configure | Frob</title></head><body>
 <header class="site-header"><a class="site-title" href="/">Frob</a>
 <ul class="main-menu"><li><a href="/docs/">Docs</a></li><li><a href="/blog/">Blog</a></li></ul></header>
