@@ -2127,6 +2127,13 @@ impl<'p> Converter<'_, 'p> {
             }
         }
         match el.name() {
+            // One of several alternatives a script shows one of (LibreOffice's
+            // `Command` on a Mac, `Ctrl` elsewhere): a word of its own.
+            _ if el.attr("hidden").is_some() => {
+                out.space();
+                self.inline_children(node, out, depth);
+                out.space();
+            }
             "code" | "tt" | "kbd" | "samp" => {
                 let code = collapse_whitespace(&plain_text(node));
                 if code.is_empty() {

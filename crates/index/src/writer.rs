@@ -70,8 +70,9 @@ fn title_is_symbol(title: &str) -> bool {
 /// (`Dispatcher.request(options[, callback])`, `res.send([body])` →
 /// `Dispatcher.request`, `res.send`), or a member on a page titled by its
 /// object (`.send(data)` and `.statusCode` on fastify's "Reply" page →
-/// `Reply.send`, `Reply.statusCode`). None for any other heading: a dotted
-/// word without a call (`Node.js Support`) names nothing.
+/// `Reply.send`, `Reply.statusCode`), or a member alone or with its type
+/// after it (`logger.level (String)`). None for any other heading: a dotted
+/// word followed by words (`Node.js Support`) names nothing.
 fn heading_name(title: &str, page_title: &str) -> Option<String> {
     let title = title.trim().trim_start_matches('`');
     let ident_end =
@@ -82,7 +83,7 @@ fn heading_name(title: &str, page_title: &str) -> Option<String> {
         let end = ident_end(member);
         let rest = member[end..].trim_start_matches('`');
         let qualifier = page_title.trim();
-        let whole = rest.is_empty() || rest.starts_with('(');
+        let whole = rest.is_empty() || rest.starts_with('(') || rest.starts_with(" (");
         return (end > 0 && whole && is_ident(qualifier)).then(|| format!("{qualifier}.{}", &member[..end]));
     }
     let mut end = 0;
@@ -94,9 +95,13 @@ fn heading_name(title: &str, page_title: &str) -> Option<String> {
         }
         end += part;
         parts += 1;
-        match title[end..].chars().next() {
+        let rest = title[end..].trim_start_matches('`');
+        match rest.chars().next() {
             Some('.') => end += 1,
-            Some('(') if parts >= 2 => return Some(title[..end].to_owned()),
+            // A call, or a member alone or with its type after it
+            // (`logger.level (String) [Getter/Setter]`).
+            Some('(') | None if parts >= 2 => return Some(title[..end].to_owned()),
+            Some(' ') if parts >= 2 && rest.starts_with(" (") => return Some(title[..end].to_owned()),
             _ => return None,
         }
     }
@@ -435,8 +440,15 @@ mod tests {
         );
         assert_eq!(name(".send(data)", "Reply").as_deref(), Some("Reply.send"));
         assert_eq!(name(".statusCode", "Reply").as_deref(), Some("Reply.statusCode"));
+        assert_eq!(name(".statusCode (Number)", "Reply").as_deref(), Some("Reply.statusCode"));
+        // A member alone, or with its type.
+        assert_eq!(name("logger.level (String) [Getter/Setter]", "API").as_deref(), Some("logger.level"));
+        assert_eq!(name("`logger.levels` (Object)", "API").as_deref(), Some("logger.levels"));
+        assert_eq!(name("request.body", "Request").as_deref(), Some("request.body"));
         // No call, no object to qualify a member, or not a name.
         assert_eq!(name("Node.js Support", "Guides"), None);
+        assert_eq!(name("logger.level is a string", "API"), None);
+        assert_eq!(name("options (Object)", "API"), None);
         assert_eq!(name("send(data)", "Reply"), None);
         assert_eq!(name(".send(data)", "The Reply Object"), None);
         assert_eq!(name(".send and more", "Reply"), None);

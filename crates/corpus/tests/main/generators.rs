@@ -277,6 +277,18 @@ fn sphinx_api_entries_are_sections_of_their_own() {
     assert_eq!(option.and_then(|s| s.anchor.as_deref()), Some("cmdoption-o"), "{:?}", page.symbols);
 }
 
+/// LibreOffice's help writes each platform's name of a key, all hidden
+/// but the one its script shows: each is a word of its own.
+#[test]
+fn hidden_alternatives_are_words_of_their_own() {
+    let html = r##"<html><head><title>Find</title></head><body><h1>Find</h1>
+<p>Use the shortcut <span hidden="true" class="MAC">Command</span><span hidden="true" id="default">Ctrl</span>+F.</p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "find.html", "/lo").unwrap();
+    check_invariants(&page);
+    let text = &page.sections[0].text;
+    assert!(text.contains("Command Ctrl") && !text.contains("CommandCtrl"), "{text}");
+}
+
 /// texi2html (gettext's manual) sets each example in a one-row layout table
 /// and names its table of contents' entries with `<a name=… href=…>`.
 #[test]
