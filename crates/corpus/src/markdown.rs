@@ -38,10 +38,17 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     };
     let body = split.body;
     let parsed = parse_body(body, rel_file);
+    // A page with no `#` heading that opens with a lower one
+    // (`## Long Term Support`) is titled by it.
+    let opening = || {
+        let first = parsed.cuts.first()?;
+        (parsed.texts[0].trim().is_empty() && !first.title.is_empty()).then(|| first.title.clone())
+    };
     let title = fields
         .title
         .clone()
         .or_else(|| parsed.first_h1.clone().filter(|t| !t.is_empty()))
+        .or_else(opening)
         .unwrap_or_else(|| fallback_title(rel_file));
     let title = nfc(&title);
     let sections = build_sections(body, &parsed, &title);
@@ -127,6 +134,8 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 push_line_end(&mut parsed.texts);
             }
             Event::Start(Tag::List(_)) => {
+                // A list inside an item's text starts on a line of its own.
+                push_line_end(&mut parsed.texts);
                 depth += 1;
                 contents.start_list(parsed.texts.last().map_or(0, String::len));
             }
@@ -605,6 +614,10 @@ Turn it.
     fn title_falls_back_to_h1_then_stem() {
         assert_eq!(page("# Hello `world`\n\ntext").title, "Hello world");
         assert_eq!(page("text only").title, "install");
+        // A page that opens with a lower heading is titled by it; one with
+        // text before its first heading is not.
+        assert_eq!(page("## Long Term Support\n\nThe schedule.").title, "Long Term Support");
+        assert_eq!(page("Intro.\n\n## Setup\n\nSteps.").title, "install");
         let p = markdown_to_page(b"x", "guide/index.md", "/app").unwrap();
         assert_eq!((p.title.as_str(), p.path.as_str()), ("guide", "/app/guide"));
     }
@@ -627,6 +640,12 @@ Turn it.
                 ("a-1".into(), 2, "T".into()),
             ]
         );
+    }
+
+    #[test]
+    fn a_nested_list_starts_on_a_line_of_its_own() {
+        let p = page("- routerOptions\n  - allowUnsafeRegex\n  - caseSensitive\n- http2\n");
+        assert!(p.text.contains("routerOptions\nallowUnsafeRegex"), "{:?}", p.text);
     }
 
     #[test]
