@@ -193,6 +193,14 @@ fn pages_read_back_exactly_as_written() {
     assert_eq!(lib.json(&["read", "/app/v1/guide/install"])["version"], "1");
     let err = lib.fails(&["read", "/app/no/such/page"], 1);
     assert!(err.contains("no page at /app/no/such/page"), "{err}");
+    // A path written as the source file's names the page it is.
+    for written in ["/app/guide/install.md", "/app/guide/install.html", "/app/guide/install/index"] {
+        let err = lib.fails(&["read", written], 1);
+        assert!(
+            err.contains(&format!("no page at {written}")) && err.ends_with("read /app/guide/install\n"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

@@ -441,6 +441,7 @@ pub(crate) fn convert(
         marker: None,
         pending_id: None,
         slugger: Slugger::default(),
+        section_anchors: HashSet::new(),
         last_item_single: false,
         last_prefix: String::new(),
         anchors_due: String::new(),
@@ -1439,6 +1440,8 @@ struct Converter<'a, 'p> {
     /// The id of the nearest enclosing element not yet claimed by a heading.
     pending_id: Option<(ego_tree::NodeId, String)>,
     slugger: Slugger,
+    /// The anchors of the sections so far.
+    section_anchors: HashSet<String>,
     /// The last block written was a list item's first (so far only) block:
     /// the next item follows without a blank line.
     last_item_single: bool,
@@ -1955,6 +1958,16 @@ impl<'p> Converter<'_, 'p> {
             }
         }
         let anchor = if ids.is_empty() { self.slugger.slug(title) } else { ids.remove(0) };
+        // An id an earlier section has already (LibreOffice's help repeats
+        // one on a page's every "Syntax"): a link to it goes to the first,
+        // and this section gets an anchor of its own.
+        let anchor = if self.section_anchors.insert(anchor.clone()) {
+            anchor
+        } else {
+            let own = self.slugger.unique(anchor);
+            self.section_anchors.insert(own.clone());
+            own
+        };
         self.slugger.reserve(&anchor);
         (anchor, ids)
     }

@@ -59,6 +59,11 @@ impl Slugger {
         if base.is_empty() {
             base = "section".to_owned();
         }
+        self.unique(base)
+    }
+
+    /// `base` when no anchor of the page is it yet, else `base-1`, `base-2`…
+    pub fn unique(&mut self, base: String) -> String {
         let mut candidate = base.clone();
         loop {
             match self.seen.get_mut(&candidate) {

@@ -376,10 +376,30 @@ fn not_a_site_path(bad: NotASitePath<'_>) -> LibraryError {
 }
 
 fn missing_page(view: &View, path: &SitePath) -> LibraryError {
-    LibraryError::NotFound(format!(
-        "no page at {path} in the enabled editions; pages live under these prefixes: {}",
-        view.prefixes()
-    ))
+    match near_page(view, path) {
+        Some(near) => LibraryError::NotFound(format!(
+            "no page at {path}; a page's path has no file extension or `/index`: read {near}"
+        )),
+        None => LibraryError::NotFound(format!(
+            "no page at {path} in the enabled editions; pages live under these prefixes: {}",
+            view.prefixes()
+        )),
+    }
+}
+
+/// The page a path written as a file names (`/pino/api.md`,
+/// `/app/guide/index.html`, `/fastify/index` → `/pino/api`, `/app/guide`,
+/// `/fastify`), when there is one.
+fn near_page(view: &View, path: &SitePath) -> Option<SitePath> {
+    let written = path.as_str();
+    let lower = written.to_ascii_lowercase();
+    let stem = [".md", ".markdown", ".html", ".htm"]
+        .iter()
+        .find(|ext| lower.ends_with(*ext))
+        .map_or(written, |ext| &written[..written.len() - ext.len()]);
+    let stem = stem.strip_suffix("/index").map(|s| if s.is_empty() { "/" } else { s }).unwrap_or(stem);
+    let near = SitePath::parse(stem).ok().filter(|near| near.as_str() != written)?;
+    view.resolve(&near, Translations::Own).map(|_| near)
 }
 
 #[cfg(test)]

@@ -277,6 +277,34 @@ fn sphinx_api_entries_are_sections_of_their_own() {
     assert_eq!(option.and_then(|s| s.anchor.as_deref()), Some("cmdoption-o"), "{:?}", page.symbols);
 }
 
+/// LibreOffice's help repeats a heading id on a page (each function's
+/// "Syntax"): the first section keeps it, the others get their own.
+#[test]
+fn a_repeated_heading_id_names_only_the_first_section() {
+    let html = r##"<html><head><title>Functions</title></head><body><h1>Functions</h1>
+<h2 id="fn_a">ADDRESS</h2><h3 id="syntax">Syntax</h3><p>ADDRESS(row; column)</p>
+<h2 id="fn_b">VLOOKUP</h2><h3 id="syntax">Syntax</h3><p>VLOOKUP(value; array; index)</p>
+<h2 id="fn_c">SUMIF</h2><h3 id="syntax">Syntax</h3><p>SUMIF(range; criterion)</p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "functions.html", "/lo").unwrap();
+    check_invariants(&page);
+    let syntax: Vec<(&str, &str)> = page
+        .sections
+        .iter()
+        .filter(|s| s.title == "Syntax")
+        .map(|s| (s.anchor.as_deref().unwrap_or(""), s.text.lines().last().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        syntax,
+        [
+            ("syntax", "ADDRESS(row; column)"),
+            ("syntax-1", "VLOOKUP(value; array; index)"),
+            ("syntax-2", "SUMIF(range; criterion)")
+        ],
+        "{}",
+        page.markdown
+    );
+}
+
 /// LibreOffice's help writes each platform's name of a key, all hidden
 /// but the one its script shows: each is a word of its own.
 #[test]
