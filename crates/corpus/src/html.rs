@@ -428,9 +428,11 @@ pub(crate) fn convert(
         .or_else(|| doc_title.clone())
         .unwrap_or_else(|| paths::file_stem(rel_file).to_owned());
     let title = nfc(&title);
+    let base = base_file(&doc, rel_file);
     let mut conv = Converter {
         prefix: paths::normalize_prefix(prefix),
         rel_file,
+        base: base.as_deref(),
         page_path: &page_path,
         plan: &plan,
         chrome: &chrome,
@@ -512,6 +514,28 @@ pub(crate) fn convert(
     page.listing |=
         short && paths::file_stem(rel_file).eq_ignore_ascii_case("search") && has_search_form(root);
     Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
+}
+
+/// A file in the folder that the `<base href>` in the page's `<head>`
+/// names (LibreOffice's help: `<base href="../../../../">`), as a path in
+/// the tree; None without one, or for a base outside the tree (a URL, a
+/// root-absolute path, one climbing out of it).
+fn base_file(doc: &Html, rel_file: &str) -> Option<String> {
+    let is_head = |n: &NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| e.name() == "head");
+    let head = doc.tree.root().descendants().find(is_head)?;
+    let href = head
+        .children()
+        .filter_map(|n| n.value().as_element())
+        .find(|e| e.name() == "base")?
+        .attr("href")?
+        .trim();
+    let scheme = href.find(':').is_some_and(|i| i < href.find('/').unwrap_or(href.len()));
+    if href.is_empty() || href.starts_with('/') || scheme || href.contains(['?', '#']) {
+        return None;
+    }
+    // The folder of the base (`a/b.html` names `a/`), then a file in it.
+    let dir = href.rfind('/').map_or("", |i| &href[..=i]);
+    paths::resolve(rel_file, &format!("{dir}base.html"))
 }
 
 /// True for a page that ranks with the listings: a generated index
@@ -1427,6 +1451,9 @@ fn escape_block_start(md: &str) -> String {
 struct Converter<'a, 'p> {
     prefix: &'a str,
     rel_file: &'a str,
+    /// A file in the folder the page's `<base href>` names, when it names
+    /// one of the tree: relative links are read from there.
+    base: Option<&'a str>,
     page_path: &'a str,
     plan: &'a Plan<'p>,
     chrome: &'a PageChrome,
@@ -2311,7 +2338,8 @@ impl<'p> Converter<'_, 'p> {
         } else {
             // A link climbing out of the tree is kept as written: the
             // reader reads it against the folder the tree was installed from.
-            let Some(resolved) = paths::resolve(self.rel_file, path) else { return Some(href.to_owned()) };
+            let from = self.base.unwrap_or(self.rel_file);
+            let Some(resolved) = paths::resolve(from, path) else { return Some(href.to_owned()) };
             if is_html(&resolved) || resolved.is_empty() {
                 paths::page_path(self.prefix, &resolved)
             } else {

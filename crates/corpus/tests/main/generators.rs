@@ -277,6 +277,21 @@ fn sphinx_api_entries_are_sections_of_their_own() {
     assert_eq!(option.and_then(|s| s.anchor.as_deref()), Some("cmdoption-o"), "{:?}", page.symbols);
 }
 
+/// LibreOffice's help writes its links from the tree's root, which a
+/// `<base href>` names.
+#[test]
+fn links_resolve_against_the_base_the_page_names() {
+    let html = r##"<html><head><base href="../../../"><title>Fix</title></head><body><h1>Fix</h1>
+<p>See <a href="text/scalc/01/g.html#x">G</a>, <a href="#local">here</a> and <img src="media/pic.png" alt="pic"></p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "text/scalc/guide/fix.html", "/lo").unwrap();
+    check_invariants(&page);
+    for link in
+        ["[G](/lo/text/scalc/01/g#x)", "[here](/lo/text/scalc/guide/fix#local)", "](/lo/media/pic.png)"]
+    {
+        assert!(page.markdown.contains(link), "{link}: {}", page.markdown);
+    }
+}
+
 /// LibreOffice's help repeats a heading id on a page (each function's
 /// "Syntax"): the first section keeps it, the others get their own.
 #[test]
