@@ -217,6 +217,25 @@ fn an_anchor_inside_a_section_starts_the_page_there() {
 }
 
 #[test]
+fn several_projects_and_no_default_say_how_to_choose() {
+    let lib = Lib::new();
+    for project in ["alpha", "beta"] {
+        let docs = lib.dir.path().join(project);
+        std::fs::create_dir_all(&docs).unwrap();
+        std::fs::write(docs.join("index.md"), "# Home\n\nWords.\n").unwrap();
+        lib.ok(&["add", docs.to_str().unwrap(), "--project", project, "--version", "1", "--locale", "en"]);
+    }
+    let err = lib.fails(&["search", "words"], 1);
+    assert!(
+        err.contains("several projects are installed (alpha, beta)")
+            && err.contains("project:*")
+            && err.contains("lectern config set default.project NAME"),
+        "{err}"
+    );
+    assert_eq!(lib.json(&["search", "project:* words"])["total"], 2);
+}
+
+#[test]
 fn sections_page_through_to_the_end_by_scalars() {
     let lib = Lib::demo();
     let hits = lib.json(&["search", "并发创建索引", "--locale", "zh-Hans"]);

@@ -150,7 +150,8 @@ fn resolve_project(
             }
         }
         None => Err(invalid(format!(
-            "several projects are installed ({}) and none is the default: give project (or * for all)",
+            "several projects are installed ({}) and none is the default: give project (`project:NAME` in the text, \
+             or project:* for all), or set one with `lectern config set default.project NAME`",
             listing(enabled.iter().map(|e| e.project.as_str()))
         ))),
     }
