@@ -3,7 +3,7 @@
 //! dropped, headings keep their element ids as anchors, links are rewritten
 //! to library paths.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use ego_tree::NodeRef;
 use scraper::{Html, Node, node::Element};
@@ -418,16 +418,14 @@ pub(crate) fn convert(
             chrome.dropped.insert(edge.node);
         }
     }
-    let mut fingerprints: Vec<u64> = edges.iter().map(|e| e.fingerprint).collect();
-    fingerprints.sort_unstable();
-    fingerprints.dedup();
+    let fingerprints: Vec<u64> =
+        edges.iter().map(|e| e.fingerprint).collect::<BTreeSet<u64>>().into_iter().collect();
     let doc_title = document_title(&doc);
     let plan = plan(root, &mut chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
-    let title = title_from_heading
+    let title = nfc(&title_from_heading
         .or_else(|| doc_title.clone())
-        .unwrap_or_else(|| paths::file_stem(rel_file).to_owned());
-    let title = nfc(&title);
+        .unwrap_or_else(|| paths::file_stem(rel_file).to_owned()));
     let base = base_file(&doc, rel_file);
     let mut conv = Converter {
         prefix: paths::normalize_prefix(prefix),
@@ -489,7 +487,7 @@ pub(crate) fn convert(
     symbols.extend(defined.into_symbols());
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     let markdown = sections.iter().map(|s| s.markdown.as_str()).collect::<Vec<_>>().join("\n");
-    let page = Page {
+    let mut page = Page {
         path: page_path.clone(),
         source_file: rel_file.to_owned(),
         title,
@@ -504,7 +502,6 @@ pub(crate) fn convert(
         listing: is_listing(&doc, mark.as_deref(), rel_file, (root, &chrome)),
         nav: Default::default(),
     };
-    let mut page = page;
     let short = page.text.chars().count() <= MAX_REDIRECT_TEXT;
     // Only a page with almost no text can be a redirect: no walk for the meta on the others.
     let redirect = if short { redirect_url(&doc) } else { None };
@@ -2371,6 +2368,9 @@ impl<'p> Converter<'_, 'p> {
                 }
                 let mut b = vec![self.title.to_owned()];
                 b.extend(stack.iter().map(|(_, t)| t.clone()));
+                // A heading that repeats the one above (the page's title
+                // again as its first `##`) is one step, not two.
+                b.dedup();
                 stack.push((s.level, s.crumb));
                 b
             };

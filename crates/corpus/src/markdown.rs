@@ -430,6 +430,9 @@ fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
         }
         let mut breadcrumb = vec![title.to_owned()];
         breadcrumb.extend(stack.iter().map(|(_, t)| t.clone()));
+        // A heading that repeats the one above (the page's title again as
+        // its first `##`) is one step, not two.
+        breadcrumb.dedup();
         let anchor = ids.next().or_else(|| cut.id.clone()).unwrap_or_else(|| "section".to_owned());
         sections.push(Section {
             anchor: Some(anchor),
@@ -639,6 +642,16 @@ Turn it.
                 ("c".into(), 4, "T > A > B".into()),
                 ("a-1".into(), 2, "T".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_heading_repeating_the_one_above_is_one_step_of_the_breadcrumb() {
+        let p = page("## Request\n\n### Request\n\nThe object.\n\n#### Properties\n\nIts fields.\n");
+        let last = p.sections.last().unwrap();
+        assert_eq!(
+            (last.title.as_str(), last.breadcrumb.clone()),
+            ("Properties", vec!["Request".to_owned()])
         );
     }
 
