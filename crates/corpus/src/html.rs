@@ -297,7 +297,6 @@ const SKIP_CLASSES: [&str; 12] = [
     "rightside",
     "srclink",
     "hideme",
-    // Doxygen's hidden tooltip of a name in a code fragment.
     "ttc",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
