@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use lectern_corpus::{html, markdown, paths};
 use lectern_index::PageRecord;
 use serde::{Deserialize, Serialize};
 
@@ -389,17 +390,18 @@ fn missing_page(view: &View, path: &SitePath) -> LibraryError {
 
 /// The page a path written as a file names (`/pino/api.md`,
 /// `/app/guide/index.html`, `/fastify/index` → `/pino/api`, `/app/guide`,
-/// `/fastify`), when there is one.
+/// `/fastify`), by the rule that names a page after its file
+/// ([`paths::page_rel`]), when there is one. A path whose last part has
+/// some other extension (`/pg/release-9.6`) names no file.
 fn near_page(view: &View, path: &SitePath) -> Option<SitePath> {
     let written = path.as_str();
-    let lower = written.to_ascii_lowercase();
-    let stem = [".md", ".markdown", ".html", ".htm"]
-        .iter()
-        .find(|ext| lower.ends_with(*ext))
-        .map_or(written, |ext| &written[..written.len() - ext.len()]);
-    let stem = stem.strip_suffix("/index").map(|s| if s.is_empty() { "/" } else { s }).unwrap_or(stem);
-    let near = SitePath::parse(stem).ok().filter(|near| near.as_str() != written)?;
-    view.resolve(&near, Translations::Own).map(|_| near)
+    let file = written.trim_start_matches('/');
+    let name = file.rsplit('/').next().unwrap_or(file);
+    if name.contains('.') && !markdown::is_markdown(file) && !html::is_html(file) {
+        return None;
+    }
+    let near = SitePath::parse(&format!("/{}", paths::page_rel(file))).ok()?;
+    (near.as_str() != written && view.resolve(&near, Translations::Own).is_some()).then_some(near)
 }
 
 #[cfg(test)]
