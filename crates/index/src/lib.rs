@@ -63,7 +63,7 @@ mod writer;
 pub use error::IndexError;
 pub use index::{Index, Snapshot};
 pub use keys::section_key;
-pub use query::{FilterKey, ParsedQuery, QueryError, parse_query};
+pub use query::{FILTER_NAMES, FilterKey, ParsedQuery, QueryError, parse_query};
 pub use records::{AssetRecord, PageMeta, PageParts, PageRecord, PageRow, SectionRecord};
 pub use request::{Cancel, Hit, SearchOutcome, SearchRequest, Twin};
 pub use schema::FORMAT_VERSION;

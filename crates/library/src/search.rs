@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use lectern_index::tokenizer::has_operator;
-use lectern_index::{Cancel, ParsedQuery, SearchOutcome, SearchRequest, Twin, parse_query};
+use lectern_index::{Cancel, FILTER_NAMES, ParsedQuery, SearchOutcome, SearchRequest, Twin, parse_query};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{LibraryError, invalid};
@@ -503,8 +503,7 @@ fn unknown_filter_hint(query: &ParsedQuery) -> Option<String> {
     let word = query.words.iter().find(written_as_filter)?;
     let key = word.split(':').next().unwrap_or_default();
     Some(format!(
-        "`{key}:` is not a filter, so {word} was searched as a word; the filters are project:, version: \
-         (or branch:), locale: (or lang:), domain: and collection:"
+        "`{key}:` is not a filter, so {word} was searched as a word; the filters are {FILTER_NAMES}"
     ))
 }
 
