@@ -276,7 +276,7 @@ pub(crate) fn identifier_names(word: &str) -> Vec<&str> {
     word.split(is_cjk)
         .map(|run| run.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')))
         .map(|run| bare_name(run).unwrap_or(run))
-        .filter(|run| is_identifier(run) && !symbol_key(run).is_empty())
+        .filter(|run| is_identifier(run))
         .collect()
 }
 
