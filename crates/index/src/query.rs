@@ -209,7 +209,8 @@ fn is_symbol_word(word: &str) -> bool {
     punctuation && (chars.next().is_some() && !word.chars().all(separator) || !separator(first))
 }
 
-/// The filters [`filter_key`] reads, as a sentence names them.
+/// The filters the query text may hold (what `filter_key` reads), as a
+/// sentence names them.
 pub const FILTER_NAMES: &str = "project:, version: (or branch:), locale: (or lang:), domain: and collection:";
 
 fn filter_key(key: &str) -> Option<FilterKey> {
