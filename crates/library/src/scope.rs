@@ -208,27 +208,57 @@ fn narrow_version(
 }
 
 /// The script a query is written in, for picking a locale when none is
-/// set: CJK when any of its letters is (a Chinese question names `pg_dump`
-/// and `VACUUM` as often as not), Latin when all of them are.
+/// set: the first letter outside the Latin script decides (a Chinese
+/// question names `pg_dump` and `VACUUM` as often as not), except that
+/// kana make Han text Japanese and Hangul makes it Korean; Latin when every
+/// letter is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Script {
-    Cjk,
+    Han,
+    Kana,
+    Hangul,
+    Cyrillic,
+    Greek,
+    Arabic,
+    Hebrew,
+    Devanagari,
+    Thai,
     Latin,
     Other,
 }
 
 fn script_of(query: &ParsedQuery) -> Script {
-    let mut letters =
-        query.words.iter().chain(&query.phrases).flat_map(|t| t.chars()).filter(|c| c.is_alphabetic());
-    let Some(first) = letters.next() else { return Script::Other };
-    let mut latin = true;
-    for c in std::iter::once(first).chain(letters) {
-        if lectern_corpus::script::is_cjk(c) {
-            return Script::Cjk;
-        }
-        latin &= is_latin(c);
+    let letters = query.words.iter().chain(&query.phrases).flat_map(|t| t.chars()).filter(|c| c.is_alphabetic());
+    let mut found: Option<Script> = None;
+    for c in letters {
+        let script = letter_script(c);
+        found = match (found, script) {
+            (_, Script::Kana | Script::Hangul) => return script,
+            (None | Some(Script::Latin), _) => Some(script),
+            (Some(Script::Other), s) if s != Script::Latin => Some(s),
+            (kept, _) => kept,
+        };
     }
-    if latin { Script::Latin } else { Script::Other }
+    found.unwrap_or(Script::Other)
+}
+
+/// The script of one letter (by Unicode block).
+fn letter_script(c: char) -> Script {
+    if lectern_corpus::script::is_hangul(c) {
+        return Script::Hangul;
+    }
+    match c as u32 {
+        0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Kana,
+        _ if lectern_corpus::script::is_cjk(c) => Script::Han,
+        _ if is_latin(c) => Script::Latin,
+        0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Script::Cyrillic,
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
+        0x0590..=0x05FF | 0xFB1D..=0xFB4F => Script::Hebrew,
+        0x0900..=0x097F | 0xA8E0..=0xA8FF => Script::Devanagari,
+        0x0E00..=0x0E7F => Script::Thai,
+        _ => Script::Other,
+    }
 }
 
 /// A letter of the Latin script (ASCII, Latin-1 and the Latin Extended blocks).
@@ -237,14 +267,34 @@ fn is_latin(c: char) -> bool {
         || (matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') && c.is_alphabetic())
 }
 
-/// Whether an installed locale is written in CJK script (Chinese, Japanese, Korean).
-fn cjk_locale(locale: &str) -> bool {
-    ["zh", "ja", "ko"].iter().any(|l| of_language(locale, l))
+/// The languages (ISO 639-1) a query written in `script` is read in, as
+/// groups, most likely first: the first group with an installed locale is
+/// the one searched. Han text is Chinese where a Chinese edition is
+/// installed, else Japanese, else Korean; Latin text is English. None when
+/// the script tells no language apart.
+fn script_languages(script: Script) -> &'static [&'static [&'static str]] {
+    match script {
+        Script::Han => &[&["zh"], &["ja"], &["ko"]],
+        Script::Kana => &[&["ja"]],
+        Script::Hangul => &[&["ko"]],
+        Script::Cyrillic => &[&["ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "mn", "tg", "tt", "ba", "cv"]],
+        Script::Greek => &[&["el"]],
+        Script::Arabic => &[&["ar", "fa", "ur", "ps", "ug", "ckb", "sd"]],
+        Script::Hebrew => &[&["he", "yi"]],
+        Script::Devanagari => &[&["hi", "mr", "ne", "sa"]],
+        Script::Thai => &[&["th"]],
+        Script::Latin => &[&["en"]],
+        Script::Other => &[],
+    }
 }
 
-/// Whether an installed locale is English (`en`, `en-US`...).
-fn english_locale(locale: &str) -> bool {
-    of_language(locale, "en")
+/// Of `locales`, those a query written in `script` reads (see
+/// [`script_languages`]); None when none of them is.
+fn script_locales<'a>(script: Script, locales: impl Iterator<Item = &'a str> + Clone) -> Option<Vec<&'a str>> {
+    script_languages(script).iter().find_map(|group| {
+        let kept: Vec<&str> = locales.clone().filter(|l| group.iter().any(|g| of_language(l, g))).collect();
+        (!kept.is_empty()).then_some(kept)
+    })
 }
 
 /// Whether `locale` is `language` or one of its regions or scripts (`zh-Hans`).
@@ -254,9 +304,10 @@ fn of_language(locale: &str, language: &str) -> bool {
 
 /// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
 /// default locale. Only a given locale missing from the scope is an error.
-/// With no default, a query written in CJK script keeps the CJK locales and
-/// one written in Latin script the English ones, when there are some (the
-/// scope says so); any other query keeps every locale.
+/// With no default, a query keeps the locales of its script's language
+/// ([`script_locales`]: Chinese text the Chinese ones, kana the Japanese,
+/// Latin text the English), when there are some (the scope says so); any
+/// other query keeps every locale.
 fn narrow_locale(
     manifest: &Manifest,
     set: &mut Vec<&EditionRecord>,
@@ -265,10 +316,9 @@ fn narrow_locale(
 ) -> Result<(), LibraryError> {
     let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
     let Some(l) = locale.as_deref() else {
-        if let Some(of_script) = script_locales(script)
-            && set.iter().any(|e| of_script(&e.locale))
-        {
-            set.retain(|e| of_script(&e.locale));
+        if let Some(kept) = script_locales(script, set.iter().map(|e| e.locale.as_str())) {
+            let kept: Vec<String> = kept.into_iter().map(str::to_owned).collect();
+            set.retain(|e| kept.contains(&e.locale));
         }
         return Ok(());
     };
@@ -292,35 +342,20 @@ fn narrow_locale(
     Ok(())
 }
 
-/// The locales a query written in `script` reads (CJK text the CJK ones,
-/// Latin text the English ones); None when the script tells none apart.
-fn script_locales(script: Script) -> Option<fn(&str) -> bool> {
-    match script {
-        Script::Cjk => Some(cjk_locale),
-        Script::Latin => Some(english_locale),
-        Script::Other => None,
-    }
-}
-
 /// Applies the default locale to each project of `set` alone: a project's
 /// editions in it, or, for a project without it (`project:*` over a Chinese
 /// handbook and an English-only manual), its editions in the query's script
 /// ([`script_locales`]; all of them when none is).
 fn in_default_locale(set: &mut Vec<&EditionRecord>, wanted: &str, script: Script) {
-    let of_script = script_locales(script).unwrap_or(|_| true);
-    let has = |project: &str, locale: &dyn Fn(&str) -> bool| {
-        set.iter().any(|e| e.project == project && locale(&e.locale))
-    };
     let kept: Vec<&EditionRecord> = set
         .iter()
         .copied()
         .filter(|e| {
-            if has(&e.project, &|l| l == wanted) {
+            let locales = set.iter().filter(|o| o.project == e.project).map(|o| o.locale.as_str());
+            if locales.clone().any(|l| l == wanted) {
                 e.locale == wanted
-            } else if has(&e.project, &of_script) {
-                of_script(&e.locale)
             } else {
-                true
+                script_locales(script, locales).is_none_or(|kept| kept.contains(&e.locale.as_str()))
             }
         })
         .collect();
@@ -461,14 +496,40 @@ mod tests {
 
     #[test]
     fn a_query_is_written_in_the_script_of_its_letters() {
-        assert_eq!(script("如何创建分区表"), Script::Cjk);
+        assert_eq!(script("如何创建分区表"), Script::Han);
         // Chinese with the names it asks about.
-        assert_eq!(script("pg_dump 只导出表结构"), Script::Cjk);
+        assert_eq!(script("pg_dump 只导出表结构"), Script::Han);
+        // Kana make kanji Japanese, wherever they stand; Hangul is Korean.
+        assert_eq!(script("設定ファイル"), Script::Kana);
+        assert_eq!(script("apt でパッケージを検索"), Script::Kana);
+        assert_eq!(script("패키지 설치 방법"), Script::Hangul);
         assert_eq!(script("crontab"), Script::Latin);
         assert_eq!(script("Übersicht café"), Script::Latin);
-        assert_eq!(script("Привет"), Script::Other);
+        assert_eq!(script("Привет"), Script::Cyrillic);
+        assert_eq!(script("systemctl как перезапустить"), Script::Cyrillic);
+        assert_eq!(script("ρύθμιση"), Script::Greek);
         // No letters at all: `::`, a version.
         assert_eq!(script("::"), Script::Other);
         assert_eq!(script("9.6"), Script::Other);
+    }
+
+    #[test]
+    fn a_query_reads_the_locales_of_its_script() {
+        let installed = ["en", "zh-Hans", "zh-Hant", "ja", "ko", "ru", "uk", "de"];
+        let pick = |text: &str, among: &[&'static str]| -> Option<Vec<&'static str>> {
+            script_locales(script(text), among.iter().copied())
+        };
+        assert_eq!(pick("如何创建分区表", &installed), Some(vec!["zh-Hans", "zh-Hant"]));
+        assert_eq!(pick("設定ファイル", &installed), Some(vec!["ja"]));
+        assert_eq!(pick("패키지 설치", &installed), Some(vec!["ko"]));
+        assert_eq!(pick("как перезапустить", &installed), Some(vec!["ru", "uk"]));
+        assert_eq!(pick("crontab", &installed), Some(vec!["en"]));
+        // Han text with no Chinese edition: the Japanese one.
+        assert_eq!(pick("設定", &["en", "ja"]), Some(vec!["ja"]));
+        // Nothing of the script installed, or a script that tells no
+        // language: every locale is kept.
+        assert_eq!(pick("ρύθμιση", &installed), None);
+        assert_eq!(pick("::", &installed), None);
+        assert_eq!(pick("パッケージ", &["en", "zh-Hans"]), None);
     }
 }

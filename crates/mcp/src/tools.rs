@@ -49,7 +49,7 @@ pub struct SearchArgs {
     pub project: Option<String>,
     /// Version line (branch), e.g. 18 or 9.6; default the current version; * for all enabled versions.
     pub branch: Option<String>,
-    /// Locale, e.g. zh-Hans or en; default the library's default locale, else the one of the text's script (Chinese text: zh, Latin: en); * for all locales.
+    /// Locale, e.g. zh-Hans or en; default the library's default locale, else the one of the text's script (Chinese text: zh, kana: ja, Hangul: ko, Latin: en); * for all locales.
     pub locale: Option<String>,
     /// Documentation domain: manual or wiki.
     pub domain: Option<String>,
