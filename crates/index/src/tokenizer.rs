@@ -1,7 +1,7 @@
 //! The `lectern` analyzer: words for Latin/Cyrillic/Greek… (case-folded, NFC,
-//! English-stemmed, `work_mem` kept whole and split), overlapping bigrams plus
-//! unigrams for Han/Kana/Hangul; and the `lectern_grams` tokenizer for the
-//! substring prefilter.
+//! Latin letters without accents, English-stemmed, `work_mem` kept whole and
+//! split), overlapping bigrams plus unigrams for Han/Kana/Hangul; and the
+//! `lectern_grams` tokenizer for the substring prefilter.
 //!
 //! Positions: a CJK run of n chars takes positions p..p+n; the unigram of
 //! char i and the bigram starting at char i share position p+i, so a run of
@@ -18,6 +18,7 @@
 use std::collections::HashSet;
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::text::{fold, is_cjk, is_word_char};
 
@@ -100,19 +101,35 @@ fn push_cjk(c: char, out: &mut String) {
     }
 }
 
-/// Folds (and maybe stems) a word into `out`.
+/// Folds (and maybe stems) a word into `out`; a Latin letter loses its
+/// accents (see [`strip_latin_marks`]).
 fn push_word(raw: &str, stem: Option<&rust_stemmers::Stemmer>, out: &mut String) {
     out.clear();
     if raw.is_ascii() {
         out.extend(raw.bytes().map(|b| b.to_ascii_lowercase() as char));
     } else {
-        out.push_str(&fold(raw));
+        strip_latin_marks(&fold(raw), out);
     }
     if let Some(stemmer) = stem
         && stemmable(out)
         && let std::borrow::Cow::Owned(stemmed) = stemmer.stem(out)
     {
         *out = stemmed;
+    }
+}
+
+/// Appends `folded` with the accents of its Latin letters dropped (`ç` →
+/// `c`, `ã` → `a`, `ü` → `u`): people type `configuracao` and `Uberblick`
+/// for the manual's `configuração` and `Überblick`, and a word matches
+/// with or without them. Letters of other scripts keep their marks (`й`
+/// is no `и`), and letters with no base letter stay (`ø`, `ł`, `æ`).
+fn strip_latin_marks(folded: &str, out: &mut String) {
+    for c in folded.chars() {
+        if matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') {
+            out.extend(std::iter::once(c).nfd().filter(|m| !matches!(*m as u32, 0x0300..=0x036F)));
+        } else {
+            out.push(c);
+        }
     }
 }
 
@@ -659,6 +676,17 @@ mod tests {
         let t = texts("Creating INDEXES concurrently");
         let words: Vec<&str> = t.iter().map(|(w, _, _)| w.as_str()).collect();
         assert_eq!(words, ["creat", "index", "concurr"]);
+    }
+
+    #[test]
+    fn latin_letters_match_with_or_without_accents() {
+        let words = |s: &str| -> Vec<String> { texts(s).into_iter().map(|(w, _, _)| w).collect() };
+        assert_eq!(words("Configuração de rede"), words("configuracao de rede"));
+        assert_eq!(words("Überblick Straße"), ["uberblick", "strass"]);
+        assert_eq!(words("sécurité"), words("securite"));
+        // Other scripts keep their marks; letters without a base letter stay.
+        assert_eq!(words("йод иод"), ["йод", "иод"]);
+        assert_eq!(words("søk łódź"), ["søk", "łodz"]);
     }
 
     #[test]
