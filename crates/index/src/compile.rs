@@ -15,6 +15,7 @@ use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::{cased_key, defined_key_of_folded, symbol_key, symbol_key_of_folded, unqualified_key};
+use crate::languages::{is_function_word, query_languages};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{
@@ -321,6 +322,13 @@ impl Word {
         let others = self.others.iter().map(|(folded, ts)| content_runs(folded, ts));
         let others: Vec<Vec<Run>> = others.filter(|runs| same_shape(runs, &written)).collect();
         std::iter::once(written).chain(others).collect()
+    }
+
+    /// Marks a function word of one of `languages` (see [`query_languages`])
+    /// as saying nothing about the answer.
+    fn stop_in(mut self, languages: &[&str]) -> Word {
+        self.stop |= is_function_word(languages, &self.folded);
+        self
     }
 
     fn is_stopword(&self) -> bool {
@@ -1190,7 +1198,10 @@ pub(crate) fn compile(
     // A term some section's body or title holds (a word's other spellings
     // are searched for only where each of their terms is one).
     let held = |t: &str| [f.body, f.title].iter().any(|&field| stats.doc_freq_of(field, t).unwrap_or(0) > 0);
-    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w).held_by(&held)).collect();
+    // Function words of the query's language (`como`, `wie`) rank as
+    // English stopwords do.
+    let languages = query_languages(&q.words);
+    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w).held_by(&held).stop_in(&languages)).collect();
     // A quoted phrase is searched as written, in no other spelling.
     let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::as_written(p).held_by(&|_| false)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);

@@ -16,6 +16,7 @@
 //! - `records`: sections, pages and page listings as stored, read from a snapshot.
 //! - `folder`: the index folder as tantivy sees it (readable on read-only storage).
 //! - `query`: the query front end (`PG96:`, filters, phrases, exclusions).
+//! - `languages`: the language of a query in Latin script, and its function words.
 //! - `question`: words a question asks with (English stopwords, Chinese question words), identifiers inside queries.
 //! - `spellings`: Chinese words written more than one way (帐号 and 账号, 口令 and 密码), searched as one.
 //! - `request`: a search's request, outcome and hits.
@@ -42,6 +43,7 @@ mod highlight;
 mod hitdoc;
 mod index;
 mod keys;
+mod languages;
 mod passage;
 mod proximity;
 pub mod query;
@@ -63,6 +65,7 @@ mod writer;
 pub use error::IndexError;
 pub use index::{Index, Snapshot};
 pub use keys::section_key;
+pub use languages::query_languages;
 pub use query::{FILTER_NAMES, FilterKey, ParsedQuery, QueryError, parse_query};
 pub use records::{AssetRecord, PageMeta, PageParts, PageRecord, PageRow, SectionRecord};
 pub use request::{Cancel, Hit, SearchOutcome, SearchRequest, Twin};

@@ -42,6 +42,8 @@ pub struct ParsedQuery {
 pub enum QueryError {
     #[error("the query has no search words; give at least one word or \"phrase\"")]
     Empty,
+    #[error("the query only excludes ({0}); give at least one word or \"phrase\" to search for beside it")]
+    OnlyExcluded(String),
     #[error("{0}")]
     Invalid(String),
 }
@@ -91,8 +93,6 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
     let mut chars = rest.char_indices().peekable();
     // Set by a `NOT` word: the next word or phrase is excluded.
     let mut not = false;
-    // Where in `excluded` each word excluded by `NOT` went.
-    let mut by_not: Vec<usize> = Vec::new();
     while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
             chars.next();
@@ -101,9 +101,6 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         // `-"phrase"` excludes; `-word` is a word (`-e`, `--amend`).
         let dash_quote = c == '-' && rest[start + 1..].starts_with('"');
         let after_not = std::mem::take(&mut not);
-        if after_not {
-            by_not.push(q.excluded.len());
-        }
         let negated = after_not || dash_quote;
         let open = if dash_quote { start + 1 } else { start };
         if dash_quote {
@@ -180,12 +177,9 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
         q.words.iter().all(|w| !has_searchable(w) && !is_symbol_word(w))
             && q.phrases.iter().all(|p| !has_searchable(p))
     };
-    if empty(&q) && !by_not.is_empty() {
-        // Nothing left to search: `NOT IN`, `NOT NULL` are the words.
-        for &i in by_not.iter().rev() {
-            let word = q.excluded.remove(i);
-            q.words.splice(0..0, ["NOT".to_string(), word]);
-        }
+    if empty(&q) && !q.excluded.is_empty() {
+        // (`NOT IN`, `NOT NULL` are words: see `before_capitals`.)
+        return Err(QueryError::OnlyExcluded(q.excluded.join(", ")));
     }
     if empty(&q) {
         return Err(QueryError::Empty);
@@ -332,6 +326,11 @@ mod tests {
         let q = parse_query("vacuum NOT full NOT \"FULL\"").unwrap();
         assert_eq!(words(&q), ["vacuum"]);
         assert_eq!(q.excluded, ["full", "FULL"]);
+        // Exclusions alone search nothing, and say so.
+        for text in ["NOT rede", "-\"rede\"", "NOT full NOT \"x y\""] {
+            let err = parse_query(text).unwrap_err().to_string();
+            assert!(err.contains("only excludes") && err.contains("give at least one word"), "{text}: {err}");
+        }
     }
 
     #[test]
@@ -399,8 +398,7 @@ mod tests {
 
     #[test]
     fn empty_queries() {
-        for text in ["", "   ", "-\"x\"", "version:13", "\"\"", "PG96:", "- -", "!!! ,,", "-- ...", "(", "."]
-        {
+        for text in ["", "   ", "version:13", "\"\"", "PG96:", "- -", "!!! ,,", "-- ...", "(", "."] {
             assert_eq!(parse_query(text), Err(QueryError::Empty), "{text:?}");
         }
     }

@@ -18,9 +18,8 @@
 use std::collections::HashSet;
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
-use unicode_normalization::UnicodeNormalization;
 
-use crate::text::{fold, is_cjk, is_word_char};
+use crate::text::{fold, is_cjk, is_word_char, push_unaccented};
 
 /// Name of the analyzer registered for the body.
 pub const LECTERN: &str = "lectern";
@@ -102,34 +101,19 @@ fn push_cjk(c: char, out: &mut String) {
 }
 
 /// Folds (and maybe stems) a word into `out`; a Latin letter loses its
-/// accents (see [`strip_latin_marks`]).
+/// accents (see [`unaccented`](crate::text::unaccented)).
 fn push_word(raw: &str, stem: Option<&rust_stemmers::Stemmer>, out: &mut String) {
     out.clear();
     if raw.is_ascii() {
         out.extend(raw.bytes().map(|b| b.to_ascii_lowercase() as char));
     } else {
-        strip_latin_marks(&fold(raw), out);
+        push_unaccented(&fold(raw), out);
     }
     if let Some(stemmer) = stem
         && stemmable(out)
         && let std::borrow::Cow::Owned(stemmed) = stemmer.stem(out)
     {
         *out = stemmed;
-    }
-}
-
-/// Appends `folded` with the accents of its Latin letters dropped (`ç` →
-/// `c`, `ã` → `a`, `ü` → `u`): people type `configuracao` and `Uberblick`
-/// for the manual's `configuração` and `Überblick`, and a word matches
-/// with or without them. Letters of other scripts keep their marks (`й`
-/// is no `и`), and letters with no base letter stay (`ø`, `ł`, `æ`).
-fn strip_latin_marks(folded: &str, out: &mut String) {
-    for c in folded.chars() {
-        if matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') {
-            out.extend(std::iter::once(c).nfd().filter(|m| !matches!(*m as u32, 0x0300..=0x036F)));
-        } else {
-            out.push(c);
-        }
     }
 }
 

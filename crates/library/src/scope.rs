@@ -46,7 +46,7 @@ pub fn resolve(
     let mut set: Vec<&EditionRecord> =
         enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
     narrow_version(manifest, &mut set, project.as_deref(), p.version.as_deref())?;
-    narrow_locale(manifest, &mut set, p.locale.as_deref(), script_of(query))?;
+    narrow_locale(manifest, &mut set, p.locale.as_deref(), &query_languages(query))?;
     narrow_domain(&mut set, p.domain.as_deref())?;
     narrow_collection(&mut set, p.collection.as_deref())?;
     Ok(resolved(&set))
@@ -228,7 +228,8 @@ enum Script {
 }
 
 fn script_of(query: &ParsedQuery) -> Script {
-    let letters = query.words.iter().chain(&query.phrases).flat_map(|t| t.chars()).filter(|c| c.is_alphabetic());
+    let letters =
+        query.words.iter().chain(&query.phrases).flat_map(|t| t.chars()).filter(|c| c.is_alphabetic());
     let mut found: Option<Script> = None;
     for c in letters {
         let script = letter_script(c);
@@ -253,7 +254,9 @@ fn letter_script(c: char) -> Script {
         _ if is_latin(c) => Script::Latin,
         0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Script::Cyrillic,
         0x0370..=0x03FF | 0x1F00..=0x1FFF => Script::Greek,
-        0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
+        0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => {
+            Script::Arabic
+        }
         0x0590..=0x05FF | 0xFB1D..=0xFB4F => Script::Hebrew,
         0x0900..=0x097F | 0xA8E0..=0xA8FF => Script::Devanagari,
         0x0E00..=0x0E7F => Script::Thai,
@@ -267,31 +270,41 @@ fn is_latin(c: char) -> bool {
         || (matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') && c.is_alphabetic())
 }
 
-/// The languages (ISO 639-1) a query written in `script` is read in, as
-/// groups, most likely first: the first group with an installed locale is
-/// the one searched. Han text is Chinese where a Chinese edition is
-/// installed, else Japanese, else Korean; Latin text is English. None when
-/// the script tells no language apart.
-fn script_languages(script: Script) -> &'static [&'static [&'static str]] {
-    match script {
+/// The languages (ISO 639-1) a query is read in, as groups, most likely
+/// first: the first group with an installed locale is the one searched.
+/// The script tells most: Han text is Chinese where a Chinese edition is
+/// installed, else Japanese, else Korean. Latin text is the language of its
+/// function words (`como configurar a rede`: Portuguese or Spanish), else
+/// English. Empty when the script tells no language apart.
+fn query_languages(query: &ParsedQuery) -> Vec<Vec<&'static str>> {
+    let groups: &[&[&str]] = match script_of(query) {
         Script::Han => &[&["zh"], &["ja"], &["ko"]],
         Script::Kana => &[&["ja"]],
         Script::Hangul => &[&["ko"]],
-        Script::Cyrillic => &[&["ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "mn", "tg", "tt", "ba", "cv"]],
+        Script::Cyrillic => {
+            &[&["ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "mn", "tg", "tt", "ba", "cv"]]
+        }
         Script::Greek => &[&["el"]],
         Script::Arabic => &[&["ar", "fa", "ur", "ps", "ug", "ckb", "sd"]],
         Script::Hebrew => &[&["he", "yi"]],
         Script::Devanagari => &[&["hi", "mr", "ne", "sa"]],
         Script::Thai => &[&["th"]],
-        Script::Latin => &[&["en"]],
+        Script::Latin => {
+            let said = lectern_index::query_languages(&query.words);
+            return [said, vec!["en"]].into_iter().filter(|g| !g.is_empty()).collect();
+        }
         Script::Other => &[],
-    }
+    };
+    groups.iter().map(|g| g.to_vec()).collect()
 }
 
-/// Of `locales`, those a query written in `script` reads (see
-/// [`script_languages`]); None when none of them is.
-fn script_locales<'a>(script: Script, locales: impl Iterator<Item = &'a str> + Clone) -> Option<Vec<&'a str>> {
-    script_languages(script).iter().find_map(|group| {
+/// Of `locales`, those of the first group of `languages` (see
+/// [`query_languages`]) that has any; None when none has.
+fn language_locales<'a>(
+    languages: &[Vec<&str>],
+    locales: impl Iterator<Item = &'a str> + Clone,
+) -> Option<Vec<&'a str>> {
+    languages.iter().find_map(|group| {
         let kept: Vec<&str> = locales.clone().filter(|l| group.iter().any(|g| of_language(l, g))).collect();
         (!kept.is_empty()).then_some(kept)
     })
@@ -304,19 +317,20 @@ fn of_language(locale: &str, language: &str) -> bool {
 
 /// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
 /// default locale. Only a given locale missing from the scope is an error.
-/// With no default, a query keeps the locales of its script's language
-/// ([`script_locales`]: Chinese text the Chinese ones, kana the Japanese,
-/// Latin text the English), when there are some (the scope says so); any
-/// other query keeps every locale.
+/// With no default, a query keeps the locales of its language
+/// ([`query_languages`]: Chinese text the Chinese ones, kana the Japanese,
+/// `como configurar a rede` the Portuguese, other Latin text the English),
+/// when there are some (the scope says so); any other query keeps every
+/// locale.
 fn narrow_locale(
     manifest: &Manifest,
     set: &mut Vec<&EditionRecord>,
     given: Option<&str>,
-    script: Script,
+    languages: &[Vec<&str>],
 ) -> Result<(), LibraryError> {
     let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
     let Some(l) = locale.as_deref() else {
-        if let Some(kept) = script_locales(script, set.iter().map(|e| e.locale.as_str())) {
+        if let Some(kept) = language_locales(languages, set.iter().map(|e| e.locale.as_str())) {
             let kept: Vec<String> = kept.into_iter().map(str::to_owned).collect();
             set.retain(|e| kept.contains(&e.locale));
         }
@@ -327,10 +341,10 @@ fn narrow_locale(
     }
     let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
     if given.is_none() {
-        in_default_locale(set, &wanted, script);
+        in_default_locale(set, &wanted, languages);
         return Ok(());
     }
-    let kept: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == wanted).collect();
+    let kept = of_locale(set, &wanted);
     if kept.is_empty() {
         return Err(invalid(format!(
             "locale {l:?} is not installed for this scope{}; available: {} (or * for all)",
@@ -344,22 +358,49 @@ fn narrow_locale(
 
 /// Applies the default locale to each project of `set` alone: a project's
 /// editions in it, or, for a project without it (`project:*` over a Chinese
-/// handbook and an English-only manual), its editions in the query's script
-/// ([`script_locales`]; all of them when none is).
-fn in_default_locale(set: &mut Vec<&EditionRecord>, wanted: &str, script: Script) {
+/// handbook and an English-only manual), its editions in the query's
+/// language ([`query_languages`]; all of them when none is).
+fn in_default_locale(set: &mut Vec<&EditionRecord>, wanted: &str, languages: &[Vec<&str>]) {
     let kept: Vec<&EditionRecord> = set
         .iter()
         .copied()
         .filter(|e| {
-            let locales = set.iter().filter(|o| o.project == e.project).map(|o| o.locale.as_str());
-            if locales.clone().any(|l| l == wanted) {
-                e.locale == wanted
+            let project: Vec<&EditionRecord> =
+                set.iter().copied().filter(|o| o.project == e.project).collect();
+            let in_wanted = of_locale(&project, wanted);
+            if !in_wanted.is_empty() {
+                in_wanted.iter().any(|w| w.id == e.id)
             } else {
-                script_locales(script, locales).is_none_or(|kept| kept.contains(&e.locale.as_str()))
+                let locales = project.iter().map(|o| o.locale.as_str());
+                language_locales(languages, locales).is_none_or(|kept| kept.contains(&e.locale.as_str()))
             }
         })
         .collect();
     *set = kept;
+}
+
+/// The editions of `set` in `locale`, else those in another variety of
+/// its language (`pt` for `pt-BR` and `pt-BR` for `pt`; never another
+/// script: `zh-Hant` is no `zh-Hans`).
+fn of_locale<'a>(set: &[&'a EditionRecord], locale: &str) -> Vec<&'a EditionRecord> {
+    let exact: Vec<&EditionRecord> = set.iter().copied().filter(|e| e.locale == locale).collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    set.iter().copied().filter(|e| same_language(&e.locale, locale)).collect()
+}
+
+/// Whether two locales are of one language and no two scripts
+/// (`pt-BR` and `pt-PT`, `zh` and `zh-Hans`; not `zh-Hans` and `zh-Hant`).
+fn same_language(a: &str, b: &str) -> bool {
+    let parts = |l: &str| -> (String, Option<String>) {
+        let mut it = l.split('-');
+        let language = it.next().unwrap_or("").to_ascii_lowercase();
+        let script = it.next().filter(|p| p.len() == 4).map(str::to_ascii_lowercase);
+        (language, script)
+    };
+    let ((la, sa), (lb, sb)) = (parts(a), parts(b));
+    la == lb && (sa.is_none() || sb.is_none() || sa == sb)
 }
 
 /// Keeps the domain given (case-insensitive); no default applies.
@@ -514,16 +555,29 @@ mod tests {
     }
 
     #[test]
-    fn a_query_reads_the_locales_of_its_script() {
+    fn a_locale_stands_for_the_other_varieties_of_its_language() {
+        assert!(same_language("pt", "pt-BR") && same_language("pt-PT", "pt-BR"));
+        assert!(same_language("zh", "zh-Hans") && same_language("zh-Hans-CN", "zh-Hans"));
+        assert!(!same_language("zh-Hans", "zh-Hant") && !same_language("pt", "es"));
+    }
+
+    #[test]
+    fn a_query_reads_the_locales_of_its_language() {
         let installed = ["en", "zh-Hans", "zh-Hant", "ja", "ko", "ru", "uk", "de"];
         let pick = |text: &str, among: &[&'static str]| -> Option<Vec<&'static str>> {
-            script_locales(script(text), among.iter().copied())
+            let languages = query_languages(&lectern_index::parse_query(text).unwrap());
+            language_locales(&languages, among.iter().copied())
         };
         assert_eq!(pick("如何创建分区表", &installed), Some(vec!["zh-Hans", "zh-Hant"]));
         assert_eq!(pick("設定ファイル", &installed), Some(vec!["ja"]));
         assert_eq!(pick("패키지 설치", &installed), Some(vec!["ko"]));
         assert_eq!(pick("как перезапустить", &installed), Some(vec!["ru", "uk"]));
         assert_eq!(pick("crontab", &installed), Some(vec!["en"]));
+        // Latin text in the language of its function words, else English.
+        assert_eq!(pick("wie installiere ich ein Paket", &installed), Some(vec!["de"]));
+        assert_eq!(pick("como configurar a rede", &installed), Some(vec!["en"]));
+        assert_eq!(pick("como configurar a rede", &["en", "pt-BR", "es"]), Some(vec!["pt-BR", "es"]));
+        assert_eq!(pick("configuração da rede", &["en", "pt-BR", "es"]), Some(vec!["pt-BR"]));
         // Han text with no Chinese edition: the Japanese one.
         assert_eq!(pick("設定", &["en", "ja"]), Some(vec!["ja"]));
         // Nothing of the script installed, or a script that tells no
