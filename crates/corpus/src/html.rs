@@ -1358,7 +1358,9 @@ impl Inline {
     fn content(&mut self, first: Option<char>) {
         if self.soft {
             let before = self.text.trim_end_matches(' ').chars().next_back();
-            if first.is_some_and(joins_without_space) || before.is_some_and(joins_without_space) {
+            if let (Some(before), Some(first)) = (before, first)
+                && joins_across_break(before, first)
+            {
                 if self.md.ends_with(' ') {
                     self.md.pop();
                 }
@@ -1394,13 +1396,34 @@ impl Inline {
     }
 }
 
-/// Text written without spaces between its words, so that a line break
-/// in the source beside it stands for nothing: Han and kana, CJK
-/// punctuation (、。「」) and fullwidth forms (，！：). Not Hangul, CJK as it is
-/// to the index: Korean puts spaces between words, so a line break in it
-/// stays a space.
-fn joins_without_space(c: char) -> bool {
-    (is_cjk(c) && !is_hangul(c)) || matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFF65 | 0xFFE0..=0xFFEF)
+/// Whether a line break in the source between `before` and `after` stands
+/// for nothing: between two characters of text written without spaces
+/// between its words (Han and kana: 本节介绍\n如何 is one run), or beside
+/// CJK punctuation (。，「」), which carries its own spacing. Between Han or
+/// kana and a Latin letter or digit it is a space, as between two Latin
+/// words (`in\nメーリングリスト`, `Unix\n的`): po4a and other wrappers
+/// break lines only where a space was. Hangul is CJK to the index but not
+/// here: Korean puts spaces between words.
+fn joins_across_break(before: char, after: char) -> bool {
+    (is_unspaced(before) && is_unspaced(after)) || is_wide_punctuation(before) || is_wide_punctuation(after)
+}
+
+/// Han, kana, and fullwidth letters and digits (ＣＰＵ, １２), which Japanese
+/// sets as it sets kana.
+fn is_unspaced(c: char) -> bool {
+    (is_cjk(c) && !is_hangul(c)) || (is_wide_form(c) && c.is_alphanumeric())
+}
+
+/// CJK symbols and punctuation (、。「」〜), fullwidth ones (，！：) and
+/// halfwidth ones (｡｢｣).
+fn is_wide_punctuation(c: char) -> bool {
+    is_wide_form(c) && !c.is_alphanumeric()
+}
+
+/// The CJK symbols and punctuation block and the fullwidth and halfwidth
+/// forms but halfwidth Katakana and Hangul.
+fn is_wide_form(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFF65 | 0xFFE0..=0xFFEF)
 }
 
 /// Escapes the characters that would turn prose into Markdown syntax.
@@ -1683,6 +1706,9 @@ impl<'p> Converter<'_, 'p> {
             self.fragment(node);
         } else if name == "table" {
             self.flush();
+            if let Some(admonition) = crate::admonition::graphical(node) {
+                return self.admonition(admonition, depth);
+            }
             match layout_cells(node) {
                 Some(cells) => {
                     for cell in cells {
@@ -1741,6 +1767,20 @@ impl<'p> Converter<'_, 'p> {
             let mut para = std::mem::take(&mut self.para);
             self.inline(node, el, &mut para, depth);
             self.para = para;
+        }
+    }
+
+    /// A note DocBook set as a table ([`crate::admonition`]) reads as the
+    /// same note without graphics: its label a caption (a bold line, as
+    /// its `<h3 class="title">` is), then its text; the icon left out.
+    fn admonition(&mut self, admonition: crate::admonition::Admonition<'p>, depth: usize) {
+        if let Some(label) = admonition.label {
+            // Neither the page's heading nor a section's: a caption.
+            self.heading(label, 6);
+        }
+        for cell in admonition.body {
+            self.block_children(cell, depth + 1);
+            self.flush();
         }
     }
 

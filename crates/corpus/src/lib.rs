@@ -15,6 +15,7 @@
 //! - `markdown`: Markdown → plain text and sections (body kept byte for byte).
 //! - `chrome`: site chrome in HTML pages (navigation by shape, role and class; blocks
 //!   repeated across an edition).
+//! - `admonition`: DocBook notes set as tables with an icon (`admon.graphics`), read as notes.
 //! - `html`: HTML manuals (PostgreSQL DocBook XHTML) and generic HTML → Markdown, text, sections.
 //! - `check`: the link check of an edition (what resolves, what the source itself breaks).
 //! - `docset`: Dash/Zeal docsets (`searchIndex` or Core Data `ZTOKEN`, `Info.plist`), the
@@ -42,6 +43,7 @@
 //! - `text`: shared text helpers (NFC, slugs, tidying).
 //! - `script`: which characters are CJK (and which of those Hangul), for every crate.
 
+mod admonition;
 mod api_index;
 pub mod archive;
 pub mod assets;

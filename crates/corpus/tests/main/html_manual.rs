@@ -215,3 +215,110 @@ fn a_page_declaring_latin1_is_read_and_another_charset_is_named() {
     let err = html_to_page(&[b'<', b'p', b'>', 0xFF], "x.html", "/d").unwrap_err().to_string();
     assert!(err.contains("not valid UTF-8 (first bad byte at offset 3)"), "{err}");
 }
+
+/// DocBook XSL with admonition graphics (Debian's debian-reference, in
+/// every language) sets a note as a table: the icon in one cell, the label
+/// in a `<th>`, the text in the row below. It reads as the same note
+/// without graphics does, its label once as a bold line, then its text: no
+/// table, no icon's alt text (`[Nota]`).
+#[test]
+fn a_docbook_admonition_set_as_a_table_reads_as_its_label_and_text() {
+    let graphic = |class: &str, label: &str, body: &str| {
+        format!(
+            r#"<div class="{class}" style="margin-left: 0.5in; margin-right: 0.5in;">
+  <table border="0" summary="{class}">
+    <tr>
+      <td rowspan="2" align="center" valign="top" width="25">
+        <img alt="[{label}]" src="images/{class}.png"/>
+      </td>
+      <th align="left">{label}</th>
+    </tr>
+    <tr>
+      <td align="left" valign="top">
+        {body}
+      </td>
+    </tr>
+  </table>
+</div>"#
+        )
+    };
+    let plain = |class: &str, label: &str, body: &str| {
+        format!(r#"<div class="{class}"><h3 class="title">{label}</h3>{body}</div>"#)
+    };
+    // `list` puts a note in a list item (a heading there, as a note without
+    // graphics has, makes the list a layout: left out where they are compared).
+    let page = |admonition: &dyn Fn(&str, &str, &str) -> String, list: bool| {
+        let item = admonition("tip", "Dica", "<p>Use <a href=\"ch02.html\">o capítulo 2</a>.</p>");
+        let html = format!(
+            r#"<html><head><title>1. Tutorial</title></head><body><div class="chapter">
+<h1 class="title">1. Tutorial</h1><p>Leia antes.</p>
+{}
+<ul><li><p>Um item.</p>{}</li></ul>
+{}
+<h2 class="title" id="s2">1.1. Conta</h2>
+{}
+</div></body></html>"#,
+            admonition("note", "Nota", "<p>O nome de usuário tem <code>minúsculas</code>.</p>"),
+            if list { item.as_str() } else { "" },
+            admonition("caution", "Cuidado", "<p>Primeiro parágrafo.</p><p>Segundo parágrafo.</p>"),
+            admonition("warning", "警告", "<p>パーミッションは重要です。</p>"),
+        );
+        html_to_page(html.as_bytes(), "ch01.html", "/ref").unwrap()
+    };
+    let listed = page(&graphic, true);
+    check_invariants(&listed);
+    for gone in [" | ", "[Nota]", "[Dica]", "[警告]", "note.png", "---"] {
+        assert!(!listed.markdown.contains(gone), "{gone:?} in\n{}", listed.markdown);
+        assert!(!listed.text.contains(gone), "{gone:?} in\n{}", listed.text);
+    }
+    for label in ["Nota", "Dica", "Cuidado", "警告"] {
+        assert_eq!(listed.text.matches(label).count(), 1, "{label} in\n{}", listed.text);
+    }
+    assert!(
+        listed.markdown.contains("**Nota**\n\nO nome de usuário tem `minúsculas`."),
+        "{}",
+        listed.markdown
+    );
+    assert!(
+        listed.markdown.contains("- Um item.\n\n  **Dica**\n\n  Use [o capítulo 2](/ref/ch02)."),
+        "{}",
+        listed.markdown
+    );
+    assert!(listed.text.contains("Cuidado\nPrimeiro parágrafo.\nSegundo parágrafo."), "{}", listed.text);
+    assert!(listed.sections[1].text.contains("警告\nパーミッションは重要です。"), "{:?}", listed.sections);
+    // Exactly what the same notes written without graphics read as.
+    let (graphic, plain) = (page(&graphic, false), page(&plain, false));
+    assert_eq!(graphic.markdown, plain.markdown);
+    assert_eq!(graphic.text, plain.text);
+}
+
+/// A line break between a Latin word and Japanese text is a space, as it
+/// is between two Latin words (Debian's debian-reference-ja: `can be found
+/// in\n<a>メーリングリスト</a>` read `inメーリングリスト`); only one between
+/// two Han or kana characters stands for nothing. Either way round, and
+/// with an inline element closing or opening at the break.
+#[test]
+fn a_line_break_between_latin_and_japanese_stays_a_space() {
+    let cases = [
+        ("can be found in\n<a href=\"x.html\">メーリングリスト</a>", "can be found in メーリングリスト"),
+        ("<a href=\"x.html\">メーリングリスト</a>\nis read", "メーリングリスト is read"),
+        ("<a href=\"x.html\">Unix\n的</a>システム", "Unix 的システム"),
+        ("バージョン\n2 以降", "バージョン 2 以降"),
+        ("版本 2\n以降", "版本 2 以降"),
+        ("<em>メール\n</em>is", "メール is"),
+        ("in<em>\nメール</em>", "in メール"),
+        ("<code>adduser</code>\nを用いて", "adduser を用いて"),
+        ("を用いて\n<code>adduser</code>", "を用いて adduser"),
+        ("<b>メーリング\n</b>リスト", "メーリングリスト"),
+        ("メーリング<a href=\"x.html\">\nリスト</a>", "メーリングリスト"),
+        // Punctuation of CJK text carries its own spacing; fullwidth letters are set as kana are.
+        ("使います。\nThen", "使います。Then"),
+        ("ＣＰＵ\nを使う", "ＣＰＵを使う"),
+        ("the ＣＰＵ\nis", "the ＣＰＵ is"),
+    ];
+    for (html, want) in cases {
+        let page = format!("<html><body><p>{html}</p></body></html>");
+        let page = html_to_page(page.as_bytes(), "p.html", "").unwrap();
+        assert_eq!(page.text, want, "{html:?}");
+    }
+}
