@@ -27,7 +27,7 @@ use crate::schema::Fields;
 use crate::scope::MAX_WALKED_SHARE;
 use crate::spellings::{long_form, spellings};
 use crate::stats::Stats;
-use crate::text::{fold, is_cjk};
+use crate::text::{fold, is_cjk, is_katakana};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
 /// Terms a prefix expands to, at most.
@@ -844,6 +844,11 @@ fn short_run(spelled: &[Vec<Run>], i: usize, held: &dyn Fn(&str) -> bool) -> Opt
     Unit::of_spellings(units.flatten().collect(), held)
 }
 
+/// True for the bigrams of a run of katakana alone.
+fn katakana(bigrams: &[(usize, String)]) -> bool {
+    bigrams.iter().all(|(_, t)| t.chars().all(is_katakana))
+}
+
 /// The words of tier 2: Latin words (not stopwords) and short CJK runs (a
 /// term like 配置参数) as the words; the bigrams of longer CJK runs (a
 /// sentence) as words of their own (the second list).
@@ -889,9 +894,11 @@ fn tier2_words(
                 // A short run the library writes as such (`配置参数`) is a
                 // word; one it never writes (`启动安装` of `PXE启动安装`) is
                 // two words run together, searched by its bigrams below.
+                // A run of katakana is one word however long (a loanword:
+                // `ファイアウォール`, where `ファイ` would find `ファイル`),
+                // when the library writes it.
                 Run::Cjk(bigrams)
-                    if !alone
-                        && bigrams.len() < MAX_CJK_WORD_CHARS
+                    if (katakana(bigrams) || !alone && bigrams.len() < MAX_CJK_WORD_CHARS)
                         && let Some(unit) = short_run(&spelled, i, held)
                         && written(&unit) =>
                 {
@@ -1154,6 +1161,12 @@ fn in_editions(f: &Fields, editions: &[String], query: Box<dyn Query>) -> Box<dy
     Box::new(BooleanQuery::intersection(vec![query, Box::new(any)]))
 }
 
+/// True for the phrase of a run of katakana ([`katakana`]): a word
+/// whatever its bigrams' frequencies.
+fn katakana_phrase(unit: &Unit) -> bool {
+    matches!(unit, Unit::Phrase(ts) if katakana(ts))
+}
+
 /// True when a short CJK run may be written as one word rather than two
 /// met by chance: each of its bigrams is held by at least [`WORD_SHARE`] of
 /// the sections holding the commonest (`置参` of `配置参数` by a tenth of
@@ -1218,7 +1231,7 @@ pub(crate) fn compile(
         Unit::Term(t) => held(t),
         // (Its bigrams' frequencies first: read for the ranking anyway.)
         unit => {
-            cohesive(stats, f.body, unit)
+            (katakana_phrase(unit) || cohesive(stats, f.body, unit))
                 && [f.body, f.title].iter().any(|&field| {
                     unit.query_in(field)
                         .is_some_and(|q| any_match(searcher, &*in_editions(f, request.editions, q)))

@@ -6,7 +6,7 @@
 //! may name a symbol inside a longer query.
 
 use crate::keys::symbol_key;
-use crate::text::is_cjk;
+use crate::text::{is_cjk, is_hiragana, is_katakana};
 
 /// English words that say nothing about the answer (a common English
 /// stopword list, with `use` and `get`): they never have to
@@ -184,15 +184,28 @@ const CJK_FUNCTION_WORDS: &[&str] = &[
     "从", "向", "让", "與", "裡", "裏", "將", "對", "給", "從", "讓",
 ];
 
+/// Japanese words that ask rather than say (`how to use`, `the way to`,
+/// `what is`), cut from a Japanese query word before its hiragana (see
+/// [`japanese_pieces`]).
+const JA_QUESTION_WORDS: &[&str] = &[
+    "どうやって", "どうすれば", "どのように", "使い方", "使いかた", "やり方", "やりかた", "仕方", "方法",
+    "とは", "について", "何",
+];
+
 /// True for a word that says nothing about the answer: an English
-/// stopword, or a Chinese word made of nothing but question, function and
-/// common words (`的区别`, `有什么区别`, `和` or `这个` alone). Folded.
+/// stopword, a Chinese word made of nothing but question, function and
+/// common words (`的区别`, `有什么区别`, `和` or `这个` alone), or a
+/// Japanese one of hiragana and question words (`どうやって`). Folded.
 pub(crate) fn is_stopword(folded: &str) -> bool {
     STOPWORDS.contains(&folded) || CJK_FUNCTION_WORDS.contains(&folded) || only_question_words(folded)
 }
 
-/// True for a Chinese word that [`content_pieces`] would cut away whole.
+/// True for a Chinese or Japanese word that [`content_pieces`] would cut
+/// away whole.
 fn only_question_words(word: &str) -> bool {
+    if is_japanese(word) {
+        return japanese_pieces(word).is_empty();
+    }
     word.chars().any(is_cjk) && split_question_words(word).iter().all(|p| split_common_words(p).is_empty())
 }
 
@@ -203,6 +216,10 @@ fn only_question_words(word: &str) -> bool {
 pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
     if !word.chars().any(is_cjk) {
         return vec![word];
+    }
+    if is_japanese(word) {
+        let pieces = japanese_pieces(word);
+        return if pieces.is_empty() { vec![word] } else { pieces };
     }
     let pieces = split_question_words(word);
     if pieces.is_empty() {
@@ -218,6 +235,26 @@ pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// True for a word written in Japanese: one with kana in it.
+fn is_japanese(word: &str) -> bool {
+    word.chars().any(|c| is_hiragana(c) || is_katakana(c))
+}
+
+/// A Japanese query word's content: the runs of kanji, katakana and other
+/// letters between its hiragana (particles and endings: `の`, `を`,
+/// `する`) and its question words ([`JA_QUESTION_WORDS`]):
+/// `aptitudeの使い方` asks about `aptitude`, `cronの設定方法` about `cron`
+/// and `設定`. None when it is nothing but those.
+fn japanese_pieces(word: &str) -> Vec<&str> {
+    split_at(word, |rest| {
+        JA_QUESTION_WORDS
+            .iter()
+            .find(|q| rest.starts_with(**q))
+            .map(|q| q.len())
+            .or_else(|| rest.chars().next().filter(|&c| is_hiragana(c)).map(char::len_utf8))
+    })
 }
 
 /// The pieces of a Chinese word between its question and function words
@@ -426,6 +463,20 @@ fn dotted(run: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn japanese_particles_and_question_words_split_a_question() {
+        assert_eq!(content_pieces("aptitudeの使い方"), ["aptitude"]);
+        assert_eq!(content_pieces("cronの設定方法"), ["cron", "設定"]);
+        assert_eq!(content_pieces("aptでパッケージを検索する"), ["apt", "パッケージ", "検索"]);
+        assert_eq!(content_pieces("ネットワークの設定はどうやるの"), ["ネットワーク", "設定"]);
+        assert_eq!(content_pieces("ファイアウォール"), ["ファイアウォール"]);
+        assert!(is_stopword("どうやって") && is_stopword("するの") && !is_stopword("パッケージ"));
+        // Hiragana alone is what is searched for.
+        assert_eq!(content_pieces("すべて"), ["すべて"]);
+        // Chinese has no kana: its rules are its own.
+        assert_eq!(content_pieces("如何使用方法"), ["方法"]);
+    }
 
     #[test]
     fn chinese_question_words_split_a_question() {

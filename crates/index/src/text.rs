@@ -46,6 +46,18 @@ pub fn is_combining(c: char) -> bool {
     )
 }
 
+/// Hiragana: in Japanese text the particles and endings around the words
+/// (`の`, `を`, `する`), seldom a word of a manual.
+pub fn is_hiragana(c: char) -> bool {
+    matches!(c as u32, 0x3041..=0x3096 | 0x309D..=0x309F)
+}
+
+/// Katakana (with the long-vowel mark `ー`), full or half width: Japanese
+/// loanwords (`ファイアウォール`).
+pub fn is_katakana(c: char) -> bool {
+    matches!(c as u32, 0x30A1..=0x30FA | 0x30FC..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F)
+}
+
 /// A character that belongs to a (non-CJK) word.
 pub fn is_word_char(c: char) -> bool {
     if c.is_ascii() {

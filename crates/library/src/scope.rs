@@ -249,7 +249,7 @@ fn letter_script(c: char) -> Script {
         return Script::Hangul;
     }
     match c as u32 {
-        0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Kana,
+        _ if lectern_index::text::is_hiragana(c) || lectern_index::text::is_katakana(c) => Script::Kana,
         _ if lectern_corpus::script::is_cjk(c) => Script::Han,
         _ if is_latin(c) => Script::Latin,
         0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Script::Cyrillic,
