@@ -188,8 +188,18 @@ const CJK_FUNCTION_WORDS: &[&str] = &[
 /// `what is`), cut from a Japanese query word before its hiragana (see
 /// [`japanese_pieces`]).
 const JA_QUESTION_WORDS: &[&str] = &[
-    "どうやって", "どうすれば", "どのように", "使い方", "使いかた", "やり方", "やりかた", "仕方", "方法",
-    "とは", "について", "何",
+    "どうやって",
+    "どうすれば",
+    "どのように",
+    "使い方",
+    "使いかた",
+    "やり方",
+    "やりかた",
+    "仕方",
+    "方法",
+    "とは",
+    "について",
+    "何",
 ];
 
 /// True for a word that says nothing about the answer: an English
