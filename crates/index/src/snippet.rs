@@ -1,11 +1,13 @@
 //! Snippets: a window of about 200 scalars of a section's text around the
 //! best cluster of matched terms (or its beginning), whitespace collapsed,
 //! with highlight ranges in Unicode scalar offsets of the snippet. A window
-//! starts and ends at a word boundary (between any two CJK chars) or the
-//! text's edge, and a text's leading repetition of the title it sits under
-//! is left out ([`title_lead`]).
+//! starts and ends at a word boundary (between any two Han chars or
+//! hiragana; Korean and katakana words are words) or the text's edge, and
+//! a text's leading repetition of the title it sits under is left out
+//! ([`title_lead`]).
 
-use crate::text::is_word_char;
+use crate::text::{is_katakana, is_word_char};
+use lectern_corpus::script::is_hangul;
 
 /// Snippet length in Unicode scalars.
 pub const SNIPPET_CHARS: usize = 200;
@@ -86,9 +88,12 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
 }
 
 /// A char that continues a word on both sides of it: a cut between two of
-/// them splits a word (`IndexAmRoutine`, `pg_class`).
+/// them splits a word (`IndexAmRoutine`, `pg_class`). Hangul and katakana
+/// too: Korean spaces its words (`설치하는`), and a run of katakana is one
+/// loanword (`ヘルパー`); a cut between two Han chars or two hiragana is
+/// at a char, as Chinese and Japanese have no spaces to cut at.
 fn joins(c: char) -> bool {
-    c == '_' || is_word_char(c)
+    c == '_' || is_word_char(c) || is_hangul(c) || is_katakana(c)
 }
 
 /// An apostrophe, which continues a word between two of its chars
@@ -562,6 +567,33 @@ mod tests {
                 assert!(!s.contains("ndexAm") || s.contains("IndexAm"), "{s:?}");
                 let chars: Vec<char> = s.chars().collect();
                 assert_eq!(chars[h[0][0]..h[0][1]].iter().collect::<String>(), "holds");
+            }
+        }
+    }
+
+    #[test]
+    fn korean_words_and_katakana_runs_are_never_cut() {
+        let korean = format!(
+            "{}패키지를 설치하는 방법은 다음과 같습니다 {}",
+            "데비안은 혼합 배포판을 실행 ".repeat(9),
+            "실행 ".repeat(40)
+        );
+        let japanese = format!(
+            "{}ヘルパーの一部としてパッケージを管理します{}",
+            "これはデーターです".repeat(12),
+            "。".repeat(40)
+        );
+        for (text, word) in [(korean, "설치하는"), (japanese, "パッケージ")] {
+            let at = text.find(word).unwrap();
+            for window in 20..90 {
+                let (s, _) = snippet(&text, &[m(at, at + word.len(), 0)], window);
+                let from = text.find(&s).unwrap_or_else(|| panic!("{s:?}"));
+                let to = from + s.len();
+                let word_char = |c: Option<char>| c.is_some_and(|c| is_hangul(c) || is_katakana(c));
+                let cut = |at: usize| {
+                    word_char(text[..at].chars().next_back()) && word_char(text[at..].chars().next())
+                };
+                assert!(!cut(from) && !cut(to), "{window}: {s:?}");
             }
         }
     }
