@@ -689,6 +689,31 @@ fn library() -> tempfile::TempDir {
         page("Lintian overrides", "List the tags that lintian should not report for this package.", &[]),
     );
     write(zh.path(), "static-check.html", page("静态检查", "静态检查可能出现误报（false positive）。", &[]));
+    // The same manual in Portuguese and Japanese: accents, function words
+    // and particles.
+    let pt = tempfile::tempdir().unwrap();
+    write(
+        pt.path(),
+        "configuracao-rede.html",
+        page(
+            "Configuração de rede",
+            "A configuração de rede moderna usa o NetworkManager para as interfaces.",
+            &[],
+        ),
+    );
+    write(
+        pt.path(),
+        "pacotes.html",
+        page("Gestão de pacotes", "Como a rede de espelhos distribui os pacotes.", &[]),
+    );
+    let ja = tempfile::tempdir().unwrap();
+    write(
+        ja.path(),
+        "packages.html",
+        page("パッケージ管理", "aptitude でパッケージを管理する方法を説明します。", &[]),
+    );
+    write(ja.path(), "files.html", page("ファイルの一覧", "ファイルの使い方と管理方法を説明します。", &[]));
+    write(ja.path(), "firewall.html", page("ファイアウォール", "ファイアウォールの設定を説明します。", &[]));
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -698,6 +723,8 @@ fn library() -> tempfile::TempDir {
     };
     add(en.path(), "en");
     add(zh.path(), "zh-Hans");
+    add(pt.path(), "pt-BR");
+    add(ja.path(), "ja");
     lib
 }
 
@@ -1017,11 +1044,42 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r).0, "/m/sql-vacuum", "{name}: {r}");
 }
 
+/// Queries in other languages than English and Chinese.
+fn check_languages(face: &mut dyn Face, name: &str) {
+    // Accents need not be typed, and the words typed without them are lit
+    // as the manual writes them; a locale finds the other varieties of its
+    // language (`pt` for the `pt-BR` edition).
+    let r = face.search("configuracao de rede", "pt");
+    assert_eq!(first(&r).0, "/pt-BR/m/configuracao-rede", "{name}: {r}");
+    assert!(lit_words(&r["hits"][0]).iter().any(|w| w == "configuração"), "{name}: {r}");
+    // With no locale given and none the default, a question's function
+    // words tell its language, and they need not match: `como` and `a`
+    // are no words of the page about the network's configuration.
+    let r = face.search("como configurar a rede", "");
+    assert_eq!(r["scope"]["locale"], "pt-BR", "{name}: {r}");
+    assert_eq!(first(&r).0, "/pt-BR/m/configuracao-rede", "{name}: {r}");
+    // Kana make a query Japanese; particles and question words need not
+    // match (`の使い方`, `方法`): the page about aptitude comes first.
+    let r = face.search("aptitudeの使い方", "");
+    assert_eq!(r["scope"]["locale"], "ja", "{name}: {r}");
+    assert_eq!(first(&r).0, "/ja/m/packages", "{name}: {r}");
+    // A katakana word is one word: `ファイル` holds `ファイ`, not the firewall.
+    let r = face.search("ファイアウォール", "ja");
+    let paths: Vec<&str> =
+        r["hits"].as_array().unwrap().iter().map(|h| h["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["/ja/m/firewall"], "{name}: {r}");
+}
+
 #[test]
 fn every_face_ranks_definitions_questions_and_phrases_alike() {
     let lib = library();
     check(&mut Cli(lib.path()), "CLI");
+    check_languages(&mut Cli(lib.path()), "CLI");
     let _server = Server::local_api(lib.path());
-    check(&mut Api(Client::connect(lib.path()).expect("discovery + challenge")), "local API");
-    check(&mut Stdio(Mcp::initialized(lib.path(), "2025-06-18"), 0), "lectern mcp");
+    let mut api = Api(Client::connect(lib.path()).expect("discovery + challenge"));
+    check(&mut api, "local API");
+    check_languages(&mut api, "local API");
+    let mut mcp = Stdio(Mcp::initialized(lib.path(), "2025-06-18"), 0);
+    check(&mut mcp, "lectern mcp");
+    check_languages(&mut mcp, "lectern mcp");
 }
