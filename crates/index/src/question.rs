@@ -202,6 +202,41 @@ const JA_QUESTION_WORDS: &[&str] = &[
     "何",
 ];
 
+/// Korean words that ask rather than say, written as words of their own
+/// (`tasksel은 어떻게 사용하나요`: how, do I use).
+const KO_QUESTION_WORDS: &[&str] = &[
+    "어떻게",
+    "무엇",
+    "무엇인가요",
+    "무엇입니까",
+    "뭐",
+    "뭔가요",
+    "왜",
+    "언제",
+    "어디",
+    "어디서",
+    "어디에",
+    "방법",
+    "방법은",
+    "하나요",
+    "합니까",
+    "하려면",
+    "인가요",
+    "입니까",
+    "있나요",
+    "있습니까",
+    "되나요",
+    "및",
+    "그리고",
+    "또는",
+    "알려주세요",
+];
+
+/// Korean particles, which follow the word they mark without a space
+/// (`tasksel은`, `sources.list를`).
+const KO_PARTICLES: &[&str] =
+    &["에서", "으로", "은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만"];
+
 /// True for a word that says nothing about the answer: an English
 /// stopword, a Chinese word made of nothing but question, function and
 /// common words (`的区别`, `有什么区别`, `和` or `这个` alone), or a
@@ -210,11 +245,21 @@ pub(crate) fn is_stopword(folded: &str) -> bool {
     STOPWORDS.contains(&folded) || CJK_FUNCTION_WORDS.contains(&folded) || only_question_words(folded)
 }
 
-/// True for a Chinese or Japanese word that [`content_pieces`] would cut
-/// away whole.
+/// A name written in Latin letters or digits with a Korean particle after
+/// it (`tasksel은`, `sources.list를`): the name.
+fn without_particle(word: &str) -> Option<&str> {
+    let name = KO_PARTICLES.iter().find_map(|p| word.strip_suffix(p))?;
+    (!name.is_empty() && !name.chars().any(is_cjk)).then_some(name)
+}
+
+/// True for a Chinese, Japanese or Korean word that [`content_pieces`]
+/// would cut away whole, or asks in Korean ([`KO_QUESTION_WORDS`]).
 fn only_question_words(word: &str) -> bool {
     if is_japanese(word) {
         return japanese_pieces(word).is_empty();
+    }
+    if KO_QUESTION_WORDS.contains(&word) {
+        return true;
     }
     word.chars().any(is_cjk) && split_question_words(word).iter().all(|p| split_common_words(p).is_empty())
 }
@@ -230,6 +275,9 @@ pub(crate) fn content_pieces(word: &str) -> Vec<&str> {
     if is_japanese(word) {
         let pieces = japanese_pieces(word);
         return if pieces.is_empty() { vec![word] } else { pieces };
+    }
+    if let Some(name) = without_particle(word) {
+        return vec![name];
     }
     let pieces = split_question_words(word);
     if pieces.is_empty() {
@@ -486,6 +534,14 @@ mod tests {
         assert_eq!(content_pieces("すべて"), ["すべて"]);
         // Chinese has no kana: its rules are its own.
         assert_eq!(content_pieces("如何使用方法"), ["方法"]);
+    }
+
+    #[test]
+    fn korean_particles_after_names_and_question_words_need_not_match() {
+        assert_eq!(content_pieces("tasksel은"), ["tasksel"]);
+        assert_eq!(content_pieces("sources.list를"), ["sources.list"]);
+        assert_eq!(content_pieces("패키지를"), ["패키지를"]);
+        assert!(is_stopword("어떻게") && is_stopword("방법") && !is_stopword("설치"));
     }
 
     #[test]
