@@ -706,6 +706,15 @@ fn library() -> tempfile::TempDir {
         "pacotes.html",
         page("Gestão de pacotes", "Como a rede de espelhos distribui os pacotes.", &[]),
     );
+    write(
+        pt.path(),
+        "instalacao.html",
+        page(
+            "Instalação de um pacote",
+            "A instalação de pacotes usa o apt; um pacote instalado fica registado.",
+            &[],
+        ),
+    );
     let ja = tempfile::tempdir().unwrap();
     write(
         ja.path(),
@@ -1058,6 +1067,11 @@ fn check_languages(face: &mut dyn Face, name: &str) {
     let r = face.search("como configurar a rede", "");
     assert_eq!(r["scope"]["locale"], "pt-BR", "{name}: {r}");
     assert_eq!(first(&r).0, "/pt-BR/m/configuracao-rede", "{name}: {r}");
+    // A word stands for its other forms in the edition's language, which
+    // weigh less than the word as written: `instalar` finds `instalação`.
+    let r = face.search("instalar pacote", "pt-BR");
+    assert_eq!(first(&r).0, "/pt-BR/m/instalacao", "{name}: {r}");
+    assert!(lit_words(&r["hits"][0]).iter().any(|w| w == "instalação"), "{name}: {r}");
     // Kana make a query Japanese; particles and question words need not
     // match (`の使い方`, `方法`): the page about aptitude comes first.
     let r = face.search("aptitudeの使い方", "");

@@ -8,14 +8,15 @@
 use std::collections::HashSet;
 
 use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery,
+    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EnableScoring, Occur, PhraseQuery, Query,
+    TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::{cased_key, defined_key_of_folded, symbol_key, symbol_key_of_folded, unqualified_key};
-use crate::languages::{is_function_word, query_languages};
+use crate::languages::{edition_languages, is_function_word, query_languages, word_roots};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
 use crate::question::{
@@ -32,6 +33,10 @@ use crate::tokenizer::{Analyzed, TokenKind, analyze};
 
 /// Terms a prefix expands to, at most.
 const MAX_PREFIX_TERMS: usize = 50;
+/// Most forms of a word looked up per root ([`word_forms`]).
+const MAX_FORMS: usize = 16;
+/// What a word's other forms weigh ([`Unit::Forms`]), over the word as written.
+const FORM_WEIGHT: Score = 0.5;
 /// Score given to an exact symbol match: above any BM25 sum.
 const SYMBOL_SCORE: Score = 10_000.0;
 /// What the last part of a qualified name (`setrecursionlimit` of
@@ -166,6 +171,9 @@ enum Unit {
     Phrase(Vec<(usize, String)>),
     AnyOf(Vec<String>),
     Spellings(Vec<Unit>),
+    /// A word and its forms in the languages searched ([`word_forms`]),
+    /// which weigh [`FORM_WEIGHT`] of the word as written.
+    Forms(Box<Unit>, Vec<String>),
 }
 
 impl Unit {
@@ -184,6 +192,7 @@ impl Unit {
             Unit::Phrase(ts) => ts.iter().map(|(_, t)| t.as_str()).collect(),
             Unit::AnyOf(ts) => ts.iter().map(String::as_str).collect(),
             Unit::Spellings(us) => us.iter().flat_map(Unit::terms).collect(),
+            Unit::Forms(u, forms) => u.terms().into_iter().chain(forms.iter().map(String::as_str)).collect(),
         }
     }
 
@@ -229,6 +238,19 @@ impl Unit {
                     us.iter().filter_map(|u| Some((Occur::Should, u.query_in(field)?))).collect();
                 (!clauses.is_empty()).then(|| Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>)
             }
+            // The best of them: a section writing the word and some of its
+            // forms counts the word once.
+            Unit::Forms(u, forms) => {
+                let mut best: Vec<Box<dyn Query>> = forms
+                    .iter()
+                    .map(|t| {
+                        let q = Box::new(TermQuery::new(term(t), IndexRecordOption::WithFreqs));
+                        Box::new(BoostQuery::new(q, FORM_WEIGHT)) as Box<dyn Query>
+                    })
+                    .collect();
+                best.extend(u.query_in(field));
+                Some(Box::new(DisjunctionMaxQuery::new(best)))
+            }
         }
     }
 
@@ -260,6 +282,8 @@ struct Word {
     held: Vec<bool>,
     /// It says nothing about the answer ([`is_stopword`]), decided once.
     stop: bool,
+    /// Its forms in the languages searched ([`word_forms`]).
+    forms: Vec<String>,
 }
 
 impl Word {
@@ -298,7 +322,7 @@ impl Word {
             .collect();
         let stop = is_stopword(&folded);
         let held = vec![true; others.len()];
-        Word { folded, written: text.to_owned(), terms, others, held, stop }
+        Word { folded, written: text.to_owned(), terms, others, held, stop, forms: Vec::new() }
     }
 
     /// Marks the other spellings that a term no section holds spells:
@@ -312,7 +336,8 @@ impl Word {
         let others = self.others.iter().zip(&self.held).filter(|(_, held)| **held);
         let others = others.map(|((_, ts), _)| ts.clone());
         let all = std::iter::once(self.terms.clone()).chain(others).filter_map(Unit::of_terms).collect();
-        Unit::of_spellings(all, &|_| true)
+        let unit = Unit::of_spellings(all, &|_| true)?;
+        Some(if self.forms.is_empty() { unit } else { Unit::Forms(Box::new(unit), self.forms.clone()) })
     }
 
     /// Its runs in tier 2, each spelling's (the one written first): those
@@ -322,6 +347,12 @@ impl Word {
         let others = self.others.iter().map(|(folded, ts)| content_runs(folded, ts));
         let others: Vec<Vec<Run>> = others.filter(|runs| same_shape(runs, &written)).collect();
         std::iter::once(written).chain(others).collect()
+    }
+
+    /// Adds `forms` (terms the library holds) but the word's own.
+    fn with_forms(mut self, forms: Vec<String>) -> Word {
+        self.forms = forms.into_iter().filter(|form| self.terms.iter().all(|t| t.1 != *form)).collect();
+        self
     }
 
     /// Marks a function word of one of `languages` (see [`query_languages`])
@@ -389,8 +420,6 @@ fn unit_of(text: &str) -> Option<Unit> {
 }
 
 fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
-    let mut upper = prefix.as_bytes().to_vec();
-    upper.push(0xFF);
     let mut found: Vec<String> = Vec::new();
     // The typed text may run past the indexed stem (`lockin` for `lock`,
     // stem of `locking`): take the longest indexed term it starts with.
@@ -409,7 +438,16 @@ fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
             }
         }
     }
-    'segments: for reader in searcher.segment_readers() {
+    push_terms_starting(searcher, f, prefix, MAX_PREFIX_TERMS, &mut found);
+    found
+}
+
+/// Appends to `found` the body and title terms that start with `prefix`
+/// (none twice), until it holds `max`.
+fn push_terms_starting(searcher: &Searcher, f: &Fields, prefix: &str, max: usize, found: &mut Vec<String>) {
+    let mut upper = prefix.as_bytes().to_vec();
+    upper.push(0xFF);
+    for reader in searcher.segment_readers() {
         for field in [f.body, f.title] {
             let Ok(inverted) = reader.inverted_index(field) else { continue };
             let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()
@@ -417,18 +455,32 @@ fn expand_prefix(searcher: &Searcher, f: &Fields, prefix: &str) -> Vec<String> {
                 continue;
             };
             while stream.advance() {
+                if found.len() >= max {
+                    return;
+                }
                 if let Ok(term) = std::str::from_utf8(stream.key())
                     && !found.iter().any(|t| t == term)
                 {
                     found.push(term.to_string());
-                    if found.len() >= MAX_PREFIX_TERMS {
-                        break 'segments;
-                    }
                 }
             }
         }
     }
-    found
+}
+
+/// The forms of a word in the languages of the editions searched and of
+/// the query (see [`word_roots`]) that the library holds: `instalar` also
+/// finds `instalação` and `instalado`, `Paket` also `Paketverwaltung`.
+/// None for a stopword, a name or a phrase.
+fn word_forms(searcher: &Searcher, f: &Fields, languages: &[&str], word: &Word) -> Vec<String> {
+    if word.stop || word.terms.len() != 1 {
+        return Vec::new();
+    }
+    let mut forms = Vec::new();
+    for root in word_roots(languages, &word.folded) {
+        push_terms_starting(searcher, f, &root, forms.len() + MAX_FORMS, &mut forms);
+    }
+    forms
 }
 
 /// The query's words and phrases as units, and the clauses every tier carries.
@@ -957,6 +1009,7 @@ fn offset_terms(unit: &Unit) -> Option<Vec<(usize, &str)>> {
         Unit::Phrase(ts) => Some(ts.iter().map(|(o, t)| (*o, t.as_str())).collect()),
         Unit::AnyOf(_) => None,
         Unit::Spellings(us) => offset_terms(us.first()?),
+        Unit::Forms(u, _) => offset_terms(u),
     }
 }
 
@@ -985,6 +1038,11 @@ fn idf(stats: &Stats<'_>, body: Field, unit: &Unit) -> Option<Score> {
         }
         Unit::AnyOf(_) => None,
         Unit::Spellings(us) => us.iter().filter_map(|u| idf(stats, body, u)).reduce(Score::min),
+        // The word's own, or, where no section writes it (`installiere`),
+        // its commonest form's.
+        Unit::Forms(u, forms) => {
+            idf(stats, body, u).or_else(|| forms.iter().filter_map(|t| of(t)).reduce(Score::min))
+        }
     }
 }
 
@@ -1152,6 +1210,7 @@ fn unit_held(unit: &Unit, held_here: &dyn Fn(&str) -> bool) -> bool {
         Unit::Phrase(ts) => ts.iter().all(|(_, t)| held_here(t)),
         Unit::AnyOf(_) => true,
         Unit::Spellings(us) => us.iter().any(|u| unit_held(u, held_here)),
+        Unit::Forms(u, forms) => unit_held(u, held_here) || forms.iter().any(|t| held_here(t)),
     }
 }
 
@@ -1177,6 +1236,7 @@ fn katakana_phrase(unit: &Unit) -> bool {
 fn cohesive(stats: &Stats<'_>, body: Field, unit: &Unit) -> bool {
     match unit {
         Unit::Spellings(us) => us.iter().any(|u| cohesive(stats, body, u)),
+        Unit::Forms(u, _) => cohesive(stats, body, u),
         Unit::Phrase(ts) if ts.len() >= 2 => {
             let dfs: Vec<u64> = ts.iter().map(|(_, t)| stats.doc_freq_of(body, t).unwrap_or(0)).collect();
             let (rarest, commonest) = (dfs.iter().min().copied(), dfs.iter().max().copied());
@@ -1211,10 +1271,24 @@ pub(crate) fn compile(
     // A term some section's body or title holds (a word's other spellings
     // are searched for only where each of their terms is one).
     let held = |t: &str| [f.body, f.title].iter().any(|&field| stats.doc_freq_of(field, t).unwrap_or(0) > 0);
-    // Function words of the query's language (`como`, `wie`) rank as
-    // English stopwords do.
-    let languages = query_languages(&q.words);
-    let words: Vec<Word> = q.words.iter().map(|w| Word::new(w).held_by(&held).stop_in(&languages)).collect();
+    // Function words of the query's language (`como`, `wie`) and of theirs
+    // rank as English stopwords do, and a word stands for its forms in
+    // the languages of the query and of the editions searched.
+    let mut languages = query_languages(&q.words);
+    for l in edition_languages(request.editions) {
+        if !languages.contains(&l) {
+            languages.push(l);
+        }
+    }
+    let words: Vec<Word> = q
+        .words
+        .iter()
+        .map(|w| {
+            let word = Word::new(w).held_by(&held).stop_in(&languages);
+            let forms = word_forms(searcher, f, &languages, &word);
+            word.with_forms(forms)
+        })
+        .collect();
     // A quoted phrase is searched as written, in no other spelling.
     let phrases: Vec<Word> = q.phrases.iter().map(|p| Word::as_written(p).held_by(&|_| false)).collect();
     let units = Units::new(searcher, f, request, &words, &phrases);

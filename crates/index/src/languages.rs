@@ -4,6 +4,8 @@
 //! but need not match (`como configurar a rede` asks about `configurar
 //! rede`).
 
+use rust_stemmers::{Algorithm, Stemmer};
+
 use crate::question::is_stopword;
 use crate::text::{fold, unaccented};
 
@@ -116,6 +118,67 @@ pub fn query_languages(words: &[String]) -> Vec<&'static str> {
     scores.into_iter().filter(|s| s.1 == best).map(|s| s.0).collect()
 }
 
+/// The languages of the editions searched (edition ids end in their
+/// locale: `debian-reference@2/pt-BR`) that Lectern knows function words
+/// or word forms of; English and CJK left out.
+pub(crate) fn edition_languages(editions: &[String]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for edition in editions {
+        let locale = edition.split_once('@').and_then(|(_, rest)| rest.split('/').nth(1)).unwrap_or("");
+        let language = locale.split('-').next().unwrap_or("").to_ascii_lowercase();
+        if let Some(known) = STEMMED.iter().map(|(l, _)| *l).find(|l| *l == language)
+            && !out.contains(&known)
+        {
+            out.push(known);
+        }
+    }
+    out
+}
+
+/// The languages whose word forms a query word stands for (besides
+/// English, which the index stems): Snowball's stemmer of each.
+const STEMMED: &[(&str, Algorithm)] = &[
+    ("pt", Algorithm::Portuguese),
+    ("es", Algorithm::Spanish),
+    ("fr", Algorithm::French),
+    ("de", Algorithm::German),
+    ("it", Algorithm::Italian),
+    ("nl", Algorithm::Dutch),
+    ("sv", Algorithm::Swedish),
+    ("da", Algorithm::Danish),
+    ("nb", Algorithm::Norwegian),
+    ("no", Algorithm::Norwegian),
+    ("fi", Algorithm::Finnish),
+    ("ro", Algorithm::Romanian),
+    ("hu", Algorithm::Hungarian),
+    ("tr", Algorithm::Turkish),
+    ("ru", Algorithm::Russian),
+    ("el", Algorithm::Greek),
+];
+
+/// Fewest chars of a root whose other forms are looked up: shorter roots
+/// (`red` of `rede`) begin too many other words.
+const MIN_ROOT_CHARS: usize = 5;
+
+/// The roots of a folded query word in `languages` (Snowball's stem,
+/// without accents: `instal` of `instalar`, `paket` of `Pakete`): every
+/// indexed word that starts with one is a form of it (`instalação`,
+/// `instalado`; `Paketverwaltung`). None for a root shorter than
+/// [`MIN_ROOT_CHARS`] or a word that is not all letters.
+pub(crate) fn word_roots(languages: &[&str], folded: &str) -> Vec<String> {
+    if !folded.chars().all(char::is_alphabetic) || folded.chars().any(crate::text::is_cjk) {
+        return Vec::new();
+    }
+    let mut roots: Vec<String> = Vec::new();
+    for (_, algorithm) in STEMMED.iter().filter(|(l, _)| languages.contains(l)) {
+        let root = unaccented(&Stemmer::create(*algorithm).stem(folded));
+        if root.chars().count() >= MIN_ROOT_CHARS && !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    roots
+}
+
 /// True for a function word of one of `languages` (folded, as a query word is).
 pub(crate) fn is_function_word(languages: &[&str], folded: &str) -> bool {
     if languages.is_empty() || !folded.chars().all(char::is_alphabetic) {
@@ -147,6 +210,21 @@ mod tests {
         assert!(languages("a table in the database").is_empty());
         assert!(languages("pg_dump --data-only").is_empty());
         assert!(languages("VACUUM FULL").is_empty());
+    }
+
+    #[test]
+    fn a_word_has_a_root_in_each_language_searched() {
+        assert_eq!(word_roots(&["pt"], "instalar"), ["instal"]);
+        assert_eq!(word_roots(&["pt"], "configuração"), ["configur"]);
+        assert_eq!(word_roots(&["de"], "installiere"), ["installi"]);
+        assert_eq!(word_roots(&["ru"], "установка"), ["установк"]);
+        // Too short a root, no language, or not a word: none.
+        assert!(word_roots(&["pt"], "rede").is_empty());
+        assert!(word_roots(&[], "instalar").is_empty());
+        assert!(word_roots(&["pt"], "pg_dump").is_empty());
+        let editions =
+            ["m@1/pt-BR".to_owned(), "m@1/en".to_owned(), "m@1/zh-Hans".to_owned(), "d@2/pt".to_owned()];
+        assert_eq!(edition_languages(&editions), ["pt"]);
     }
 
     #[test]
