@@ -1,8 +1,9 @@
 //! The language a query in Latin script is written in, told by its function
 //! words (`como`, `wie`, `comment`, `the`) and its letters (`ç`, `ñ`, `ß`),
-//! and those function words per language: like English stopwords they rank
-//! but need not match (`como configurar a rede` asks about `configurar
-//! rede`).
+//! and those function words per language (and Russian's): like English
+//! stopwords they rank but need not match (`como configurar a rede` asks
+//! about `configurar rede`); and a word's roots in the languages searched,
+//! which its other forms start with.
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -58,6 +59,46 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
             "da", "con", "per", "tra", "fra", "che", "e", "o", "come", "quale", "quali", "dove", "quando",
             "perche", "si", "non", "mio", "mia", "suo", "sua", "questo", "questa", "fare", "posso", "puo",
             "sono", "nel", "nella",
+        ],
+    ),
+    (
+        "ru",
+        &[
+            "как",
+            "что",
+            "где",
+            "когда",
+            "почему",
+            "зачем",
+            "какой",
+            "какая",
+            "какое",
+            "какие",
+            "в",
+            "во",
+            "на",
+            "и",
+            "или",
+            "для",
+            "с",
+            "со",
+            "по",
+            "из",
+            "от",
+            "до",
+            "к",
+            "у",
+            "о",
+            "об",
+            "не",
+            "ли",
+            "это",
+            "мне",
+            "я",
+            "можно",
+            "нужно",
+            "чтобы",
+            "сделать",
         ],
     ),
 ];
@@ -234,5 +275,6 @@ mod tests {
         assert!(!is_function_word(&["pt"], "rede") && !is_function_word(&[], "como"));
         assert!(!is_function_word(&["de"], "man") && !is_function_word(&["it"], "su"));
         assert!(!is_function_word(&["es"], "la_tabla"));
+        assert!(is_function_word(&["ru"], "как") && !is_function_word(&["ru"], "установка"));
     }
 }
