@@ -1067,6 +1067,13 @@ fn check_languages(face: &mut dyn Face, name: &str) {
     let r = face.search("como configurar a rede", "");
     assert_eq!(r["scope"]["locale"], "pt-BR", "{name}: {r}");
     assert_eq!(first(&r).0, "/pt-BR/m/configuracao-rede", "{name}: {r}");
+    // A query that tells no language searches English, unless the English
+    // edition holds none of it and another does.
+    let r = face.search("espelhos", "");
+    assert_eq!(r["scope"]["locale"], "pt-BR", "{name}: {r}");
+    assert_eq!(first(&r).0, "/pt-BR/m/pacotes", "{name}: {r}");
+    let r = face.search("mirrors", "");
+    assert_eq!(r["scope"]["locale"], "en", "{name}: {r}");
     // A word stands for its other forms in the edition's language, which
     // weigh less than the word as written: `instalar` finds `instalação`.
     let r = face.search("instalar pacote", "pt-BR");

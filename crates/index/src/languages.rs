@@ -58,7 +58,7 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
             "il", "lo", "la", "i", "gli", "le", "un", "uno", "una", "di", "del", "della", "dei", "delle",
             "da", "con", "per", "tra", "fra", "che", "e", "o", "come", "quale", "quali", "dove", "quando",
             "perche", "si", "non", "mio", "mia", "suo", "sua", "questo", "questa", "fare", "posso", "puo",
-            "sono", "nel", "nella",
+            "sono", "nel", "nella", "cos", "cosa", "l", "d", "dell", "all", "nell", "sull", "ed",
         ],
     ),
     (
@@ -99,6 +99,10 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
             "нужно",
             "чтобы",
             "сделать",
+            "такое",
+            "такой",
+            "такая",
+            "такие",
         ],
     ),
 ];
@@ -134,29 +138,40 @@ fn plain_words(words: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The languages a query in Latin script reads as, best first among ties:
-/// the language whose function words and letters it holds most, when that
-/// is not English (English wins ties; a query with no such word is read as
-/// English too, and gets an empty list). Several when they tie
-/// (`como configurar a rede` is Portuguese or Spanish).
+/// The languages a query in Latin script reads as: the one whose function
+/// words and letters it holds most (a word several languages share, as
+/// `a` or `de`, counts half), when that is not English. Several when they
+/// tie (`como configurar a rede` is Portuguese or Spanish), English among
+/// them when it ties too (`gestione dei pacchetti in debian`). Empty for a
+/// query read as English, or with nothing to tell.
 pub fn query_languages(words: &[String]) -> Vec<&'static str> {
     let plain = plain_words(words);
-    let english = plain.iter().filter(|w| is_stopword(w)).count() * 2;
+    // Each word's weight: 2, or 1 when several languages' lists hold it.
+    let weight = |w: &str| {
+        let lists =
+            FUNCTION_WORDS.iter().filter(|(_, list)| list.contains(&w)).count() + usize::from(is_stopword(w));
+        if lists > 1 { 1 } else { 2 }
+    };
+    let english: usize = plain.iter().filter(|w| is_stopword(w)).map(|w| weight(w)).sum();
     let letters: Vec<char> = words.iter().flat_map(|w| fold(w).chars().collect::<Vec<_>>()).collect();
     let scores: Vec<(&'static str, usize)> = FUNCTION_WORDS
         .iter()
         .map(|(language, list)| {
-            let said = plain.iter().filter(|w| list.contains(&w.as_str())).count() * 2;
+            let said: usize = plain.iter().filter(|w| list.contains(&w.as_str())).map(|w| weight(w)).sum();
             let written =
                 LETTERS.iter().filter(|(c, of)| of.contains(language) && letters.contains(c)).count();
             (*language, said + written)
         })
         .collect();
     let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
-    if best == 0 || best <= english {
+    if best == 0 || best < english {
         return Vec::new();
     }
-    scores.into_iter().filter(|s| s.1 == best).map(|s| s.0).collect()
+    let mut tied: Vec<&'static str> = scores.into_iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+    if best == english {
+        tied.push("en");
+    }
+    tied
 }
 
 /// The languages of the editions searched (edition ids end in their
@@ -246,6 +261,10 @@ mod tests {
         assert_eq!(languages("wie installiere ich ein Paket"), ["de"]);
         assert_eq!(languages("Größe ändern"), ["de"]);
         assert_eq!(languages("come installare un pacchetto"), ["it"]);
+        assert_eq!(languages("cos'è un NMU"), ["it"]);
+        assert_eq!(languages("что такое NMU"), ["ru"]);
+        // As English as not: both.
+        assert_eq!(languages("gestione dei pacchetti in debian"), ["it", "en"]);
         // English, or nothing to tell: read as English.
         assert!(languages("how to set up streaming replication").is_empty());
         assert!(languages("a table in the database").is_empty());
@@ -276,5 +295,6 @@ mod tests {
         assert!(!is_function_word(&["de"], "man") && !is_function_word(&["it"], "su"));
         assert!(!is_function_word(&["es"], "la_tabla"));
         assert!(is_function_word(&["ru"], "как") && !is_function_word(&["ru"], "установка"));
+        assert!(is_function_word(&["it"], "cos") && is_function_word(&["it"], "è"));
     }
 }

@@ -16,9 +16,9 @@ pub fn fold(s: &str) -> String {
 
 /// `folded` with the accents of its Latin letters dropped (`ç` → `c`,
 /// `ã` → `a`, `ü` → `u`): people type `configuracao` and `Uberblick` for
-/// a manual's `configuração` and `Überblick`. Letters of other scripts
-/// keep their marks (`й` is no `и`), and letters with no base letter stay
-/// (`ø`, `ł`, `æ`).
+/// a manual's `configuração` and `Überblick`; and Russian's `ё` is `е`.
+/// Letters of other scripts keep their marks (`й` is no `и`), and letters
+/// with no base letter stay (`ø`, `ł`, `æ`).
 pub fn unaccented(folded: &str) -> String {
     let mut out = String::with_capacity(folded.len());
     push_unaccented(folded, &mut out);
@@ -28,7 +28,10 @@ pub fn unaccented(folded: &str) -> String {
 /// Appends [`unaccented`] `folded` to `out`.
 pub fn push_unaccented(folded: &str, out: &mut String) {
     for c in folded.chars() {
-        if matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') {
+        if c == 'ё' {
+            // Russian writes ё as е as often as not (`слоёв`, `слоев`).
+            out.push('е');
+        } else if matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') {
             out.extend(std::iter::once(c).nfd().filter(|m| !matches!(*m as u32, 0x0300..=0x036F)));
         } else {
             out.push(c);

@@ -670,6 +670,7 @@ mod tests {
         assert_eq!(words("sécurité"), words("securite"));
         // Other scripts keep their marks; letters without a base letter stay.
         assert_eq!(words("йод иод"), ["йод", "иод"]);
+        assert_eq!(words("Слоёв ЁЛКА"), words("слоев елка"));
         assert_eq!(words("søk łódź"), ["søk", "łodz"]);
     }
 

@@ -14,7 +14,7 @@ use crate::error::{LibraryError, invalid};
 use crate::library::{Library, View};
 use crate::limit::{Bounds, limit};
 use crate::manifest::Manifest;
-use crate::scope::{ResolvedScope, ScopeParams, resolve};
+use crate::scope::{ResolvedScope, ScopeParams, resolve_holding};
 
 /// Longest query text, in Unicode scalar values, filters included.
 pub const MAX_TEXT_CHARS: usize = 256;
@@ -311,7 +311,22 @@ fn check(params: &SearchParams, view: Arc<View>) -> Result<Checked, LibraryError
         domain: params.domain.clone(),
         collection: params.collection.clone(),
     };
-    let scope = resolve(&view.manifest, &scope_params, &mut query)?;
+    // Where the locale was only guessed and its editions hold nothing,
+    // the locale that holds the query (one hit is enough to tell).
+    let hits = |query: &ParsedQuery, editions: &[String]| {
+        let request = SearchRequest {
+            query,
+            editions,
+            twins: &[],
+            last_word_prefix: false,
+            limit: 1,
+            offset: 0,
+            deadline: Instant::now() + Duration::from_millis(view.manifest.deadline_ms()),
+            cancel: None,
+        };
+        view.snapshot.search_uncached(&request).total
+    };
+    let scope = resolve_holding(&view.manifest, &scope_params, &mut query, &hits)?;
     if query.words.is_empty() && query.phrases.is_empty() {
         return Err(invalid("the text has filters but no words to search for; add a word or \"phrase\""));
     }
