@@ -373,7 +373,7 @@ const BLOCK_TAGS: [&str; 22] = [
 /// Converts one HTML file (`rel_file` is its path inside the source, used
 /// for the page path, link resolution and messages) into a page under `prefix`.
 pub fn html_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
-    convert(bytes, rel_file, prefix, &HashSet::new()).map(|c| c.page)
+    convert(bytes, rel_file, (prefix, None), &HashSet::new()).map(|c| c.page)
 }
 
 /// A converted page with what the edition-wide steps need of it.
@@ -394,7 +394,7 @@ pub(crate) struct Converted {
 pub(crate) fn convert(
     bytes: &[u8],
     rel_file: &str,
-    prefix: &str,
+    (prefix, language): (&str, Option<&str>),
     repeated: &HashSet<u64>,
 ) -> Result<Converted, PageError> {
     // XHTML's empty elements closed first: the shape checked is the one parsed.
@@ -428,6 +428,7 @@ pub(crate) fn convert(
     let base = base_file(&doc, rel_file);
     let mut conv = Converter {
         prefix: paths::normalize_prefix(prefix),
+        language,
         rel_file,
         base: base.as_deref(),
         page_path: &page_path,
@@ -1469,6 +1470,9 @@ fn escape_block_start(md: &str) -> String {
 
 struct Converter<'a, 'p> {
     prefix: &'a str,
+    /// The language part the tree's page names drop (`.ru`): a link to
+    /// `basic-defs.ru.html` leads to the page `basic-defs`.
+    language: Option<&'a str>,
     rel_file: &'a str,
     /// A file in the folder the page's `<base href>` names, when it names
     /// one of the tree: relative links are read from there.
@@ -2376,6 +2380,10 @@ impl<'p> Converter<'_, 'p> {
             // reader reads it against the folder the tree was installed from.
             let from = self.base.unwrap_or(self.rel_file);
             let Some(resolved) = paths::resolve(from, path) else { return Some(href.to_owned()) };
+            let resolved = match self.language {
+                Some(language) => paths::without_language(&resolved, language),
+                None => resolved,
+            };
             if is_html(&resolved) || resolved.is_empty() {
                 paths::page_path(self.prefix, &resolved)
             } else {

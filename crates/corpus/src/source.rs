@@ -616,6 +616,9 @@ struct Reader<'a> {
     /// Pages that only send the reader to another page of the tree (page
     /// path → target path and fragment): not pages once that page exists.
     redirects: HashMap<String, String>,
+    /// The language part the tree's page names drop (`.ru` of
+    /// `basic-defs.ru.html`, the page `basic-defs`), and so its links.
+    language: Option<String>,
     asset_limits: assets::AssetLimits,
     asset_spool: AssetSpool,
     assets: Vec<AssetEntry>,
@@ -653,6 +656,7 @@ impl<'a> Reader<'a> {
             asset_refs: BTreeSet::new(),
             index_names: Vec::new(),
             redirects: HashMap::new(),
+            language: None,
             asset_limits: limits.assets,
             asset_spool,
             assets: Vec::new(),
@@ -906,6 +910,7 @@ impl<'a> Reader<'a> {
             }
             language = own.or_else(|| common_language(&wanted));
         }
+        self.language = language.map(str::to_owned);
         let total = wanted.len();
         let first = self.entries.len();
         let rel_of = |f: &SourceFile| match language {
@@ -1109,7 +1114,9 @@ impl<'a> Reader<'a> {
             let Some((file, rel)) = file_of(&self.entries[i].source_file) else { continue };
             // The file was read once already; one that changed meanwhile keeps its first page.
             let Ok(bytes) = walk::read_source_file(&file, self.options.max_file_bytes) else { continue };
-            let Ok(converted) = html::convert(&bytes, &rel, &self.options.prefix, &repeated) else {
+            let Ok(converted) =
+                html::convert(&bytes, &rel, (&self.options.prefix, self.language.as_deref()), &repeated)
+            else {
                 continue;
             };
             let old = self.read_spooled(self.entries[i].at)?;
@@ -1215,7 +1222,9 @@ impl<'a> Reader<'a> {
         let converted = match format {
             SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix)
                 .map(|page| html::Converted { page, edges: Vec::new(), doc_title: None, redirect: None }),
-            _ => html::convert(&bytes, rel, &self.options.prefix, &HashSet::new()),
+            _ => {
+                html::convert(&bytes, rel, (&self.options.prefix, self.language.as_deref()), &HashSet::new())
+            }
         };
         let html::Converted { mut page, edges, doc_title, redirect } = match converted {
             Ok(converted) => converted,

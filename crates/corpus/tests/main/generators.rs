@@ -418,6 +418,11 @@ fn files_named_for_their_language_are_pages_without_it() {
     assert_eq!(paths, ["/ref", "/ref/ch01", "/ref/ch02", "/ref/ch02.fr"]);
     let report = ingested.check_links("/ref");
     assert_eq!((report.internal, report.broken), (4, 0), "{report:?}");
+    // The pages' Markdown links to the pages as they are named.
+    let markdown = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap().markdown.clone();
+    assert!(markdown("/ref").contains("](/ref/ch02#apt)"), "{}", markdown("/ref"));
+    assert!(markdown("/ref/ch01").contains("](/ref/ch02)"), "{}", markdown("/ref/ch01"));
+    assert!(markdown("/ref/ch02").contains("](/ref)"), "{}", markdown("/ref/ch02"));
 }
 
 #[test]
