@@ -405,8 +405,7 @@ pub(crate) fn convert(
     }
     let doc = Html::parse_document(&src);
     let root = main_content(&doc);
-    let page_path = paths::page_path(prefix, rel_file);
-    let mut chrome = chrome::find(root, is_skipped);
+    let (page_path, mut chrome) = (paths::page_path(prefix, rel_file), chrome::find(root, is_skipped));
     let edges = {
         let skipped =
             |n: NodeRef<'_, Node>| chrome.contains(n) || n.value().as_element().is_some_and(is_skipped);
