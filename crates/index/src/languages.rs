@@ -58,7 +58,7 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
             "il", "lo", "la", "i", "gli", "le", "un", "uno", "una", "di", "del", "della", "dei", "delle",
             "da", "con", "per", "tra", "fra", "che", "e", "o", "come", "quale", "quali", "dove", "quando",
             "perche", "si", "non", "mio", "mia", "suo", "sua", "questo", "questa", "fare", "posso", "puo",
-            "sono", "nel", "nella", "cos", "cosa", "l", "d", "dell", "all", "nell", "sull", "ed",
+            "sono", "nel", "nella", "cos", "cosa", "l", "d", "dell", "all", "nell", "sull",
         ],
     ),
     (
@@ -105,6 +105,18 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
             "такие",
         ],
     ),
+];
+
+/// Function words that are also English words or names a manual writes
+/// (`per user`, `du`, `mit license`, `des`, `comment`, `os`): they count
+/// toward a language only beside a word or a letter only it writes
+/// (`come installare un pacchetto`), so `limit disk space per user` stays
+/// English. Single letters are such words too.
+const WEAK: &[&str] = &[
+    "as", "os", "em", "do", "no", "na", "se", "si", "in", "an", "on", "was", "die", "des", "du", "den",
+    "das", "dem", "mit", "per", "come", "son", "con", "sin", "um", "al", "el", "lo", "le", "la", "non",
+    "comment", "sur", "pas", "ma", "sa", "mon", "mes", "ses", "ce", "uno", "dell", "all", "entre", "sobre",
+    "es", "er", "ich", "me", "su", "tra",
 ];
 
 /// Letters only one or two of the languages write (besides `en`).
@@ -154,13 +166,18 @@ pub fn query_languages(words: &[String]) -> Vec<&'static str> {
     };
     let english: usize = plain.iter().filter(|w| is_stopword(w)).map(|w| weight(w)).sum();
     let letters: Vec<char> = words.iter().flat_map(|w| fold(w).chars().collect::<Vec<_>>()).collect();
+    let weak = |w: &str| w.chars().count() == 1 || WEAK.contains(&w);
     let scores: Vec<(&'static str, usize)> = FUNCTION_WORDS
         .iter()
         .map(|(language, list)| {
-            let said: usize = plain.iter().filter(|w| list.contains(&w.as_str())).map(|w| weight(w)).sum();
+            let said: Vec<&String> = plain.iter().filter(|w| list.contains(&w.as_str())).collect();
             let written =
                 LETTERS.iter().filter(|(c, of)| of.contains(language) && letters.contains(c)).count();
-            (*language, said + written)
+            // (Weak words alone tell nothing.)
+            if written == 0 && said.iter().all(|w| weak(w)) {
+                return (*language, 0);
+            }
+            (*language, said.iter().map(|w| weight(w)).sum::<usize>() + written)
         })
         .collect();
     let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
@@ -270,6 +287,12 @@ mod tests {
         assert!(languages("a table in the database").is_empty());
         assert!(languages("pg_dump --data-only").is_empty());
         assert!(languages("VACUUM FULL").is_empty());
+        // English words some language also writes tell nothing alone.
+        for english in
+            ["limit disk space per user", "du disk usage", "mit license", "comment syntax", "des encryption"]
+        {
+            assert!(languages(english).is_empty(), "{english}");
+        }
     }
 
     #[test]
