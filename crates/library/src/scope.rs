@@ -38,20 +38,19 @@ pub fn resolve(
     params: &ScopeParams,
     query: &mut ParsedQuery,
 ) -> Result<ResolvedScope, LibraryError> {
-    resolve_holding(manifest, params, query, &|_, _| 1)
+    resolve_guessing(manifest, params, query).map(|(scope, _)| scope)
 }
 
-/// [`resolve`], and where the locale was read as English for want of a
-/// better guess (no locale given, none the default, a query in Latin
-/// script whose function words tell no language: `bacchetta magica`) and
-/// the English editions hold nothing (`hits`: how many hits the query has
-/// in some editions), the locale whose editions hold most, if one does.
-pub fn resolve_holding(
+/// [`resolve`], and whether the locale was read as English for want of a
+/// better guess while other locales are installed: no locale given, none
+/// the default, a query in Latin script whose function words tell no
+/// language (`bacchetta magica`). Where the English editions then hold
+/// nothing, the locale that holds the query is searched instead.
+pub fn resolve_guessing(
     manifest: &Manifest,
     params: &ScopeParams,
     query: &mut ParsedQuery,
-    hits: &dyn Fn(&ParsedQuery, &[String]) -> usize,
-) -> Result<ResolvedScope, LibraryError> {
+) -> Result<(ResolvedScope, bool), LibraryError> {
     let mut p = without_blanks(params);
     apply_version_prefix(manifest, query, &mut p)?;
     apply_text_filters(query, &mut p);
@@ -59,37 +58,10 @@ pub fn resolve_holding(
     let guessed = p.locale.is_none()
         && manifest.default_locale().is_none()
         && script_of(query) == Script::Latin
-        && lectern_index::query_languages(&query.words).is_empty();
-    if !guessed {
-        return Ok(scope);
-    }
-    let every =
-        resolve_prepared(manifest, &ScopeParams { locale: Some("*".to_owned()), ..p.clone() }, query)?;
-    if every.editions.len() == scope.editions.len() || hits(query, &scope.editions) > 0 {
-        return Ok(scope);
-    }
-    let mut best: Option<(String, usize)> = None;
-    for e in
-        every.editions.iter().filter(|id| !scope.editions.contains(id)).filter_map(|id| manifest.edition(id))
-    {
-        if best.as_ref().is_some_and(|(l, _)| *l == e.locale) {
-            continue;
-        }
-        let of_locale: Vec<String> = every
-            .editions
-            .iter()
-            .filter(|id| manifest.edition(id).is_some_and(|o| o.locale == e.locale))
-            .cloned()
-            .collect();
-        let n = hits(query, &of_locale);
-        if n > best.as_ref().map_or(0, |b| b.1) {
-            best = Some((e.locale.clone(), n));
-        }
-    }
-    match best {
-        Some((locale, _)) => resolve_prepared(manifest, &ScopeParams { locale: Some(locale), ..p }, query),
-        None => Ok(scope),
-    }
+        && lectern_index::query_languages(&query.words).is_empty()
+        && resolve_prepared(manifest, &ScopeParams { locale: Some("*".to_owned()), ..p }, query)
+            .is_ok_and(|every| every.editions.len() > scope.editions.len());
+    Ok((scope, guessed))
 }
 
 /// [`resolve`] once the prefix and the text's filters are in `p`.

@@ -14,7 +14,7 @@ use crate::error::{LibraryError, invalid};
 use crate::library::{Library, View};
 use crate::limit::{Bounds, limit};
 use crate::manifest::Manifest;
-use crate::scope::{ResolvedScope, ScopeParams, resolve_holding};
+use crate::scope::{ResolvedScope, ScopeParams, resolve_guessing};
 
 /// Longest query text, in Unicode scalar values, filters included.
 pub const MAX_TEXT_CHARS: usize = 256;
@@ -207,6 +207,9 @@ struct Checked {
     view: Arc<View>,
     query: ParsedQuery,
     scope: ResolvedScope,
+    /// The scope's locale is English for want of a better guess (see
+    /// [`resolve_guessing`]).
+    guessed: bool,
     /// The searched manuals in other languages (see [`twins`]).
     twins: Vec<Twin>,
     limit: usize,
@@ -311,27 +314,12 @@ fn check(params: &SearchParams, view: Arc<View>) -> Result<Checked, LibraryError
         domain: params.domain.clone(),
         collection: params.collection.clone(),
     };
-    // Where the locale was only guessed and its editions hold nothing,
-    // the locale that holds the query (one hit is enough to tell).
-    let hits = |query: &ParsedQuery, editions: &[String]| {
-        let request = SearchRequest {
-            query,
-            editions,
-            twins: &[],
-            last_word_prefix: false,
-            limit: 1,
-            offset: 0,
-            deadline: Instant::now() + Duration::from_millis(view.manifest.deadline_ms()),
-            cancel: None,
-        };
-        view.snapshot.search_uncached(&request).total
-    };
-    let scope = resolve_holding(&view.manifest, &scope_params, &mut query, &hits)?;
+    let (scope, guessed) = resolve_guessing(&view.manifest, &scope_params, &mut query)?;
     if query.words.is_empty() && query.phrases.is_empty() {
         return Err(invalid("the text has filters but no words to search for; add a word or \"phrase\""));
     }
     let twins = twins(&view.manifest, &scope);
-    Ok(Checked { view, query, scope, twins, limit, offset, prefix: params.prefix })
+    Ok(Checked { view, query, scope, guessed, twins, limit, offset, prefix: params.prefix })
 }
 
 /// Locales written without Latin letters, whose manuals translate the
@@ -388,7 +376,7 @@ impl Checked {
     /// The enabled editions outside the scope that hold hits, grouped by the
     /// one thing that differs: the locale (same project and version), the
     /// version (same project and locale) or the project.
-    fn elsewhere(&self) -> Vec<Elsewhere> {
+    fn elsewhere(&self) -> Vec<(Elsewhere, Vec<String>)> {
         let manifest = &self.view.manifest;
         let scope = &self.scope;
         let same = |scoped: &str, value: &str| scoped == "*" || scoped == value;
@@ -425,9 +413,31 @@ impl Checked {
                     ..self.request(deadline, None)
                 };
                 key.total = self.view.snapshot.search_uncached(&request).total;
-                (key.total > 0).then_some(key)
+                (key.total > 0).then_some((key, editions))
             })
             .collect()
+    }
+
+    /// Where the locale was only guessed and found nothing: the same search
+    /// in the locale (same project and version) that holds the most hits,
+    /// as if it had been given; None when no locale holds any.
+    fn in_locale_holding(&self, elsewhere: &[(Elsewhere, Vec<String>)]) -> Option<Checked> {
+        let (key, editions) = elsewhere
+            .iter()
+            .filter(|(k, _)| k.project.is_none() && k.version.is_none() && k.locale.is_some())
+            .max_by_key(|(k, _)| k.total)?;
+        let scope =
+            ResolvedScope { locale: key.locale.clone()?, editions: editions.clone(), ..self.scope.clone() };
+        Some(Checked {
+            view: self.view.clone(),
+            query: self.query.clone(),
+            twins: twins(&self.view.manifest, &scope),
+            scope,
+            guessed: false,
+            limit: self.limit,
+            offset: self.offset,
+            prefix: self.prefix,
+        })
     }
 
     /// The envelope of `outcome`, copied once from the result the cache may share.
@@ -462,6 +472,14 @@ impl Checked {
         } else {
             Vec::new()
         };
+        if self.guessed
+            && let Some(held) = self.in_locale_holding(&elsewhere)
+        {
+            let deadline = Instant::now() + Duration::from_millis(view.manifest.deadline_ms());
+            let outcome = held.view.snapshot.search_uncached(&held.request(deadline, None));
+            return held.respond(&outcome);
+        }
+        let elsewhere: Vec<Elsewhere> = elsewhere.into_iter().map(|(e, _)| e).collect();
         let mut response = SearchResponse {
             generation: view.generation.clone(),
             total: outcome.total,
