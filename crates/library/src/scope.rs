@@ -346,11 +346,11 @@ fn of_language(locale: &str, language: &str) -> bool {
 
 /// Keeps the locale given (normalised: `zh-hans` is `zh-Hans`), else the
 /// default locale. Only a given locale missing from the scope is an error.
-/// With no default, a query keeps the locales of its language
-/// ([`query_languages`]: Chinese text the Chinese ones, kana the Japanese,
-/// `como configurar a rede` the Portuguese, other Latin text the English),
-/// when there are some (the scope says so); any other query keeps every
-/// locale.
+/// With no default, each project keeps its editions in the query's
+/// language ([`query_languages`]: Chinese text the Chinese ones, kana the
+/// Japanese, `como configurar a rede` the Portuguese, other Latin text the
+/// English), when it has some (the scope says so), and every edition
+/// otherwise.
 fn narrow_locale(
     manifest: &Manifest,
     set: &mut Vec<&EditionRecord>,
@@ -359,10 +359,7 @@ fn narrow_locale(
 ) -> Result<(), LibraryError> {
     let locale = given.map(str::to_owned).or_else(|| manifest.default_locale());
     let Some(l) = locale.as_deref() else {
-        if let Some(kept) = language_locales(languages, set.iter().map(|e| e.locale.as_str())) {
-            let kept: Vec<String> = kept.into_iter().map(str::to_owned).collect();
-            set.retain(|e| kept.contains(&e.locale));
-        }
+        in_default_locale(set, None, languages);
         return Ok(());
     };
     if l == "*" {
@@ -370,7 +367,7 @@ fn narrow_locale(
     }
     let wanted = lectern_corpus::names::normalize_locale(l).unwrap_or_else(|_| l.to_owned());
     if given.is_none() {
-        in_default_locale(set, &wanted, languages);
+        in_default_locale(set, Some(&wanted), languages);
         return Ok(());
     }
     let kept = of_locale(set, &wanted);
@@ -385,18 +382,19 @@ fn narrow_locale(
     Ok(())
 }
 
-/// Applies the default locale to each project of `set` alone: a project's
-/// editions in it, or, for a project without it (`project:*` over a Chinese
-/// handbook and an English-only manual), its editions in the query's
-/// language ([`query_languages`]; all of them when none is).
-fn in_default_locale(set: &mut Vec<&EditionRecord>, wanted: &str, languages: &[Vec<&str>]) {
+/// Applies the default locale (`wanted`, if any) to each project of `set`
+/// alone: a project's editions in it, or, for a project without it
+/// (`project:*` over a Chinese handbook and an English-only manual), its
+/// editions in the query's language ([`query_languages`]; all of them when
+/// none is).
+fn in_default_locale(set: &mut Vec<&EditionRecord>, wanted: Option<&str>, languages: &[Vec<&str>]) {
     let kept: Vec<&EditionRecord> = set
         .iter()
         .copied()
         .filter(|e| {
             let project: Vec<&EditionRecord> =
                 set.iter().copied().filter(|o| o.project == e.project).collect();
-            let in_wanted = of_locale(&project, wanted);
+            let in_wanted = wanted.map(|w| of_locale(&project, w)).unwrap_or_default();
             if !in_wanted.is_empty() {
                 in_wanted.iter().any(|w| w.id == e.id)
             } else {
@@ -581,6 +579,59 @@ mod tests {
         // No letters at all: `::`, a version.
         assert_eq!(script("::"), Script::Other);
         assert_eq!(script("9.6"), Script::Other);
+    }
+
+    fn edition(project: &str, locale: &str) -> EditionRecord {
+        EditionRecord {
+            id: format!("{project}@1/{locale}"),
+            project: project.to_owned(),
+            aliases: Vec::new(),
+            version: "1".to_owned(),
+            locale: locale.to_owned(),
+            domain: "manual".to_owned(),
+            collection: None,
+            label: project.to_owned(),
+            r#ref: None,
+            status: crate::edition::Status::Current,
+            prefix: format!("/{locale}/{project}"),
+            enabled: true,
+            default: false,
+            source: String::new(),
+            format: "html".to_owned(),
+            content_hash: String::new(),
+            pages: 1,
+            sections: 1,
+            skipped: 0,
+        }
+    }
+
+    #[test]
+    fn with_no_default_locale_each_project_keeps_the_query_language_it_has() {
+        let mut manifest = Manifest::empty();
+        for (project, locale) in [("reference", "en"), ("reference", "it"), ("gimp", "it"), ("gimp", "ru")] {
+            manifest.upsert(edition(project, locale));
+        }
+        let every = ScopeParams { project: Some("*".to_owned()), ..Default::default() };
+        let searched = |text: &str| -> (Vec<String>, bool) {
+            let mut query = lectern_index::parse_query(text).unwrap();
+            let (scope, guessed) = resolve_guessing(&manifest, &every, &mut query).unwrap();
+            (scope.editions, guessed)
+        };
+        // English text: the English reference, and all of GIMP, which has none.
+        assert_eq!(
+            searched("layer mask"),
+            (vec!["gimp@1/it".into(), "gimp@1/ru".into(), "reference@1/en".into()], true)
+        );
+        // Italian: each project's Italian edition.
+        assert_eq!(
+            searched("come installare un pacchetto"),
+            (vec!["gimp@1/it".into(), "reference@1/it".into()], false)
+        );
+        // Russian: GIMP's Russian edition, and all of the reference.
+        assert_eq!(
+            searched("маска слоя"),
+            (vec!["gimp@1/ru".into(), "reference@1/en".into(), "reference@1/it".into()], false)
+        );
     }
 
     #[test]
