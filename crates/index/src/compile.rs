@@ -35,6 +35,9 @@ use crate::tokenizer::{Analyzed, TokenKind, analyze};
 const MAX_PREFIX_TERMS: usize = 50;
 /// Most forms of a word looked up per root ([`word_forms`]).
 const MAX_FORMS: usize = 16;
+/// Most forms of a word in all the languages searched (`locale:*` over
+/// manuals in many languages looks up a root in each).
+const MAX_WORD_FORMS: usize = 48;
 /// What a word's other forms weigh ([`Unit::Forms`]), over the word as written.
 const FORM_WEIGHT: Score = 0.5;
 /// Score given to an exact symbol match: above any BM25 sum.
@@ -478,7 +481,7 @@ fn word_forms(searcher: &Searcher, f: &Fields, languages: &[&str], word: &Word) 
     }
     let mut forms = Vec::new();
     for root in word_roots(languages, &word.folded) {
-        push_terms_starting(searcher, f, &root, forms.len() + MAX_FORMS, &mut forms);
+        push_terms_starting(searcher, f, &root, (forms.len() + MAX_FORMS).min(MAX_WORD_FORMS), &mut forms);
     }
     forms
 }
