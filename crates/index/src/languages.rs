@@ -1,5 +1,5 @@
 //! The language a query in Latin script is written in, told by its function
-//! words (`como`, `wie`, `comment`, `the`) and its letters (`ç`, `ñ`, `ß`),
+//! words (`como`, `wie`, `comment`, `the`) and its letters (`ç`, `ñ`, `ö`),
 //! and those function words per language (and Russian's): like English
 //! stopwords they rank but need not match (`como configurar a rede` asks
 //! about `configurar rede`); and a word's roots in the languages searched,
@@ -119,7 +119,8 @@ const WEAK: &[&str] = &[
     "es", "er", "ich", "me", "su", "tra",
 ];
 
-/// Letters only one or two of the languages write (besides `en`).
+/// Letters only one or two of the languages write (besides `en`), as
+/// folded (`ß` folds to `ss`).
 const LETTERS: &[(char, &[&str])] = &[
     ('ã', &["pt"]),
     ('õ', &["pt"]),
@@ -127,7 +128,6 @@ const LETTERS: &[(char, &[&str])] = &[
     ('ñ', &["es"]),
     ('¿', &["es"]),
     ('¡', &["es"]),
-    ('ß', &["de"]),
     ('ä', &["de"]),
     ('ö', &["de"]),
     ('ü', &["de"]),
