@@ -1,5 +1,6 @@
 //! Script classes the whole workspace agrees on: which characters are CJK
-//! (indexed as bigrams) and which of those are Hangul.
+//! (indexed as bigrams), which of those are Hangul, hiragana or katakana,
+//! and which are Latin letters.
 
 /// Han, Hiragana, Katakana and Hangul letters: the scripts the index splits
 /// into overlapping bigrams plus unigrams. Han and kana words are not
@@ -38,6 +39,28 @@ pub fn is_hangul(c: char) -> bool {
     )
 }
 
+/// Hiragana: in Japanese text the particles and endings around the words
+/// (`の`, `を`, `する`), seldom a word of a manual.
+#[inline]
+pub fn is_hiragana(c: char) -> bool {
+    matches!(c as u32, 0x3041..=0x3096 | 0x309D..=0x309F)
+}
+
+/// Katakana (with the long-vowel mark `ー`), full or half width: Japanese
+/// loanwords (`ファイアウォール`).
+#[inline]
+pub fn is_katakana(c: char) -> bool {
+    matches!(c as u32, 0x30A1..=0x30FA | 0x30FC..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F)
+}
+
+/// A letter of the Latin script: ASCII, Latin-1 and the Latin Extended
+/// blocks (`é`, `ç`, `ł`, `ẞ`).
+#[inline]
+pub fn is_latin(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || (matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') && c.is_alphabetic())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +75,8 @@ mod tests {
         }
         assert!(is_hangul('한') && is_hangul('ㄱ'));
         assert!(!is_hangul('索') && !is_hangul('カ'));
+        assert!(is_hiragana('の') && !is_hiragana('カ') && is_katakana('カ') && is_katakana('ー'));
+        assert!(!is_katakana('・') && !is_katakana('索'));
+        assert!(is_latin('a') && is_latin('ç') && is_latin('ł') && !is_latin('×') && !is_latin('ж'));
     }
 }

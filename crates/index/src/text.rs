@@ -1,8 +1,9 @@
 //! Text normalisation shared by indexing and querying: NFC, then Unicode
 //! default case folding, and the script classes the tokenizer splits on.
 
-/// CJK as every crate classifies it (the corpus owns the table).
-pub use lectern_corpus::script::is_cjk;
+/// CJK, kana and Latin letters as every crate classifies them (the corpus
+/// owns the tables).
+pub use lectern_corpus::script::{is_cjk, is_hiragana, is_katakana, is_latin};
 use unicode_normalization::UnicodeNormalization;
 
 /// NFC-normalises and case-folds (Unicode default case folding).
@@ -31,7 +32,7 @@ pub fn push_unaccented(folded: &str, out: &mut String) {
         if c == 'ё' {
             // Russian writes ё as е as often as not (`слоёв`, `слоев`).
             out.push('е');
-        } else if matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') {
+        } else if !c.is_ascii() && is_latin(c) {
             out.extend(std::iter::once(c).nfd().filter(|m| !matches!(*m as u32, 0x0300..=0x036F)));
         } else {
             out.push(c);
@@ -47,18 +48,6 @@ pub fn is_combining(c: char) -> bool {
         | 0x064B..=0x065F | 0x0900..=0x0903 | 0x093A..=0x094F | 0x1AB0..=0x1AFF
         | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
     )
-}
-
-/// Hiragana: in Japanese text the particles and endings around the words
-/// (`の`, `を`, `する`), seldom a word of a manual.
-pub fn is_hiragana(c: char) -> bool {
-    matches!(c as u32, 0x3041..=0x3096 | 0x309D..=0x309F)
-}
-
-/// Katakana (with the long-vowel mark `ー`), full or half width: Japanese
-/// loanwords (`ファイアウォール`).
-pub fn is_katakana(c: char) -> bool {
-    matches!(c as u32, 0x30A1..=0x30FA | 0x30FC..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F)
 }
 
 /// A character that belongs to a (non-CJK) word.

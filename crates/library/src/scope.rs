@@ -2,6 +2,7 @@
 //! `PG96:` version prefix, resolved against the enabled editions into the set
 //! of edition ids to search. Text beats parameters; parameters beat defaults.
 
+use lectern_corpus::script::{is_cjk, is_hangul, is_hiragana, is_katakana, is_latin};
 use lectern_index::{FilterKey, ParsedQuery};
 use serde::{Deserialize, Serialize};
 
@@ -274,12 +275,12 @@ fn script_of(query: &ParsedQuery) -> Script {
 
 /// The script of one letter (by Unicode block).
 fn letter_script(c: char) -> Script {
-    if lectern_corpus::script::is_hangul(c) {
+    if is_hangul(c) {
         return Script::Hangul;
     }
     match c as u32 {
-        _ if lectern_index::text::is_hiragana(c) || lectern_index::text::is_katakana(c) => Script::Kana,
-        _ if lectern_corpus::script::is_cjk(c) => Script::Han,
+        _ if is_hiragana(c) || is_katakana(c) => Script::Kana,
+        _ if is_cjk(c) => Script::Han,
         _ if is_latin(c) => Script::Latin,
         0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Script::Cyrillic,
         0x0370..=0x03FF | 0x1F00..=0x1FFF => Script::Greek,
@@ -291,12 +292,6 @@ fn letter_script(c: char) -> Script {
         0x0E00..=0x0E7F => Script::Thai,
         _ => Script::Other,
     }
-}
-
-/// A letter of the Latin script (ASCII, Latin-1 and the Latin Extended blocks).
-fn is_latin(c: char) -> bool {
-    c.is_ascii_alphabetic()
-        || (matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}') && c.is_alphabetic())
 }
 
 /// The languages (ISO 639-1) a query is read in, as groups, most likely
