@@ -55,28 +55,31 @@ pub fn resolve_guessing(
     let mut p = without_blanks(params);
     apply_version_prefix(manifest, query, &mut p)?;
     apply_text_filters(query, &mut p);
-    let scope = resolve_prepared(manifest, &p, query)?;
+    let languages = query_languages(query);
+    let scope = resolve_prepared(manifest, &p, &languages)?;
+    // English for want of a better guess: Latin text that tells no
+    // language (`query_languages`' last resort alone).
     let guessed = p.locale.is_none()
         && manifest.default_locale().is_none()
-        && script_of(query) == Script::Latin
-        && lectern_index::query_languages(&query.words).is_empty()
-        && resolve_prepared(manifest, &ScopeParams { locale: Some("*".to_owned()), ..p }, query)
+        && languages == [["en"]]
+        && resolve_prepared(manifest, &ScopeParams { locale: Some("*".to_owned()), ..p }, &languages)
             .is_ok_and(|every| every.editions.len() > scope.editions.len());
     Ok((scope, guessed))
 }
 
-/// [`resolve`] once the prefix and the text's filters are in `p`.
+/// [`resolve`] once the prefix and the text's filters are in `p`, for a
+/// query read in `languages` ([`query_languages`]).
 fn resolve_prepared(
     manifest: &Manifest,
     p: &ScopeParams,
-    query: &ParsedQuery,
+    languages: &[Vec<&str>],
 ) -> Result<ResolvedScope, LibraryError> {
     let enabled = enabled_editions(manifest)?;
     let project = resolve_project(manifest, &enabled, p.project.as_deref())?;
     let mut set: Vec<&EditionRecord> =
         enabled.iter().copied().filter(|e| project.as_deref().is_none_or(|pr| e.project == pr)).collect();
     narrow_version(manifest, &mut set, project.as_deref(), p.version.as_deref())?;
-    narrow_locale(manifest, &mut set, p.locale.as_deref(), &query_languages(query))?;
+    narrow_locale(manifest, &mut set, p.locale.as_deref(), languages)?;
     narrow_domain(&mut set, p.domain.as_deref())?;
     narrow_collection(&mut set, p.collection.as_deref())?;
     Ok(resolved(&set))
