@@ -3,7 +3,8 @@
 //! pages that only mention it:
 //! - in its variable lists (DocBook `<varlistentry>`, HTML `<dl>`):
 //!   settings (`<dt id="GUC-WORK-MEM"><code class="varname">work_mem</code>`)
-//!   and command-line options (`<code class="option">--data-only</code>`);
+//!   command-line options (`<code class="option">--data-only</code>`) and
+//!   backslash commands (psql's `\copy`, `\d[Sx+]`);
 //! - in the first cells of its tables: the function a signature starts with
 //!   (`<code class="function">abbrev</code> ( inet ) → text`), the operator
 //!   it shows (`text || text`, `datatype IS NOT NULL`, `NOT boolean`), and
@@ -113,7 +114,7 @@ pub(crate) fn varlist_symbols(
             }
         }
         for term in terms {
-            if let Some((name, kind)) = term_name(term) {
+            for (name, kind) in term_name(term) {
                 push(&mut out, name, kind, &anchor);
             }
         }
@@ -142,18 +143,43 @@ fn is_element(node: NodeRef<'_, Node>, name: &str, class: Option<&str>) -> bool 
 /// The name a `<span class="term">` defines: its first `<code>` of a name
 /// class, up to an `=` or a space (`--format=format`, `-F format` name
 /// `--format`, `-F`).
-fn term_name(term: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
+fn term_name(term: NodeRef<'_, Node>) -> Vec<(String, &'static str)> {
     for child in term.children() {
         let Some(el) = child.value().as_element() else { continue };
         if el.name() != "code" {
             continue;
         }
-        let (_, kind) = NAME_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class))?;
         let text = text_of(child);
+        let Some((_, kind)) = NAME_CLASSES.iter().find(|(class, _)| el.classes().any(|k| k == *class)) else {
+            return backslash_names(&text);
+        };
         let name = text.trim().split(['=', ' ', '\n', '\t', '[']).next().unwrap_or("").trim_end_matches(',');
-        return useful(name).then(|| (nfc(name), *kind));
+        return if useful(name) { vec![(nfc(name), *kind)] } else { Vec::new() };
     }
-    None
+    Vec::new()
+}
+
+/// The commands a term naming a backslash command defines (psql's
+/// `\copy { table … }`, `\d[Sx+] [ pattern ]`): the command, and with
+/// each modifier its brackets list right after it (`\d+`, `\dS`), as
+/// users type them. None for other text.
+fn backslash_names(text: &str) -> Vec<(String, &'static str)> {
+    let text = text.trim();
+    let Some(rest) = text.strip_prefix('\\') else { return Vec::new() };
+    let body: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    if body.is_empty() || body.len() > MAX_NAME_BYTES {
+        return Vec::new();
+    }
+    let name = format!("\\{body}");
+    let mut names = vec![(name.clone(), "Command")];
+    if let Some(modifiers) =
+        rest[body.len()..].strip_prefix('[').and_then(|m| m.split_once(']')).map(|(m, _)| m)
+        && modifiers.chars().count() <= 4
+        && !modifiers.contains(char::is_whitespace)
+    {
+        names.extend(modifiers.chars().map(|c| (format!("{name}{c}"), "Command")));
+    }
+    names
 }
 
 /// The names a `<dt>` of plain text defines: the options it lists (`-a,
@@ -166,6 +192,9 @@ fn plain_names(text: &str) -> Vec<(String, &'static str)> {
     let text = text.trim();
     if text.len() > MAX_NAME_BYTES * 2 {
         return Vec::new();
+    }
+    if text.starts_with('\\') {
+        return backslash_names(text);
     }
     if text.starts_with('-') {
         let mut names = Vec::new();
@@ -465,6 +494,33 @@ mod tests {
                 ("--no-verify", "Option", opts),
                 ("--verify", "Option", opts),
                 ("core.autocrlf", "Entry", Some("_configuration")),
+            ]
+        );
+    }
+
+    #[test]
+    fn backslash_command_terms_become_symbols_with_their_modifiers() {
+        let html = r#"<html><body><h1>psql</h1>
+<div class="refsect1"><h2 id="META">Meta-Commands</h2><div class="variablelist"><dl class="variablelist">
+<dt id="M-COPY"><span class="term"><code class="literal">\copy { <em class="replaceable"><code>table</code></em> }</code></span></dt><dd><p>Copy.</p></dd>
+<dt id="M-D"><span class="term"><code class="literal">\d[Sx+] [ <em class="replaceable"><code>pattern</code></em> ]</code></span></dt><dd><p>Describe.</p></dd>
+<dt><span class="term"><code class="literal">off</code></span></dt><dd><p>A value is no name.</p></dd>
+<dt><span class="term"><code class="literal">\</code></span></dt><dd><p>Nor is a backslash alone.</p></dd>
+</dl></div></div>
+<div class="sect1"><h2 id="plain">Plain</h2><dl><dt>\timing [ on | off ]</dt><dd><p>Time.</p></dd></dl></div></body></html>"#;
+        let page = html_to_page(html.as_bytes(), "app-psql.html", "/pg").unwrap();
+        let meta = Some("META");
+        assert_eq!(
+            named(&page),
+            [
+                ("\\copy", "Command", meta),
+                ("M-COPY", "Command", meta),
+                ("\\d", "Command", meta),
+                ("\\dS", "Command", meta),
+                ("\\dx", "Command", meta),
+                ("\\d+", "Command", meta),
+                ("M-D", "Command", meta),
+                ("\\timing", "Command", Some("plain")),
             ]
         );
     }
