@@ -28,6 +28,8 @@
 //!   with it; a word only an index entry holds names that entry's section
 //!   in a longer query; a manual page's NAME line names its command and is
 //!   the snippet of its empty top
+//! - a version number (`2.5.2`) weighs as the rare phrase it is, not as its
+//!   common digits: the section naming it comes before pages about versions
 
 use std::path::Path;
 
@@ -118,6 +120,46 @@ fn library() -> tempfile::TempDir {
             &[],
         ),
     );
+    // A changelog whose sections are versions, each released on a date
+    // full of the same digits, a page naming one version, and pages about
+    // versions.
+    let releases: Vec<(String, String, String)> = ["2.5.2", "2.5.1", "2.5.0", "2.2.5", "2.0.5", "1.5.2"]
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            (v.replace('.', ""), v.to_string(), format!("<p>Released 2025-05-2{i}. Fixes 2{i}5 things.</p>"))
+        })
+        .collect();
+    let releases: Vec<(&str, &str, &str)> =
+        releases.iter().map(|(id, v, body)| (id.as_str(), v.as_str(), body.as_str())).collect();
+    write(en.path(), "changelog.html", page("Changelog", "What changed in each release.", &releases));
+    write(
+        en.path(),
+        "picker.html",
+        page(
+            "Picker",
+            "A picker shows columns to choose from.",
+            &[(
+                "PICKER-PROPS",
+                "Props",
+                "<p>keep-index: keeps the selected index when the columns change (since 2.5.2).</p>",
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "versions.html",
+        page("Version Policy", "Each version is numbered; a new version comes out twice a year.", &[]),
+    );
+    for (file, title) in [
+        ("upgrading", "Upgrading"),
+        ("support", "Support"),
+        ("packaging", "Packaging"),
+        ("licensing", "Licensing"),
+    ] {
+        let lead = format!("{title}: what each version of the manual says about it.");
+        write(en.path(), &format!("{file}.html"), page(title, &lead, &[]));
+    }
     // A function defined in a table row, and a page that repeats its name.
     write(
         en.path(),
@@ -846,6 +888,11 @@ fn check(face: &mut dyn Face, name: &str) {
     let r = face.search("what does VACUUM FULL do differently from a plain VACUUM", "en");
     assert_eq!(first(&r), ("/m/sql-vacuum".to_owned(), "SQL-VACUUM-DESCRIPTION".to_owned()), "{name}: {r}");
     assert!(r["hits"].as_array().unwrap().iter().any(|h| h["path"] == "/m/release-18-1"), "{name}: {r}");
+
+    // A version number is rarer than its digits: the section naming it
+    // comes before the pages about versions in general.
+    let r = face.search("2.5.2 version", "en");
+    assert_eq!(first(&r), ("/m/picker".to_owned(), "PICKER-PROPS".to_owned()), "{name}: {r}");
 
     // A function defined in a table row, though another page repeats it.
     let r = face.search("lag", "en");

@@ -1037,7 +1037,21 @@ fn idf(stats: &Stats<'_>, body: Field, unit: &Unit) -> Option<Score> {
     match unit {
         Unit::Term(t) => of(t),
         Unit::Phrase(ts) => {
-            ts.iter().map(|(_, t)| of(t)).collect::<Option<Vec<Score>>>()?.into_iter().reduce(Score::max)
+            let rarest = ts
+                .iter()
+                .map(|(_, t)| of(t))
+                .collect::<Option<Vec<Score>>>()?
+                .into_iter()
+                .reduce(Score::max)?;
+            // A phrase of words (a version `2.5.2`, `std::vector`) is rarer
+            // than its rarest word, often by far: counted. (A CJK word's
+            // bigrams tell its rarity well enough, uncounted.)
+            let latin = ts.len() >= 2 && !ts.iter().any(|(_, t)| t.chars().any(is_cjk));
+            let counted = latin.then(|| unit.query_in(body)?.count(stats.searcher).ok()).flatten();
+            Some(match counted {
+                Some(df) if df > 0 => bm25_idf(df as Score, n).max(rarest),
+                _ => rarest,
+            })
         }
         Unit::AnyOf(_) => None,
         Unit::Spellings(us) => us.iter().filter_map(|u| idf(stats, body, u)).reduce(Score::min),
