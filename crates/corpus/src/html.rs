@@ -628,25 +628,38 @@ fn is_index_listing(doc: &Html) -> bool {
     doc.select(selector).next().is_some()
 }
 
-/// The main content element: `<main>`, `[role=main]`, `div.body`, `<article>`,
+/// The main content element: `<main>`, `[role=main]`, `div.body`, the one
+/// `<article>` (or the element holding all of several, as a reference
+/// listing each function in one: erl_docgen's `<article class="func">`),
 /// else `<body>`, else the whole document.
 fn main_content(doc: &Html) -> NodeRef<'_, Node> {
     let mut body = None;
+    let mut articles: Vec<NodeRef<'_, Node>> = Vec::new();
+    let is_article = |n: &NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| e.name() == "article");
     for node in doc.tree.root().descendants() {
         let Some(el) = node.value().as_element() else { continue };
         let name = el.name();
-        if name == "main"
-            || el.attr("role") == Some("main")
-            || (name == "div" && has_class(el, "body"))
-            || name == "article"
-        {
+        if name == "main" || el.attr("role") == Some("main") || (name == "div" && has_class(el, "body")) {
             return node;
+        }
+        if name == "article" && !node.ancestors().any(|a| is_article(&a)) {
+            articles.push(node);
         }
         if name == "body" && body.is_none() {
             body = Some(node);
         }
     }
-    body.unwrap_or_else(|| doc.tree.root())
+    let holds =
+        |outer: NodeRef<'_, Node>, inner: &NodeRef<'_, Node>| inner.ancestors().any(|a| a.id() == outer.id());
+    match articles.split_first() {
+        Some((first, [])) => *first,
+        Some((first, rest)) => first
+            .ancestors()
+            .find(|a| rest.iter().all(|r| holds(*a, r)))
+            .or(body)
+            .unwrap_or_else(|| doc.tree.root()),
+        None => body.unwrap_or_else(|| doc.tree.root()),
+    }
 }
 
 fn document_title(doc: &Html) -> Option<String> {

@@ -322,3 +322,34 @@ fn a_line_break_between_latin_and_japanese_stays_a_space() {
         assert_eq!(page.text, want, "{html:?}");
     }
 }
+
+/// A reference page listing each function in an `<article>` of its own
+/// (erl_docgen) keeps all of them, with the module's description, and
+/// leaves the navigation beside them out; a page with one `<article>` is
+/// that article.
+#[test]
+fn several_articles_are_one_page_without_what_lies_beside_them() {
+    let html = r#"<html><head><title>Erlang -- lists</title></head><body><div id="container">
+<nav class="leftnav-tube"><ul><li><a href="maps.html">maps</a></li><li>Sidebar filler</li></ul></nav>
+<div id="content"><div class="innertube"><h1>lists</h1>
+<section class="description"><h3>Description</h3><p>List processing functions.</p></section>
+<article class="func"><h4 id="all-2">all(Pred, List) -&gt; boolean()</h4><p>Tells whether all match.</p></article>
+<article class="func"><h4 id="foldl-3">foldl(Fun, Acc0, List) -&gt; Acc1</h4><p>Folds from the left.</p></article>
+<article class="func"><h4 id="map-2">map(Fun, List1) -&gt; List2</h4><p>Maps each element.</p></article>
+</div></div></div></body></html>"#;
+    let page = html_to_page(html.as_bytes(), "lists.html", "/erlang").unwrap();
+    let anchors: Vec<Option<&str>> =
+        page.sections.iter().filter_map(|s| s.anchor.as_deref().map(Some)).collect();
+    for (anchor, text) in [("all-2", "all match"), ("foldl-3", "from the left"), ("map-2", "each element")] {
+        assert!(anchors.contains(&Some(anchor)), "{anchor} in {anchors:?}");
+        assert!(page.markdown.contains(text), "{text:?} in\n{}", page.markdown);
+    }
+    assert!(page.markdown.contains("List processing functions."), "{}", page.markdown);
+    assert!(!page.markdown.contains("Sidebar filler"), "{}", page.markdown);
+
+    let one = r#"<html><body><div><p>Site banner text</p></div>
+<article><h1>Post</h1><p>The post itself.</p></article></body></html>"#;
+    let page = html_to_page(one.as_bytes(), "post.html", "/blog").unwrap();
+    assert!(page.markdown.contains("The post itself."), "{}", page.markdown);
+    assert!(!page.markdown.contains("Site banner"), "{}", page.markdown);
+}
