@@ -574,18 +574,30 @@ pub(crate) struct EdgeBlock {
 
 /// The innermost blocks at the start and the end of `root` (at most
 /// [`EDGE_BLOCKS`] each, skipping chrome and empty blocks) that repetition
-/// may drop: not headings other than `<h1>`, which may be a site's banner.
+/// may drop: not headings other than `<h1>`, which may be a site's banner,
+/// and not an `<h1>` with an id that the page's `<title>` does not name
+/// (pod2html's `<h1 id="NAME">NAME</h1>` on every page is a section).
 pub(crate) fn edge_blocks(
     root: NodeRef<'_, Node>,
     skipped: &dyn Fn(NodeRef<'_, Node>) -> bool,
+    doc_title: Option<&str>,
 ) -> Vec<EdgeBlock> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
+    let doc_title = doc_title.map(str::to_lowercase).unwrap_or_default();
+    let banner = |node: NodeRef<'_, Node>, e: &scraper::node::Element| {
+        let text: String =
+            node.descendants().filter_map(|d| d.value().as_text().map(|t| t.to_string())).collect();
+        e.id().is_none() || doc_title.contains(&crate::text::collapse_whitespace(&text).to_lowercase())
+    };
     for backwards in [false, true] {
         let mut found = 0;
         leaves(root, skipped, backwards, 0, &mut |node| {
             found += 1;
-            let droppable = node.value().as_element().is_some_and(|e| !is_heading(e) || e.name() == "h1");
+            let droppable = node
+                .value()
+                .as_element()
+                .is_some_and(|e| !is_heading(e) || (e.name() == "h1" && banner(node, e)));
             if droppable
                 && seen.insert(node.id())
                 && let Some(fingerprint) = fingerprint(node)

@@ -406,10 +406,11 @@ pub(crate) fn convert(
     let doc = Html::parse_document(&src);
     let root = main_content(&doc);
     let (page_path, mut chrome) = (paths::page_path(prefix, rel_file), chrome::find(root, is_skipped));
+    let doc_title = document_title(&doc);
     let edges = {
         let skipped =
             |n: NodeRef<'_, Node>| chrome.contains(n) || n.value().as_element().is_some_and(is_skipped);
-        chrome::edge_blocks(root, &skipped)
+        chrome::edge_blocks(root, &skipped, doc_title.as_deref())
     };
     for edge in &edges {
         if repeated.contains(&edge.fingerprint) {
@@ -418,7 +419,6 @@ pub(crate) fn convert(
     }
     let fingerprints: Vec<u64> =
         edges.iter().map(|e| e.fingerprint).collect::<BTreeSet<u64>>().into_iter().collect();
-    let doc_title = document_title(&doc);
     let plan = plan(root, &mut chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
     let title = nfc(&title_from_heading

@@ -529,3 +529,33 @@ fn publican_pages_lose_their_logo_line_and_previous_next_line() {
         );
     }
 }
+
+/// pod2html's pages all start with the same `<h1 id="NAME">` and `<h1
+/// id="DESCRIPTION">`: sections of each page, not a banner, so the page is
+/// titled by its NAME line, not by its first `<h2>`.
+#[test]
+fn the_same_h1_with_an_id_on_every_page_is_a_section() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, what, first) in [
+        ("perlvar", "Perl predefined variables", "The Syntax of Variable Names"),
+        ("perlfunc", "Perl builtin functions", "Perl Functions by Category"),
+        ("perlop", "Perl operators and precedence", "Operator Precedence and Associativity"),
+    ] {
+        let html = format!(
+            "<html><head><title>{name} - {what}</title></head><body><ul id=\"index\"><li><a href=\"#NAME\">NAME</a></li></ul>
+<h1 id=\"NAME\">NAME</h1><p>{name} - {what}</p>
+<h1 id=\"DESCRIPTION\">DESCRIPTION</h1><p>What {name} tells.</p>
+<h2 id=\"first\">{first}</h2><p>The first part of {name}.</p></body></html>"
+        );
+        std::fs::write(dir.path().join(format!("{name}.html")), html).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/perl");
+    for page in &ingested.pages {
+        check_invariants(page);
+        let name = page.path.trim_start_matches("/perl/");
+        assert!(page.title.starts_with(&format!("{name} - ")), "{}: {:?}", page.path, page.title);
+        let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+        assert!(titles.contains(&"DESCRIPTION"), "{}: {titles:?}", page.path);
+        assert!(page.markdown.contains(&format!("What {name} tells.")), "{}", page.markdown);
+    }
+}
