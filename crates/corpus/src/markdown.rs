@@ -39,10 +39,13 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     let body = split.body;
     let parsed = parse_body(body, rel_file);
     // A page with no `#` heading that opens with a lower one
-    // (`## Long Term Support`) is titled by it.
+    // (`## Long Term Support`) is titled by it, when every other heading
+    // is below it: one that has siblings (`## When to use`, then `## API`)
+    // is only the first section.
     let opening = || {
-        let first = parsed.cuts.first()?;
-        (parsed.texts[0].trim().is_empty() && !first.title.is_empty()).then(|| first.title.clone())
+        let (first, rest) = parsed.cuts.split_first()?;
+        let top = rest.iter().all(|c| c.level > first.level);
+        (parsed.texts[0].trim().is_empty() && !first.title.is_empty() && top).then(|| first.title.clone())
     };
     let title = fields
         .title
@@ -611,6 +614,16 @@ Turn it.
         let more = p.sections.iter().find(|s| s.title == "More").unwrap();
         assert!(more.text.contains("Sellers") && more.text.contains("first"), "{:?}", more.text);
         assert!(p.text.contains("Run npm.") && p.text.contains("Turn it."), "{:?}", p.text);
+    }
+
+    #[test]
+    fn an_opening_heading_with_siblings_is_no_title() {
+        let p = page("## When to use\n\nTables.\n\n## API\n\nProps.\n\n## FAQ\n\nAsk.\n");
+        assert_eq!(p.title, "install");
+        let titles: Vec<&str> = p.sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["When to use", "API", "FAQ"]);
+        assert_eq!(p.sections[1].breadcrumb, ["install"]);
+        assert_eq!(page("## Long Term Support\n\nText.\n\n### Dates\n\nSoon.\n").title, "Long Term Support");
     }
 
     #[test]
