@@ -804,6 +804,13 @@ fn is_local_contents(el: &Element) -> bool {
 
 /// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
 /// whatever its class, since it only repeats the heading's anchor.
+/// A link wrapped around a heading (Haddock's permalink `<a href="#g:6"
+/// id="g:6"><h1>Insertion</h1></a>`): the heading, unlinked.
+fn wraps_heading(node: NodeRef<'_, Node>, el: &Element) -> bool {
+    el.name() == "a"
+        && node.children().any(|c| c.value().as_element().is_some_and(|e| heading_level(e).is_some()))
+}
+
 fn is_permalink(node: NodeRef<'_, Node>) -> bool {
     let Some(el) = node.value().as_element() else { return false };
     if el.name() != "a" || el.attr("href").is_none_or(|h| !h.trim_start().starts_with('#')) {
@@ -865,6 +872,15 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         targets: Default::default(),
     };
     let questions = faq_questions(root, chrome);
+    // Several `<h1>`s, none of which `<title>` names, are the page's
+    // sections (Haddock's groups, pod2html's NAME and DESCRIPTION), its
+    // title `<title>`'s.
+    let h1s: Vec<String> = root
+        .descendants()
+        .filter(|n| n.value().as_element().is_some_and(|e| e.name() == "h1") && !chrome.contains(*n))
+        .map(heading_text)
+        .collect();
+    let h1_titles = doc_title.is_none() || h1s.len() < 2 || h1s.iter().any(|t| names_page(doc_title, t));
     let mut first = true;
     let mut banner = false;
     // The level of the last heading that starts a section (the page's own: 1).
@@ -915,9 +931,13 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         }
         // Before the page's own heading, a heading that is a link (SQLite's
         // "SQLite C Interface" above each function's page) is a breadcrumb.
+        // (A link to the heading's own place, Haddock's `<a href="#g:6"
+        // id="g:6"><h1>Insertion</h1></a>`, is a permalink.)
         if first && !names_page(doc_title, &text) {
             let link = node.ancestors().take_while(|a| a.id() != root.id()).find(|a| {
-                a.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_some())
+                a.value()
+                    .as_element()
+                    .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| !h.starts_with('#')))
             });
             if let Some(link) = link {
                 chrome.dropped.insert(link.id());
@@ -926,7 +946,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         }
         // A numbered `<h1>` ("1. Syntax") that `<title>` does not name is the
         // first section of a page whose title is `<title>`'s.
-        let own = (level == 1 && (!is_numbered(&text) || names_page(doc_title, &text)))
+        let own = (level == 1 && h1_titles && (!is_numbered(&text) || names_page(doc_title, &text)))
             || (banner && level == 2)
             || names_page(doc_title, &text);
         if std::mem::take(&mut first) && own {
@@ -1775,7 +1795,7 @@ impl<'p> Converter<'_, 'p> {
         } else if name == "br" {
             self.para.md.push('\n');
             self.para.text.push('\n');
-        } else if BLOCK_TAGS.contains(&name) || name == "dl" {
+        } else if BLOCK_TAGS.contains(&name) || name == "dl" || wraps_heading(node, el) {
             self.flush();
             self.block_children(node, depth);
             self.flush();
@@ -2527,6 +2547,15 @@ fn is_block_element(el: &Element) -> bool {
 fn heading_anchor(node: NodeRef<'_, Node>) -> Option<String> {
     let el = node.value().as_element()?;
     if let Some(id) = el.id() {
+        return Some(id.to_owned());
+    }
+    // A permalink wrapped around the heading (`<a href="#g:6" id="g:6">`).
+    if let Some(id) = node
+        .parent()
+        .and_then(|p| p.value().as_element())
+        .filter(|p| p.name() == "a" && p.attr("href").is_some_and(|h| h.starts_with('#')))
+        .and_then(|p| p.id())
+    {
         return Some(id.to_owned());
     }
     node.descendants().find_map(|d| {

@@ -1093,3 +1093,30 @@ fn docbook_xhtml_headings_keep_their_own_ids_and_credits_are_no_sections() {
     assert!(!page.sections.iter().any(|s| s.text.contains("有趣的程序包列表")), "{:?}", page.sections);
     assert!(page.sections[2].text.contains("硬链接") && !page.sections[2].text.contains("0022"));
 }
+
+/// A Haddock module page: its group headings are `<h1>`s wrapped in a
+/// permalink (`<a href="#g:1" id="g:1"><h1>`), and the module's name is
+/// no heading but `<title>`'s: each group is a section at its permalink's
+/// id, under the page titled by the module.
+#[test]
+fn haddock_groups_are_sections_of_the_module_page() {
+    let html = r##"<html><head><title>Data.List</title></head><body>
+<div id="package-header"><span class="caption">base-4.15.1.0: Basic libraries</span></div>
+<div id="content"><div id="module-header"><p class="caption">Data.List</p></div>
+<div id="description"><p class="caption">Description</p><div class="doc"><p>Operations on lists.</p></div></div>
+<div id="interface"><a href="#g:1" id="g:1"><h1>Basic functions</h1></a>
+<div class="top"><p class="src"><a id="v:head" class="def">head</a> :: [a] -&gt; a</p><div class="doc"><p>Extract the first element of a list.</p></div></div>
+<a href="#g:2" id="g:2"><h1>Reducing lists (folds)</h1></a>
+<div class="top"><p class="src"><a id="v:foldl" class="def">foldl</a> :: (b -&gt; a -&gt; b) -&gt; b -&gt; [a] -&gt; b</p><div class="doc"><p>Left-associative fold of a structure.</p></div></div>
+</div></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "Data-List.html", "/base").unwrap();
+    assert_eq!(page.title, "Data.List");
+    let got: Vec<(Option<&str>, &str)> =
+        page.sections.iter().map(|s| (s.anchor.as_deref(), s.title.as_str())).collect();
+    assert!(got.contains(&(Some("g:1"), "Basic functions")), "{got:?}");
+    assert!(got.contains(&(Some("g:2"), "Reducing lists (folds)")), "{got:?}");
+    let folds = page.sections.iter().find(|s| s.anchor.as_deref() == Some("g:2")).unwrap();
+    assert!(folds.text.contains("Left-associative fold"), "{:?}", folds.text);
+    assert!(!folds.text.contains("first element"), "{:?}", folds.text);
+    assert!(!page.markdown.contains("[Basic functions]("), "{}", page.markdown);
+}
