@@ -109,7 +109,20 @@ pub(crate) fn varlist_symbols(
             // lists: `--amend`, `-c <commit>`, `core.autocrlf`); one that
             // is a link (a module index's `mod_rewrite`) names what is
             // defined where it leads.
-            for (name, kind) in plain_names(&text_of(node)) {
+            let text = text_of(node);
+            let mut names = plain_names(&text);
+            // (A glossary's terms are words it explains, not names.)
+            let glossary = node
+                .parent()
+                .and_then(|p| p.value().as_element())
+                .is_some_and(|p| p.classes().any(|c| c == "glossary"));
+            if names.is_empty()
+                && !glossary
+                && let Some(name) = el.id().and_then(|id| entry_name(&text, id))
+            {
+                names.push((name, "Entry"));
+            }
+            for (name, kind) in names {
                 push(&mut out, nfc(&name), kind, &anchor);
             }
         }
@@ -222,6 +235,23 @@ fn plain_names(text: &str) -> Vec<(String, &'static str)> {
         && text.contains(['.', '_'])
         && text.ends_with(|c: char| c.is_alphanumeric());
     if dotted && useful(text) { vec![(text.to_owned(), "Entry")] } else { Vec::new() }
+}
+
+/// The name a plain `<dt>` with an id defines, as pod2html writes a
+/// reference's entries (`<dt id="fork">fork</dt>`, `fileno FILEHANDLE`,
+/// `split /PATTERN/,EXPR,LIMIT`, `$_`, `@ARGV`): its first word, when it is
+/// the whole term or the rest is placeholders in capitals, and the id
+/// starts with it as far as ids can spell it. None for words
+/// (`Functions for SCALARs or strings`).
+fn entry_name(text: &str, id: &str) -> Option<String> {
+    let mut words = text.split_whitespace();
+    let name = words.next()?;
+    let placeholders = words.all(|w| !w.chars().any(char::is_lowercase));
+    let sigil = name.starts_with(['$', '@', '%']) && name.len() > 1;
+    let spelled: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+    let id_spells = spelled.is_empty() || id.to_lowercase().contains(&spelled.to_lowercase());
+    (placeholders && id_spells && name.len() <= MAX_NAME_BYTES && (useful(name) || sigil))
+        .then(|| name.to_owned())
 }
 
 /// The names a table row defines: its first cell's leading `<code>` of a
@@ -494,6 +524,37 @@ mod tests {
                 ("--no-verify", "Option", opts),
                 ("--verify", "Option", opts),
                 ("core.autocrlf", "Entry", Some("_configuration")),
+            ]
+        );
+    }
+
+    #[test]
+    fn pod_entries_name_their_first_word() {
+        let html = r#"<html><head><title>perlfunc - Perl builtin functions</title></head><body>
+<h1 id="NAME">NAME</h1><p>perlfunc - Perl builtin functions</p>
+<h2 id="Alpha">Alphabetical Listing of Perl Functions</h2><dl>
+<dt id="Functions-for-SCALARs-or-strings">Functions for SCALARs or strings</dt><dd><p>A category.</p></dd>
+<dt id="fork">fork</dt><dd><p>Does a fork(2) system call.</p></dd>
+<dt id="fileno-FILEHANDLE">fileno FILEHANDLE</dt><dd><p>Returns the file descriptor.</p></dd>
+<dt id="split-PATTERN-EXPR-LIMIT">split /PATTERN/,EXPR,LIMIT</dt><dd><p>Splits a string.</p></dd>
+<dt id="pod-_">$_</dt><dd><p>The default input.</p></dd>
+<dt id="ARGV">@ARGV</dt><dd><p>The arguments.</p></dd>
+<dt>wantarray</dt><dd><p>No id, no name.</p></dd>
+</dl><dl class="glossary"><dt id="term-iterable">iterable</dt><dd><p>A glossary term.</p></dd></dl></body></html>"#;
+        let page = html_to_page(html.as_bytes(), "perlfunc.html", "/perl").unwrap();
+        let names: Vec<&str> = named(&page).into_iter().map(|(name, _, _)| name).collect();
+        assert_eq!(
+            names,
+            [
+                "fork",
+                "fileno",
+                "fileno-FILEHANDLE",
+                "split",
+                "split-PATTERN-EXPR-LIMIT",
+                "$_",
+                "pod-_",
+                "@ARGV",
+                "ARGV"
             ]
         );
     }
