@@ -468,7 +468,9 @@ pub(crate) fn convert(
             }
         }
     }
-    symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections));
+    // (A glossary's terms are words it explains, not names.)
+    let glossary = doc_title.as_deref().is_some_and(|t| t.to_lowercase().contains("glossary"));
+    symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections, glossary));
     // Other definition terms that name code (a Sphinx API entry, a texinfo
     // `<dt id>`), then a Texinfo manual's index entries where it makes
     // them, each name once: a variable list's own entry wins, then a term.
@@ -547,6 +549,14 @@ fn is_listing(
     is_index_listing(doc)
         || crate::generated::is_generated_listing(mark, rel_file, root)
         || mostly_links(root, chrome)
+        || document_title(doc).is_some_and(|t| names_contents(&t))
+}
+
+/// Whether a page's `<title>` says it is a table of contents (pod2html's
+/// `perltoc - perl documentation table of contents`): it repeats every
+/// page's headings and entries, so it ranks with the listings.
+fn names_contents(title: &str) -> bool {
+    title.to_lowercase().contains("table of contents")
 }
 
 /// Least text (chars, space left out) of a page [`mostly_links`] may call a

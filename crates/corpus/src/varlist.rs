@@ -54,7 +54,8 @@ const CELL_CLASSES: [(&str, &str, bool); 4] = [
     ("envar", "Environment", true),
 ];
 
-/// Each term of each `<dt>` whose name is a setting or an option, attached
+/// Each term of each `<dt>` whose name is a setting or an option (a plain
+/// term's, not on a `glossary_page`), attached
 /// to the section the `<dt>` falls in: `cuts` are the headings that start
 /// sections, in the order `sections` holds them (the lead section, without
 /// an anchor, comes before the first). A `<dt>` with an id adds the id too
@@ -63,6 +64,7 @@ pub(crate) fn varlist_symbols(
     root: NodeRef<'_, Node>,
     cuts: &HashSet<NodeId>,
     sections: &[Section],
+    glossary_page: bool,
 ) -> Vec<Symbol> {
     let anchors: Vec<&str> = sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
     let mut cut = 0usize;
@@ -112,10 +114,11 @@ pub(crate) fn varlist_symbols(
             let text = text_of(node);
             let mut names = plain_names(&text);
             // (A glossary's terms are words it explains, not names.)
-            let glossary = node
-                .parent()
-                .and_then(|p| p.value().as_element())
-                .is_some_and(|p| p.classes().any(|c| c == "glossary"));
+            let glossary = glossary_page
+                || node
+                    .parent()
+                    .and_then(|p| p.value().as_element())
+                    .is_some_and(|p| p.classes().any(|c| c == "glossary"));
             if names.is_empty()
                 && !glossary
                 && let Some(name) = el.id().and_then(|id| entry_name(&text, id))
@@ -557,6 +560,25 @@ mod tests {
                 "ARGV"
             ]
         );
+    }
+
+    #[test]
+    fn a_glossary_page_names_nothing_and_a_contents_page_is_a_listing() {
+        let page = |title: &str| {
+            let html = format!(
+                "<html><head><title>{title}</title></head><body><h1 id=\"NAME\">NAME</h1><p>{title}</p>\
+                 <h1 id=\"L\">L</h1><dl><dt id=\"local\">local</dt><dd><p>Makes a variable local.</p></dd></dl></body></html>"
+            );
+            html_to_page(html.as_bytes(), "p.html", "/perl").unwrap()
+        };
+        let glossary = page("perlglossary - Perl Glossary");
+        assert!(!named(&glossary).iter().any(|(name, _, _)| *name == "local"), "{:?}", named(&glossary));
+        assert!(!glossary.listing);
+        let contents = page("perltoc - perl documentation table of contents");
+        assert!(contents.listing);
+        let reference = page("perlfunc - Perl builtin functions");
+        assert!(named(&reference).iter().any(|(name, _, _)| *name == "local"), "{:?}", named(&reference));
+        assert!(!reference.listing);
     }
 
     #[test]
