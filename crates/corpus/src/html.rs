@@ -478,7 +478,7 @@ pub(crate) fn convert(
     let texinfo = crate::texinfo::is_texinfo(mark.as_deref());
     let entries = if texinfo { crate::texinfo::index_symbols(root) } else { Vec::new() };
     let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-    for symbol in term_symbols(root).into_iter().chain(entries) {
+    for symbol in term_symbols(root).into_iter().chain(haddock_symbols(root, &title)).chain(entries) {
         if named.insert(symbol.name.clone()) {
             symbols.push(symbol);
         }
@@ -1293,6 +1293,39 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
             && name.len() <= 100
             && name.chars().all(|c| c.is_alphanumeric() || "_.:-".contains(c));
         if is_code && identifier && !symbols.iter().any(|s| s.name == name) {
+            symbols.push(Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
+            if symbols.len() >= MAX_TERM_SYMBOLS {
+                break;
+            }
+        }
+    }
+    symbols
+}
+
+/// Haddock's definitions (`<a id="v:insert" class="def">insert</a>`,
+/// `t:Maybe`), named in their module when the page is titled by it
+/// (`Data.Map.insert`; an operator `(++)` as `++`), each at its id.
+fn haddock_symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
+    let module = title.trim();
+    let qualify = module.starts_with(|c: char| c.is_ascii_uppercase())
+        && module.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        if el.name() != "a" || !has_class(el, "def") {
+            continue;
+        }
+        let Some(id) = el.id().filter(|id| id.starts_with("v:") || id.starts_with("t:")) else { continue };
+        let text = collapse_whitespace(&plain_text(node));
+        let operator = text.strip_prefix('(').and_then(|t| t.strip_suffix(')'));
+        let name = match operator {
+            Some(op) => op.to_owned(),
+            None if qualify && text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '\'') => {
+                format!("{module}.{text}")
+            }
+            None => text,
+        };
+        if !name.is_empty() && name.len() <= 100 && !symbols.iter().any(|s| s.name == name) {
             symbols.push(Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
             if symbols.len() >= MAX_TERM_SYMBOLS {
                 break;

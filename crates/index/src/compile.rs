@@ -659,6 +659,9 @@ fn tier1(
     // (`ArrayUtils.contains`).
     let dotted = (!pasted).then(|| dotted_symbol(words)).flatten();
     let symbol = symbol.chain(dotted.map(|key| symbol_query(f, (&key, None), SYMBOL_SCORE)));
+    // A function as Erlang names it (`lists:map/2`) is the module's member.
+    let symbol =
+        symbol.chain(module_function(symbol_text).map(|key| symbol_query(f, (&key, None), SYMBOL_SCORE)));
     let mut tier1 = units.filters();
     // The section defining the term the query is (`operator class`, `操作符类`)
     // or asks about.
@@ -734,6 +737,26 @@ fn dotted_symbol(words: &[Word]) -> Option<String> {
     };
     (2..=MAX_DOTTED_NAMES).contains(&words.len()).then_some(())?;
     words.iter().all(name).then(|| words.iter().map(|w| w.folded.as_str()).collect::<Vec<_>>().join("."))
+}
+
+/// The symbol key of a function named as Erlang writes it, its module
+/// before a colon and its arity after a slash (`lists:map/2` →
+/// `lists.map`, `map/2` → `map`, `gen_server:call` → `gen_server.call`);
+/// None for any other key (`std::vector`, `a:b:c`, a path).
+fn module_function(key: &str) -> Option<String> {
+    let (name, arity) = match key.rsplit_once('/') {
+        Some((name, arity)) if !arity.is_empty() && arity.chars().all(|c| c.is_ascii_digit()) => (name, true),
+        _ => (key, false),
+    };
+    let ident = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    match name.split_once(':') {
+        Some((module, function)) if ident(module) && ident(function) => Some(format!("{module}.{function}")),
+        None if arity && ident(name) => Some(name.to_owned()),
+        _ => None,
+    }
 }
 
 /// The sections declaring a name, or a qualified name it is the last part
@@ -1450,6 +1473,16 @@ fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[T
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn functions_named_as_erlang_writes_them_are_module_members() {
+        assert_eq!(module_function("lists:map/2").as_deref(), Some("lists.map"));
+        assert_eq!(module_function("gen_server:call").as_deref(), Some("gen_server.call"));
+        assert_eq!(module_function("map/2").as_deref(), Some("map"));
+        for other in ["std::vector", "a:b:c", "usr/lib", "map", "lists:", "http://x", "s///"] {
+            assert_eq!(module_function(other), None, "{other}");
+        }
+    }
 
     fn analyzed(text: &str) -> Vec<Analyzed> {
         analyzed_folded(&fold(text))

@@ -71,7 +71,9 @@ fn title_is_symbol(title: &str) -> bool {
 /// `Dispatcher.request`, `res.send`), or a member on a page titled by its
 /// object (`.send(data)` and `.statusCode` on fastify's "Reply" page →
 /// `Reply.send`, `Reply.statusCode`), or a member alone or with its type
-/// after it (`logger.level (String)`). None for any other heading: a dotted
+/// after it (`logger.level (String)`), or a function's head with its result
+/// on its module's page (`map(Fun, List1) -> List2` on "lists" →
+/// `lists.map`). None for any other heading: a dotted
 /// word followed by words (`Node.js Support`) names nothing.
 fn heading_name(title: &str, page_title: &str) -> Option<String> {
     let title = title.trim().trim_start_matches('`');
@@ -85,6 +87,24 @@ fn heading_name(title: &str, page_title: &str) -> Option<String> {
         let qualifier = page_title.trim();
         let whole = rest.is_empty() || rest.starts_with('(') || rest.starts_with(" (");
         return (end > 0 && whole && is_ident(qualifier)).then(|| format!("{qualifier}.{}", &member[..end]));
+    }
+    // A function's head with its result on a module's page (erl_docgen's
+    // `map(Fun, List1) -> List2` on "lists", or "Erlang -- lists" where
+    // another page's heading is "lists" too): the module's function.
+    let module = [" -- ", " — ", " - ", ": "]
+        .iter()
+        .filter_map(|sep| page_title.rsplit_once(sep).map(|(_, last)| last))
+        .min_by_key(|last| last.len())
+        .unwrap_or(page_title)
+        .trim();
+    let head = ident_end(title);
+    if head > 0
+        && is_ident(&title[..head])
+        && title[head..].starts_with('(')
+        && title.contains(") -> ")
+        && is_ident(module)
+    {
+        return Some(format!("{module}.{}", &title[..head]));
     }
     let mut end = 0;
     let mut parts = 0;
@@ -450,6 +470,10 @@ mod tests {
         assert_eq!(name("logger.level is a string", "API"), None);
         assert_eq!(name("options (Object)", "API"), None);
         assert_eq!(name("send(data)", "Reply"), None);
+        // A function's head with its result, on its module's page.
+        assert_eq!(name("map(Fun, List1) -> List2", "lists").as_deref(), Some("lists.map"));
+        assert_eq!(name("map(Fun, List1) -> List2", "Erlang -- lists").as_deref(), Some("lists.map"));
+        assert_eq!(name("map(Fun, List1) -> List2", "The lists module"), None);
         assert_eq!(name(".send(data)", "The Reply Object"), None);
         assert_eq!(name(".send and more", "Reply"), None);
         assert_eq!(name("9.6 Release (2016)", "Releases"), None);

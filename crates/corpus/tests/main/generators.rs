@@ -1119,4 +1119,9 @@ fn haddock_groups_are_sections_of_the_module_page() {
     assert!(folds.text.contains("Left-associative fold"), "{:?}", folds.text);
     assert!(!folds.text.contains("first element"), "{:?}", folds.text);
     assert!(!page.markdown.contains("[Basic functions]("), "{}", page.markdown);
+    // Each definition is a symbol of its module, at its id.
+    let symbols: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    assert!(symbols.contains(&("Data.List.head", Some("v:head"))), "{symbols:?}");
+    assert!(symbols.contains(&("Data.List.foldl", Some("v:foldl"))), "{symbols:?}");
 }
