@@ -30,6 +30,9 @@
 //!   the snippet of its empty top
 //! - a version number (`2.5.2`) weighs as the rare phrase it is, not as its
 //!   common digits: the section naming it comes before pages about versions
+//! - a function named as Erlang writes it (`lists:map/2`) finds its head on
+//!   its module's page, and a psql backslash command (`\copy`, `\d+`) the
+//!   list defining it
 
 use std::path::Path;
 
@@ -160,6 +163,39 @@ fn library() -> tempfile::TempDir {
         let lead = format!("{title}: what each version of the manual says about it.");
         write(en.path(), &format!("{file}.html"), page(title, &lead, &[]));
     }
+    // A module's reference page with each function's head as a heading
+    // (erl_docgen), and a guide that mentions the function in passing;
+    // psql's backslash commands in a variable list.
+    write(
+        en.path(),
+        "lists.html",
+        "<html><head><title>Erlang -- lists</title></head><body><h1>lists</h1><p>List processing functions.</p>\
+         <h4 id=\"map-2\">map(Fun, List1) -&gt; List2</h4><p>Takes a function from As to Bs, and a list of As and produces a list of Bs.</p>\
+         <h4 id=\"foldl-3\">foldl(Fun, Acc0, List) -&gt; Acc1</h4><p>Calls Fun on successive elements.</p></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "funs.html",
+        page(
+            "Funs",
+            "Use lists:map/2 to apply a fun to each element: lists:map(F, L) maps lists with map.",
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "app-psql.html",
+        page(
+            "psql",
+            "psql is a terminal-based front-end.",
+            &[(
+                "APP-PSQL-META-COMMANDS",
+                "Meta-Commands",
+                "<div class=\"variablelist\"><dl class=\"variablelist\"><dt id=\"APP-PSQL-META-COMMANDS-COPY\"><span class=\"term\"><code class=\"literal\">\\copy { <em class=\"replaceable\"><code>table</code></em> }</code></span></dt><dd><p>Performs a frontend copy.</p></dd><dt id=\"APP-PSQL-META-COMMAND-D\"><span class=\"term\"><code class=\"literal\">\\d[Sx+] [ <em class=\"replaceable\"><code>pattern</code></em> ]</code></span></dt><dd><p>Describes each relation.</p></dd></dl></div>",
+            )],
+        ),
+    );
     // A function defined in a table row, and a page that repeats its name.
     write(
         en.path(),
@@ -893,6 +929,23 @@ fn check(face: &mut dyn Face, name: &str) {
     // comes before the pages about versions in general.
     let r = face.search("2.5.2 version", "en");
     assert_eq!(first(&r), ("/m/picker".to_owned(), "PICKER-PROPS".to_owned()), "{name}: {r}");
+
+    // A function as Erlang names it finds its head on its module's page,
+    // though a guide writes the name as typed.
+    for query in ["lists:map/2", "lists:map", "lists map"] {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r), ("/m/lists".to_owned(), "map-2".to_owned()), "{name}: {query}: {r}");
+    }
+    // A backslash command, alone or with a modifier, finds the list
+    // defining it.
+    for query in ["\\copy", "\\d+"] {
+        let r = face.search(query, "en");
+        assert_eq!(
+            first(&r),
+            ("/m/app-psql".to_owned(), "APP-PSQL-META-COMMANDS".to_owned()),
+            "{name}: {query}: {r}"
+        );
+    }
 
     // A function defined in a table row, though another page repeats it.
     let r = face.search("lag", "en");
