@@ -478,7 +478,10 @@ pub(crate) fn convert(
     let texinfo = crate::texinfo::is_texinfo(mark.as_deref());
     let entries = if texinfo { crate::texinfo::index_symbols(root) } else { Vec::new() };
     let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-    for symbol in term_symbols(root).into_iter().chain(haddock_symbols(root, &title)).chain(entries) {
+    let tags = tag_symbols(root);
+    for symbol in
+        term_symbols(root).into_iter().chain(haddock_symbols(root, &title)).chain(tags).chain(entries)
+    {
         if named.insert(symbol.name.clone()) {
             symbols.push(symbol);
         }
@@ -1297,6 +1300,38 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
             if symbols.len() >= MAX_TERM_SYMBOLS {
                 break;
             }
+        }
+    }
+    symbols
+}
+
+/// Tags a help file defines as it marks them, a named anchor and the tag
+/// in bold (vim2html's `*<A NAME="'tabstop'"></A><B>'tabstop'</B>*`), each
+/// at its anchor; an option's quoted tag also names it bare (`tabstop`).
+fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        if el.name() != "a" || el.attr("href").is_some() || node.has_children() {
+            continue;
+        }
+        let Some(name) = el.attr("name").or_else(|| el.id()) else { continue };
+        let bold = node.next_sibling().filter(|b| b.value().as_element().is_some_and(|e| e.name() == "b"));
+        if !bold.is_some_and(|b| plain_text(b) == name)
+            || name.len() > 100
+            || symbols.iter().any(|s| s.name == name)
+        {
+            continue;
+        }
+        symbols.push(Symbol { name: nfc(name), kind: "Entry".to_owned(), anchor: Some(name.to_owned()) });
+        // An option's tag is its name in quotes (`'tabstop'`): typed bare too.
+        if let Some(bare) =
+            name.strip_prefix('\'').and_then(|n| n.strip_suffix('\'')).filter(|n| !n.is_empty())
+        {
+            symbols.push(Symbol { name: nfc(bare), kind: "Entry".to_owned(), anchor: Some(name.to_owned()) });
+        }
+        if symbols.len() >= MAX_TERM_SYMBOLS {
+            break;
         }
     }
     symbols

@@ -1125,3 +1125,24 @@ fn haddock_groups_are_sections_of_the_module_page() {
     assert!(symbols.contains(&("Data.List.head", Some("v:head"))), "{symbols:?}");
     assert!(symbols.contains(&("Data.List.foldl", Some("v:foldl"))), "{symbols:?}");
 }
+
+/// Vim's help as vim2html writes it: one `<pre>` whose tags are named
+/// anchors followed by the tag in bold; each tag is a name of the page
+/// (an option's also without its quotes), a link to a tag is none.
+#[test]
+fn vim_help_tags_are_names_of_their_page() {
+    let html = r##"<html><head><title>Vim documentation: options</title></head><body>
+<h1>Vim documentation: options</h1><hr><pre>
+*<A NAME="options.txt"></A><B>options.txt</B>*	For Vim version 9.0.
+						*<A NAME="'tabstop'"></A><B>'tabstop'</B>* *<A NAME="'ts'"></A><B>'ts'</B>*
+'tabstop' 'ts'		number	(default 8)
+	Number of spaces that a &lt;Tab&gt; in the file counts for.  Also see
+	<A HREF="#'softtabstop'">'softtabstop'</A> and <A NAME="note"></A>the note.
+</pre></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "options.html", "/vim").unwrap();
+    let names: Vec<&str> = page.symbols.iter().map(|s| s.name.as_str()).collect();
+    for name in ["options.txt", "'tabstop'", "tabstop", "'ts'", "ts"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    assert!(!names.contains(&"'softtabstop'") && !names.contains(&"note"), "{names:?}");
+}
