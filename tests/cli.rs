@@ -214,6 +214,10 @@ fn an_anchor_inside_a_section_starts_the_page_there() {
     let read = lib.json(&["read", "/t/help#rotate", "--markdown"]);
     let content = read["content"].as_str().unwrap();
     assert!(content.starts_with("<a name=\"rotate\"></a>\nRotate the files daily."), "{read}");
+    // As plain text, from the words after it.
+    let read = lib.json(&["read", "/t/help#rotate"]);
+    let content = read["content"].as_str().unwrap();
+    assert!(content.starts_with("Rotate the files daily."), "{read}");
 }
 
 #[test]

@@ -314,7 +314,10 @@ fn anchor_offset(
         let at = marks.iter().filter_map(|m| text.find(m.as_str())).min()?;
         Some(text[..at].rfind('\n').map_or(0, |nl| nl + 1))
     };
-    let at = at.or_else(|| (format == ReadFormat::Markdown).then(inner).flatten());
+    let at = at.or_else(|| match format {
+        ReadFormat::Markdown => inner(),
+        ReadFormat::Text => inner_in_text(view, page, text, anchor),
+    });
     match at {
         Some(at) => Ok(text[..at].chars().count()),
         None => {
@@ -326,6 +329,37 @@ fn anchor_offset(
             )))
         }
     }
+}
+
+/// Where in the page's plain `text`, in bytes, the element carrying
+/// `anchor` inside a section (pod2html's `<dt id="wantarray">` in its list
+/// of functions) starts: the words its Markdown line holds after it, found
+/// in that section's text, or else the section's start.
+fn inner_in_text(view: &View, page: &PageRecord, text: &str, anchor: &str) -> Option<usize> {
+    let marks = [format!("id=\"{anchor}\""), format!("name=\"{anchor}\"")];
+    for key in &page.section_keys {
+        let Some(section) = view.snapshot.section_with_markdown(key) else { continue };
+        let Some(markdown) = section.markdown.as_deref() else { continue };
+        let Some(mark) = marks.iter().filter_map(|m| markdown.find(m.as_str())).min() else { continue };
+        let start = text.find(section.text.as_str()).unwrap_or(0);
+        // The words after the element (`<a id="wantarray"></a>wantarray`),
+        // on its line or the next.
+        let rest = &markdown[mark..];
+        let after = rest
+            .find("</a>")
+            .map_or_else(|| rest.find('>').map_or("", |i| &rest[i + 1..]), |i| &rest[i + 4..]);
+        let words: String = after
+            .chars()
+            .filter(|c| !matches!(c, '*' | '_' | '`' | '[' | ']' | '\\'))
+            .collect::<String>()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let found = (!words.is_empty()).then(|| text[start..].find(words.as_str())).flatten();
+        return Some(start + found.unwrap_or(0));
+    }
+    None
 }
 
 /// Finds the enabled edition holding `path` (longest prefix first, so
