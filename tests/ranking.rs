@@ -33,6 +33,8 @@
 //! - a function named as Erlang writes it (`lists:map/2`) finds its head on
 //!   its module's page, and a psql backslash command (`\copy`, `\d+`) the
 //!   list defining it
+//! - a name's leading and trailing underscores are its own (`__init__` is
+//!   not `init`), and lit with it
 
 use std::path::Path;
 
@@ -194,6 +196,23 @@ fn library() -> tempfile::TempDir {
                 "Meta-Commands",
                 "<div class=\"variablelist\"><dl class=\"variablelist\"><dt id=\"APP-PSQL-META-COMMANDS-COPY\"><span class=\"term\"><code class=\"literal\">\\copy { <em class=\"replaceable\"><code>table</code></em> }</code></span></dt><dd><p>Performs a frontend copy.</p></dd><dt id=\"APP-PSQL-META-COMMAND-D\"><span class=\"term\"><code class=\"literal\">\\d[Sx+] [ <em class=\"replaceable\"><code>pattern</code></em> ]</code></span></dt><dd><p>Describes each relation.</p></dd></dl></div>",
             )],
+        ),
+    );
+    // A method named with underscores, and a section saying its word twice.
+    write(
+        en.path(),
+        "classes.html",
+        page(
+            "Classes",
+            "How classes are made.",
+            &[
+                (
+                    "construction",
+                    "Construction",
+                    "<p>The <code>__init__</code> method sets up a new instance.</p>",
+                ),
+                ("setup", "Setup", "<p>Call init to set things up; init runs once.</p>"),
+            ],
         ),
     );
     // A function defined in a table row, and a page that repeats its name.
@@ -946,6 +965,11 @@ fn check(face: &mut dyn Face, name: &str) {
             "{name}: {query}: {r}"
         );
     }
+
+    // A name's underscores are the name's: `__init__` is not `init`.
+    let r = face.search("__init__", "en");
+    assert_eq!(first(&r), ("/m/classes".to_owned(), "construction".to_owned()), "{name}: {r}");
+    assert!(lit_words(&r["hits"][0]).iter().any(|w| w == "__init__"), "{name}: {r}");
 
     // A function defined in a table row, though another page repeats it.
     let r = face.search("lag", "en");

@@ -239,6 +239,9 @@ fn case_spellings(lead: &[u8]) -> Vec<Vec<u8>> {
 fn run_around(text: &str, at: usize) -> (usize, usize) {
     let word_before = |i: usize| text[..i].chars().next_back().is_some_and(is_word_char);
     let word_at = |i: usize| text[i..].chars().next().is_some_and(is_word_char);
+    // (From a name's leading underscores, its word.)
+    let underscores = text[at..].bytes().take_while(|&b| b == b'_').count();
+    let at = if (1..=2).contains(&underscores) && word_at(at + underscores) { at + underscores } else { at };
     let mut start = at;
     loop {
         match text[..start].chars().next_back() {
@@ -253,6 +256,16 @@ fn run_around(text: &str, at: usize) -> (usize, usize) {
             Some(c) if is_word_char(c) => end += c.len_utf8(),
             Some('_' | '-') if end > start && word_at(end + 1) => end += 1,
             _ => break,
+        }
+    }
+    // A name's leading underscores (`__init__`, `_private`), and as many
+    // trailing ones, as the tokenizer keeps them.
+    let lead = text[..start].bytes().rev().take_while(|&b| b == b'_').count();
+    if (1..=2).contains(&lead) && !word_before(start - lead) {
+        start -= lead;
+        let trail = text[end..].bytes().take(lead).take_while(|&b| b == b'_').count();
+        if !word_at(end + trail) {
+            end += trail;
         }
     }
     (start, end)
@@ -338,7 +351,11 @@ mod tests {
         let at = text.find("mem").unwrap();
         assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "work_mem_x");
         let at = text.find("a_b").unwrap();
-        assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "a_b");
+        assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "_a_b");
+        let dunder = "call __init__ now, not x__y";
+        for at in [dunder.find("__init").unwrap(), dunder.find("init").unwrap()] {
+            assert_eq!(&dunder[run_around(dunder, at).0..run_around(dunder, at).1], "__init__");
+        }
         let at = text.find("SQL").unwrap();
         assert_eq!(&text[run_around(text, at).0..run_around(text, at).1], "PostgreSQL");
     }
@@ -362,7 +379,7 @@ mod tests {
         fn equals_a_full_analysis(
             words in proptest::collection::vec(
                 prop_oneof![
-                    Just("index"), Just("Indexes"), Just("work_mem"), Just("mem_"), Just("_"), Just("索引"),
+                    Just("index"), Just("Indexes"), Just("work_mem"), Just("mem_"), Just("_"), Just("__init__"), Just("索引"),
                     Just("创建"), Just("索"), Just(" "), Just(", "), Just("dying"), Just("9.6"), Just("x"),
                     Just("在"), Just("ǅ"), Just("é"), Just("CREATE"), Just("Concurrently"), Just("cOnCuRrEnT"),
                     Just("getIndexes"), Just("XMLIndex"),

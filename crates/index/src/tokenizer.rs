@@ -260,7 +260,15 @@ pub fn analyze_each_where(
     let mut i = 0usize;
     let char_at = |i: usize| char_at(text, i);
     while let Some(c) = char_at(i) {
-        if c.is_ascii() && !c.is_ascii_alphanumeric() {
+        if c == '_' && leading_underscores(text, i) {
+            // A name with leading underscores (`__init__`, `_private`) is
+            // an identifier, underscores and all.
+            let (end, go_on) = word_tokens(text, i, (stemmer, keep), &mut buf, &mut position, each);
+            if !go_on {
+                return;
+            }
+            i = end;
+        } else if c.is_ascii() && !c.is_ascii_alphanumeric() {
             // (A run of operator chars starts here: the one before, if
             // any, was a word's, a CJK char's or other punctuation.)
             let (_, end) = operator_run_around(text, i);
@@ -408,6 +416,16 @@ fn word_tokens(
             break;
         }
     }
+    // A name with leading underscores keeps as many trailing ones
+    // (`__init__`, `__FILE__`).
+    let leading = text[start..end].len() - text[start..end].trim_start_matches('_').len();
+    if leading > 0 {
+        underscore = true;
+        let trailing = bytes[end..].iter().take(leading).take_while(|&&b| b == b'_').count();
+        if !char_at(end + trailing).is_some_and(is_word_char) {
+            end += trailing;
+        }
+    }
     let raw = &text[start..end];
     if raw.len() > MAX_WORD_BYTES {
         *position += 1;
@@ -461,6 +479,22 @@ fn word_tokens(
     }
     *position += 1;
     (end, true)
+}
+
+/// Most underscores a name may start with (`__init__`: two).
+const MAX_LEADING_UNDERSCORES: usize = 2;
+
+/// True when the `_` at byte `at` starts a name: the first of at most
+/// [`MAX_LEADING_UNDERSCORES`] underscores, not after a word's char, and
+/// followed by a word's char (`__init__`, `_private`; not `a__b` or a rule
+/// of underscores).
+fn leading_underscores(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let after_word = text[..at].chars().next_back().is_some_and(|c| is_word_char(c) || c == '_');
+    let run = bytes[at..].iter().take_while(|&&b| b == b'_').count();
+    !after_word
+        && run <= MAX_LEADING_UNDERSCORES
+        && char_at(text, at + run).is_some_and(|c| is_word_char(c) && !is_cjk(c))
 }
 
 /// Most words a hyphenated compound joins (`x86-64-linux-gnu` is none).
@@ -758,6 +792,25 @@ mod tests {
             words(LecternTokenizer::title()),
             ["compilevalidationschema", "keepalivetimeout", "keep", "aliv", "timeout"]
         );
+    }
+
+    #[test]
+    fn names_with_leading_underscores_keep_them() {
+        let t = texts("call __init__ or _private, __FILE__ and x__y ____ ___z _");
+        let words: Vec<(&str, TokenKind)> = t.iter().map(|(w, _, k)| (w.as_str(), *k)).collect();
+        for whole in ["__init__", "_private", "__file__"] {
+            assert!(words.contains(&(whole, TokenKind::Word)), "{whole}: {words:?}");
+        }
+        for part in ["init", "privat", "file"] {
+            assert!(words.contains(&(part, TokenKind::Part)), "{part}: {words:?}");
+        }
+        // Underscores inside a word, a rule and three before a name are no name's.
+        assert!(
+            words.contains(&("x__y", TokenKind::Word)) || words.contains(&("x", TokenKind::Word)),
+            "{words:?}"
+        );
+        assert!(!words.iter().any(|(w, _)| w.starts_with("___") || *w == "_"), "{words:?}");
+        assert!(words.contains(&("z", TokenKind::Word)), "{words:?}");
     }
 
     #[test]
