@@ -218,6 +218,10 @@ fn an_anchor_inside_a_section_starts_the_page_there() {
     let read = lib.json(&["read", "/t/help#rotate"]);
     let content = read["content"].as_str().unwrap();
     assert!(content.starts_with("Rotate the files daily."), "{read}");
+    // A section's hit names the page it is on.
+    let text = lib.ok(&["search", "levels"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("Logs") && lines[1].trim() == "Help", "{text}");
 }
 
 #[test]

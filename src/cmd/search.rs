@@ -33,7 +33,7 @@ pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
             None => hit.path.clone(),
         };
         outln!("{:>3}. {}  [{}]", first + i + 1, hit.title, hit.edition)?;
-        if hit.breadcrumb.len() > 1 {
+        if !hit.breadcrumb.is_empty() {
             outln!("     {}", hit.breadcrumb.join(" › "))?;
         }
         outln!("     {place}  (section {})", hit.section_key)?;
