@@ -193,14 +193,16 @@ fn has_searchable(s: &str) -> bool {
 }
 
 /// A word of punctuation alone that is still searched as written, as a
-/// symbol (`::`, `->>`, `||`, `@>`, `...`): at least two chars, or one
-/// that is no mere separator. A lone `-`, `,` or `!` is not.
+/// symbol (`::`, `->>`, `||`, `@>`, `..`): at least two chars, or one
+/// that is no mere separator. A lone `-`, `,` or `!` is not, nor `...`.
 fn is_symbol_word(word: &str) -> bool {
     let mut chars = word.chars();
     let Some(first) = chars.next() else { return false };
     let punctuation = word.chars().all(|c| c.is_ascii_punctuation() && c != '"');
     let separator = |c: char| matches!(c, '-' | ',' | '.' | ';' | '!' | '?' | '\'' | '`' | '(' | ')');
-    punctuation && (chars.next().is_some() && !word.chars().all(separator) || !separator(first))
+    // (`..`, Lua's and Rust's, is an operator the index holds; `...` is an ellipsis.)
+    punctuation
+        && (chars.next().is_some() && !word.chars().all(separator) || !separator(first) || word == "..")
 }
 
 /// The filters the query text may hold (what `filter_key` reads), as a
@@ -335,7 +337,7 @@ mod tests {
 
     #[test]
     fn punctuation_alone_is_a_symbol_word() {
-        for text in ["::", "->>", "||", "@>", "#", "&&", "<=>", "%"] {
+        for text in ["::", "->>", "||", "@>", "#", "&&", "<=>", "%", ".."] {
             let q = parse_query(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(words(&q), [text], "{text}");
         }
