@@ -30,9 +30,9 @@
 //!   the snippet of its empty top
 //! - a version number (`2.5.2`) weighs as the rare phrase it is, not as its
 //!   common digits: the section naming it comes before pages about versions
-//! - a function named as Erlang writes it (`lists:map/2`) finds its head on
-//!   its module's page, and a psql backslash command (`\copy`, `\d+`) the
-//!   list defining it
+//! - a function named as Erlang writes it (`lists:map/2`) or a method as
+//!   Ruby does (`Hash#fetch`) finds its entry on its module's page, and a
+//!   psql backslash command (`\copy`, `\d+`) the list defining it
 //! - a name's leading and trailing underscores are its own (`__init__` is
 //!   not `init`), and lit with it
 
@@ -197,6 +197,24 @@ fn library() -> tempfile::TempDir {
                 "<div class=\"variablelist\"><dl class=\"variablelist\"><dt id=\"APP-PSQL-META-COMMANDS-COPY\"><span class=\"term\"><code class=\"literal\">\\copy { <em class=\"replaceable\"><code>table</code></em> }</code></span></dt><dd><p>Performs a frontend copy.</p></dd><dt id=\"APP-PSQL-META-COMMAND-D\"><span class=\"term\"><code class=\"literal\">\\d[Sx+] [ <em class=\"replaceable\"><code>pattern</code></em> ]</code></span></dt><dd><p>Describes each relation.</p></dd></dl></div>",
             )],
         ),
+    );
+    // An RDoc class page, each method a `div` with its call sequence, and
+    // release notes naming a method as Ruby writes it.
+    write(
+        en.path(),
+        "hash.html",
+        "<html><head><title>class Hash - RDoc Documentation</title></head><body><main role=\"main\"><h1 id=\"class-Hash\">class Hash</h1>\
+         <p>A Hash maps keys to values.</p><section><h3>Public Instance Methods</h3>\
+         <div id=\"method-i-fetch\" class=\"method-detail\"><div class=\"method-heading\"><span class=\"method-callseq\">fetch(key) &rarr; object</span></div>\
+         <div class=\"method-description\"><p>Returns the value for the given key.</p></div></div>\
+         <div id=\"method-i-store\" class=\"method-detail\"><div class=\"method-heading\"><span class=\"method-callseq\">store(key, value) &rarr; value</span></div>\
+         <div class=\"method-description\"><p>Associates the value with the key.</p></div></div></section></main></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "news.html",
+        page("Changes in Widgets", "Hash#fetch now says which key it missed; Hash#fetch is faster.", &[]),
     );
     // A method named with underscores, and a section saying its word twice.
     write(
@@ -964,6 +982,12 @@ fn check(face: &mut dyn Face, name: &str) {
             ("/m/app-psql".to_owned(), "APP-PSQL-META-COMMANDS".to_owned()),
             "{name}: {query}: {r}"
         );
+    }
+
+    // A method as Ruby writes it finds its entry on its class's page.
+    for query in ["Hash#fetch", "Hash.fetch"] {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r), ("/m/hash".to_owned(), "method-i-fetch".to_owned()), "{name}: {query}: {r}");
     }
 
     // A name's underscores are the name's: `__init__` is not `init`.

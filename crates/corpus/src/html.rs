@@ -330,7 +330,7 @@ const MAX_CONTENTS_LINK: usize = 1000;
 /// is a table of contents (a line of one holds a handful).
 const MAX_CONTENTS_NODES: usize = 256;
 /// Texts of permalink markers generators put beside headings (`¶`, `#`, `§`, `🔗`).
-const PERMALINK_MARKS: [&str; 6] = ["¶", "#", "§", "🔗", "\u{f0c1}", "◆"];
+const PERMALINK_MARKS: [&str; 7] = ["¶", "#", "§", "🔗", "\u{f0c1}", "◆", "↑"];
 /// Classes whose headings are captions (admonitions, examples), not section starts.
 const CAPTION_CLASSES: [&str; 11] = [
     "note",
@@ -456,36 +456,9 @@ pub(crate) fn convert(
     conv.emit_due_anchors();
     let defined = std::mem::take(&mut conv.defined);
     let sections = conv.finish();
-    let (mut symbols, mut description) = refentry(root);
-    // A manual page's NAME line, when no name block said it already.
-    if description.is_none()
-        && let Some((commands, purpose)) = crate::manpage::name_line(&sections)
-    {
-        description = Some(purpose);
-        for command in commands {
-            if !symbols.iter().any(|s| s.name == command.name) {
-                symbols.push(command);
-            }
-        }
-    }
-    // (A glossary's terms are words it explains, not names.)
-    let glossary = doc_title.as_deref().is_some_and(|t| t.to_lowercase().contains("glossary"));
-    symbols.extend(crate::varlist::varlist_symbols(root, &plan.cuts, &sections, glossary));
-    // Other definition terms that name code (a Sphinx API entry, a texinfo
-    // `<dt id>`), then a Texinfo manual's index entries where it makes
-    // them, each name once: a variable list's own entry wins, then a term.
     let mark = crate::generated::generator_mark(&doc);
-    let texinfo = crate::texinfo::is_texinfo(mark.as_deref());
-    let entries = if texinfo { crate::texinfo::index_symbols(root) } else { Vec::new() };
-    let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-    let tags = tag_symbols(root);
-    for symbol in
-        term_symbols(root).into_iter().chain(haddock_symbols(root, &title)).chain(tags).chain(entries)
-    {
-        if named.insert(symbol.name.clone()) {
-            symbols.push(symbol);
-        }
-    }
+    let (mut symbols, description) =
+        names_defined(root, (&sections, &plan.cuts), (doc_title.as_deref(), &title), mark.as_deref());
     // Terms defined in running text, each where it is defined (a term may
     // be defined on several sections, and a name above may be one too).
     symbols.extend(defined.into_symbols());
@@ -537,6 +510,45 @@ fn base_file(doc: &Html, rel_file: &str) -> Option<String> {
     // The folder of the base (`a/b.html` names `a/`), then a file in it.
     let dir = href.rfind('/').map_or("", |i| &href[..=i]);
     paths::resolve(rel_file, &format!("{dir}base.html"))
+}
+
+/// The names a page defines, and its description: a reference page's name
+/// block or a manual page's NAME line, then its variable lists' names,
+/// its other definition terms that name code (a Sphinx API entry, a
+/// texinfo `<dt id>`), Haddock's definitions, a help file's tags and a
+/// Texinfo manual's index entries where it makes them, each name once: a
+/// variable list's own entry wins, then a term.
+fn names_defined(
+    root: NodeRef<'_, Node>,
+    (sections, cuts): (&[Section], &HashSet<ego_tree::NodeId>),
+    (doc_title, title): (Option<&str>, &str),
+    mark: Option<&str>,
+) -> (Vec<Symbol>, Option<String>) {
+    let (mut symbols, mut description) = refentry(root);
+    // A manual page's NAME line, when no name block said it already.
+    if description.is_none()
+        && let Some((commands, purpose)) = crate::manpage::name_line(sections)
+    {
+        description = Some(purpose);
+        for command in commands {
+            if !symbols.iter().any(|s| s.name == command.name) {
+                symbols.push(command);
+            }
+        }
+    }
+    // (A glossary's terms are words it explains, not names.)
+    let glossary = doc_title.is_some_and(|t| t.to_lowercase().contains("glossary"));
+    symbols.extend(crate::varlist::varlist_symbols(root, cuts, sections, glossary));
+    let entries =
+        if crate::texinfo::is_texinfo(mark) { crate::texinfo::index_symbols(root) } else { Vec::new() };
+    let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
+    let terms = term_symbols(root).into_iter().chain(haddock_symbols(root, title));
+    for symbol in terms.chain(tag_symbols(root)).chain(entries) {
+        if named.insert(symbol.name.clone()) {
+            symbols.push(symbol);
+        }
+    }
+    (symbols, description)
 }
 
 /// True for a page that ranks with the listings: a generated index
@@ -723,9 +735,23 @@ const API_NOT_OBJECTS: &[&str] = &["simple", "field-list", "footnote", "citation
 /// own, as a heading would, so that a name finds the entry that defines it
 /// and reading it returns that entry, not the whole page.
 fn api_entry(node: NodeRef<'_, Node>, el: &Element) -> bool {
-    el.name() == "dt"
+    (el.name() == "dt"
         && el.id().is_some_and(|id| !id.trim().is_empty())
-        && node.parent().is_some_and(is_object_list)
+        && node.parent().is_some_and(is_object_list))
+        || rdoc_method(node, el)
+}
+
+/// RDoc's method entry: the first `<div class="method-heading">` (its call
+/// sequence, `fetch(key) → object`) of a `<div id="method-i-fetch"
+/// class="method-detail">`, which names the section it starts.
+fn rdoc_method(node: NodeRef<'_, Node>, el: &Element) -> bool {
+    el.name() == "div"
+        && has_class(el, "method-heading")
+        && node
+            .parent()
+            .and_then(|p| p.value().as_element())
+            .is_some_and(|p| has_class(p, "method-detail") && p.id().is_some_and(|id| !id.trim().is_empty()))
+        && node.prev_siblings().all(|s| !s.value().is_element())
 }
 
 /// A description list of API objects: by its domain ([`is_api_list`]), or
@@ -901,7 +927,8 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         if api_entry(node, el) && placement(node, root, chrome) == (false, false) {
-            let members = node.ancestors().filter(|a| is_object_list(*a)).count();
+            let members =
+                node.ancestors().filter(|a| is_object_list(*a)).count() + usize::from(rdoc_method(node, el));
             let level = (last_level as usize + members).min(6) as u8;
             plan.entries.insert(node.id(), level);
             plan.cuts.insert(node.id());

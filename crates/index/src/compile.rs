@@ -741,7 +741,8 @@ fn dotted_symbol(words: &[Word]) -> Option<String> {
 
 /// The symbol key of a function named as Erlang writes it, its module
 /// before a colon and its arity after a slash (`lists:map/2` →
-/// `lists.map`, `map/2` → `map`, `gen_server:call` → `gen_server.call`);
+/// `lists.map`, `map/2` → `map`, `gen_server:call` → `gen_server.call`),
+/// or a method as Ruby writes it (`Hash#fetch` → `hash.fetch`);
 /// None for any other key (`std::vector`, `a:b:c`, a path).
 fn module_function(key: &str) -> Option<String> {
     let (name, arity) = match key.rsplit_once('/') {
@@ -752,8 +753,10 @@ fn module_function(key: &str) -> Option<String> {
         s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
             && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
-    match name.split_once(':') {
-        Some((module, function)) if ident(module) && ident(function) => Some(format!("{module}.{function}")),
+    // (Ruby's method names may end in `?`, `!` or `=`.)
+    let method = |s: &str| ident(s.strip_suffix(['?', '!', '=']).unwrap_or(s));
+    match name.split_once(':').or_else(|| name.split_once('#')) {
+        Some((module, function)) if ident(module) && method(function) => Some(format!("{module}.{function}")),
         None if arity && ident(name) => Some(name.to_owned()),
         _ => None,
     }
@@ -1479,6 +1482,9 @@ mod tests {
         assert_eq!(module_function("lists:map/2").as_deref(), Some("lists.map"));
         assert_eq!(module_function("gen_server:call").as_deref(), Some("gen_server.call"));
         assert_eq!(module_function("map/2").as_deref(), Some("map"));
+        // Ruby's `Class#method` too.
+        assert_eq!(module_function("hash#fetch").as_deref(), Some("hash.fetch"));
+        assert_eq!(module_function("array#sort_by!").as_deref(), Some("array.sort_by!"));
         for other in ["std::vector", "a:b:c", "usr/lib", "map", "lists:", "http://x", "s///"] {
             assert_eq!(module_function(other), None, "{other}");
         }

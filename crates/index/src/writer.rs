@@ -97,14 +97,23 @@ fn heading_name(title: &str, page_title: &str) -> Option<String> {
         .min_by_key(|last| last.len())
         .unwrap_or(page_title)
         .trim();
+    // (RDoc titles a class's page `class Hash`.)
+    let rdoc = module.strip_prefix("class ").or_else(|| module.strip_prefix("module "));
+    let module = rdoc.unwrap_or(module);
+    // (Ruby's names may end in `?`, `!` or `=`; RDoc writes `each {|x| …}
+    // → self` and `to_a → array` too.)
     let head = ident_end(title);
+    let name_end = head + usize::from(title[head..].starts_with(['?', '!', '=']));
+    let after = title[name_end..].trim_start();
+    let call =
+        after.starts_with('(') || (rdoc.is_some() && ["{", "→", "->"].iter().any(|s| after.starts_with(s)));
     if head > 0
         && is_ident(&title[..head])
-        && title[head..].starts_with('(')
-        && title.contains(") -> ")
+        && call
+        && (title.contains("->") || title.contains('→'))
         && is_ident(module)
     {
-        return Some(format!("{module}.{}", &title[..head]));
+        return Some(format!("{module}.{}", &title[..name_end]));
     }
     let mut end = 0;
     let mut parts = 0;
@@ -474,6 +483,15 @@ mod tests {
         assert_eq!(name("map(Fun, List1) -> List2", "lists").as_deref(), Some("lists.map"));
         assert_eq!(name("map(Fun, List1) -> List2", "Erlang -- lists").as_deref(), Some("lists.map"));
         assert_eq!(name("map(Fun, List1) -> List2", "The lists module"), None);
+        assert_eq!(name("fetch(key) → object", "class Hash").as_deref(), Some("Hash.fetch"));
+        assert_eq!(name("each {|element| ... } → self", "class Array").as_deref(), Some("Array.each"));
+        assert_eq!(
+            name("sort_by! {|element| ... } → self", "class Array").as_deref(),
+            Some("Array.sort_by!")
+        );
+        assert_eq!(name("to_a → array", "class Hash").as_deref(), Some("Hash.to_a"));
+        assert_eq!(name("each {|element| ... }", "class Array"), None);
+        assert_eq!(name("Upgrade → Migration", "Installation"), None);
         assert_eq!(name(".send(data)", "The Reply Object"), None);
         assert_eq!(name(".send and more", "Reply"), None);
         assert_eq!(name("9.6 Release (2016)", "Releases"), None);

@@ -1146,3 +1146,43 @@ fn vim_help_tags_are_names_of_their_page() {
     }
     assert!(!names.contains(&"'softtabstop'") && !names.contains(&"note"), "{names:?}");
 }
+
+/// An RDoc (Darkfish) class page: each method is a `div.method-detail` with
+/// its call sequences in `div.method-heading`s and no heading element; each
+/// starts a section at its id, titled by its first call sequence, under the
+/// heading above; a heading's back-to-top arrow is no part of its title.
+#[test]
+fn rdoc_methods_are_sections() {
+    let html = r##"<html><head><title>class Hash - RDoc Documentation</title></head><body>
+<main role="main" aria-labelledby="class-Hash"><h1 id="class-Hash" class="class">class Hash</h1>
+<section class="description"><p>A Hash maps keys to values.</p>
+<h3 id="class-Hash-label-Methods+for+Iterating">Methods for Iterating<span><a href="#class-Hash-label-Methods+for+Iterating">&para;</a> <a href="#top">&uarr;</a></span></h3><p>each_pair, each_key.</p></section>
+<section id="public-instance-5Buntitled-5D-method-details" class="method-section"><header><h3>Public Instance Methods</h3></header>
+<div id="method-i-fetch" class="method-detail "><div class="method-heading"><span class="method-callseq">fetch(key) &rarr; object</span></div>
+<div class="method-heading"><span class="method-callseq">fetch(key, default_value) &rarr; object</span></div>
+<div class="method-description"><p>Returns the value for the given key, if found.</p></div></div>
+<div id="method-i-store" class="method-detail "><div class="method-heading"><span class="method-callseq">store(key, value) &rarr; value</span></div>
+<div class="method-description"><p>Associates the given value with the given key.</p></div></div>
+</section></main></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "Hash.html", "/ruby").unwrap();
+    assert_eq!(page.title, "class Hash");
+    let got = anchored_titles(&page);
+    assert!(got.contains(&(Some("method-i-fetch"), "fetch(key) → object")), "{got:?}");
+    assert!(got.contains(&(Some("method-i-store"), "store(key, value) → value")), "{got:?}");
+    assert!(
+        got.contains(&(Some("class-Hash-label-Methods+for+Iterating"), "Methods for Iterating")),
+        "{got:?}"
+    );
+    let fetch = page.sections.iter().find(|s| s.anchor.as_deref() == Some("method-i-fetch")).unwrap();
+    assert!(
+        fetch.text.contains("Returns the value") && !fetch.text.contains("Associates"),
+        "{:?}",
+        fetch.text
+    );
+    assert_eq!(
+        fetch.breadcrumb.last().map(String::as_str),
+        Some("Public Instance Methods"),
+        "{:?}",
+        fetch.breadcrumb
+    );
+}
