@@ -841,8 +841,6 @@ fn is_local_contents(el: &Element) -> bool {
     el.name() == "div" && has_class(el, "contents") && has_class(el, "topic")
 }
 
-/// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
-/// whatever its class, since it only repeats the heading's anchor.
 /// A link wrapped around a heading (Haddock's permalink `<a href="#g:6"
 /// id="g:6"><h1>Insertion</h1></a>`): the heading, unlinked.
 fn wraps_heading(node: NodeRef<'_, Node>, el: &Element) -> bool {
@@ -850,6 +848,8 @@ fn wraps_heading(node: NodeRef<'_, Node>, el: &Element) -> bool {
         && node.children().any(|c| c.value().as_element().is_some_and(|e| heading_level(e).is_some()))
 }
 
+/// A link holding nothing but a permalink marker (`<a href="#x">¶</a>`): chrome
+/// whatever its class, since it only repeats the heading's anchor.
 fn is_permalink(node: NodeRef<'_, Node>) -> bool {
     let Some(el) = node.value().as_element() else { return false };
     if el.name() != "a" || el.attr("href").is_none_or(|h| !h.trim_start().starts_with('#')) {
@@ -1344,7 +1344,7 @@ fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         }
         let Some(name) = el.attr("name").or_else(|| el.id()) else { continue };
         let bold = node.next_sibling().filter(|b| b.value().as_element().is_some_and(|e| e.name() == "b"));
-        if !bold.is_some_and(|b| plain_text(b) == name)
+        if bold.is_none_or(|b| plain_text(b) != name)
             || name.len() > 100
             || symbols.iter().any(|s| s.name == name)
         {
