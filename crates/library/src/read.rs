@@ -333,33 +333,47 @@ fn anchor_offset(
 
 /// Where in the page's plain `text`, in bytes, the element carrying
 /// `anchor` inside a section (pod2html's `<dt id="wantarray">` in its list
-/// of functions) starts: the words its Markdown line holds after it, found
-/// in that section's text, or else the section's start.
+/// of functions) starts: the words that follow it in the Markdown, where
+/// the text holds them after the start of the section holding it (the last
+/// section whose heading's `{#anchor}` comes before it), else that
+/// section's start. One section read, whatever the number of sections;
+/// None when the page has no such element.
 fn inner_in_text(view: &View, page: &PageRecord, text: &str, anchor: &str) -> Option<usize> {
+    let markdown = page.markdown.as_str();
     let marks = [format!("id=\"{anchor}\""), format!("name=\"{anchor}\"")];
-    for key in &page.section_keys {
-        let Some(section) = view.snapshot.section_with_markdown(key) else { continue };
-        let Some(markdown) = section.markdown.as_deref() else { continue };
-        let Some(mark) = marks.iter().filter_map(|m| markdown.find(m.as_str())).min() else { continue };
-        let start = text.find(section.text.as_str()).unwrap_or(0);
-        // The words after the element (`<a id="wantarray"></a>wantarray`),
-        // on its line or the next.
-        let rest = &markdown[mark..];
-        let after = rest
-            .find("</a>")
-            .map_or_else(|| rest.find('>').map_or("", |i| &rest[i + 1..]), |i| &rest[i + 4..]);
-        let words: String = after
-            .chars()
-            .filter(|c| !matches!(c, '*' | '_' | '`' | '[' | ']' | '\\'))
-            .collect::<String>()
-            .split_whitespace()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let found = (!words.is_empty()).then(|| text[start..].find(words.as_str())).flatten();
-        return Some(start + found.unwrap_or(0));
-    }
-    None
+    let mark = marks.iter().filter_map(|m| markdown.find(m.as_str())).min()?;
+    let sections: std::collections::HashMap<&str, usize> =
+        page.anchors.iter().enumerate().filter_map(|(i, a)| Some((a.as_deref()?, i))).collect();
+    let holding = markdown[..mark]
+        .match_indices("{#")
+        .filter_map(|(at, _)| {
+            let name = &markdown[at + 2..mark];
+            sections.get(&name[..name.find('}')?]).copied()
+        })
+        .last()
+        .unwrap_or(0);
+    let section = page.section_keys.get(holding).and_then(|key| view.snapshot.section(key));
+    let start = section.filter(|s| !s.text.is_empty()).and_then(|s| text.find(s.text.as_str())).unwrap_or(0);
+    // The words after the element (`<a id="wantarray"></a>wantarray`), on
+    // its line or the next, found however the text breaks its lines.
+    let rest = &markdown[mark..];
+    let after =
+        rest.find("</a>").map_or_else(|| rest.find('>').map_or("", |i| &rest[i + 1..]), |i| &rest[i + 4..]);
+    let cleaned: String =
+        after.chars().take(400).filter(|c| !matches!(c, '*' | '`' | '[' | ']' | '\\')).collect();
+    // (List markers are no words; the next element's tag ends them.)
+    let words: Vec<&str> = cleaned
+        .split_whitespace()
+        .take_while(|w| !w.starts_with('<'))
+        .filter(|w| !matches!(*w, "-" | "+" | ">"))
+        .take(3)
+        .collect();
+    let first = words.first()?;
+    let found = text[start..].match_indices(first).map(|(at, _)| start + at).find(|&at| {
+        let mut following = text[at..].split_whitespace();
+        words.iter().all(|w| following.next() == Some(*w))
+    });
+    Some(found.unwrap_or(start))
 }
 
 /// Finds the enabled edition holding `path` (longest prefix first, so
