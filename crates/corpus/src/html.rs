@@ -476,7 +476,7 @@ pub(crate) fn convert(
         text,
         sections,
         symbols,
-        listing: is_listing(&doc, mark.as_deref(), rel_file, (root, &chrome)),
+        listing: is_listing((&doc, doc_title.as_deref()), mark.as_deref(), rel_file, (root, &chrome)),
         nav: Default::default(),
     };
     let short = page.text.chars().count() <= MAX_REDIRECT_TEXT;
@@ -553,10 +553,11 @@ fn names_defined(
 
 /// True for a page that ranks with the listings: a generated index
 /// ([`is_index_listing`]), a generator's own listing
-/// ([`crate::generated::is_generated_listing`]) or a page of links
-/// ([`mostly_links`]).
+/// ([`crate::generated::is_generated_listing`]), a page of links
+/// ([`mostly_links`]) or one whose `<title>` (`doc_title`) says it is a
+/// table of contents ([`names_contents`]).
 fn is_listing(
-    doc: &Html,
+    (doc, doc_title): (&Html, Option<&str>),
     mark: Option<&str>,
     rel_file: &str,
     (root, chrome): (NodeRef<'_, Node>, &PageChrome),
@@ -564,7 +565,7 @@ fn is_listing(
     is_index_listing(doc)
         || crate::generated::is_generated_listing(mark, rel_file, root)
         || mostly_links(root, chrome)
-        || document_title(doc).is_some_and(|t| names_contents(&t))
+        || doc_title.is_some_and(names_contents)
 }
 
 /// Whether a page's `<title>` says it is a table of contents (pod2html's

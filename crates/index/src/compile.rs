@@ -731,12 +731,17 @@ const MAX_DOTTED_NAMES: usize = 3;
 /// (`ArrayUtils contains` → `arrayutils.contains`): each word a name of
 /// ASCII letters, digits and `_`; None for any other query.
 fn dotted_symbol(words: &[Word]) -> Option<String> {
-    let name = |w: &Word| {
-        w.folded.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && w.folded.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
     (2..=MAX_DOTTED_NAMES).contains(&words.len()).then_some(())?;
-    words.iter().all(name).then(|| words.iter().map(|w| w.folded.as_str()).collect::<Vec<_>>().join("."))
+    words
+        .iter()
+        .all(|w| is_ascii_name(&w.folded))
+        .then(|| words.iter().map(|w| w.folded.as_str()).collect::<Vec<_>>().join("."))
+}
+
+/// A name of ASCII letters, digits and `_`, not starting with a digit.
+fn is_ascii_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The symbol key of a function named as Erlang writes it, its module
@@ -749,15 +754,13 @@ fn module_function(key: &str) -> Option<String> {
         Some((name, arity)) if !arity.is_empty() && arity.chars().all(|c| c.is_ascii_digit()) => (name, true),
         _ => (key, false),
     };
-    let ident = |s: &str| {
-        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
     // (Ruby's method names may end in `?`, `!` or `=`.)
-    let method = |s: &str| ident(s.strip_suffix(['?', '!', '=']).unwrap_or(s));
+    let method = |s: &str| is_ascii_name(s.strip_suffix(['?', '!', '=']).unwrap_or(s));
     match name.split_once(':').or_else(|| name.split_once('#')) {
-        Some((module, function)) if ident(module) && method(function) => Some(format!("{module}.{function}")),
-        None if arity && ident(name) => Some(name.to_owned()),
+        Some((module, function)) if is_ascii_name(module) && method(function) => {
+            Some(format!("{module}.{function}"))
+        }
+        None if arity && is_ascii_name(name) => Some(name.to_owned()),
         _ => None,
     }
 }

@@ -15,7 +15,9 @@ use rustc_hash::FxHashMap;
 
 use crate::snippet::{Match, SNIPPET_CHARS, snippet, title_lead};
 use crate::text::{is_cjk, is_word_char};
-use crate::tokenizer::{Keep, analyze_each_where, lead_mask, operator_run_around, stem_lead};
+use crate::tokenizer::{
+    Keep, MAX_LEADING_UNDERSCORES, analyze_each_where, lead_mask, operator_run_around, stem_lead,
+};
 
 /// Text beyond this many bytes of a section is not scanned for highlights.
 const SCAN_BYTES: usize = 16 * 1024;
@@ -241,7 +243,11 @@ fn run_around(text: &str, at: usize) -> (usize, usize) {
     let word_at = |i: usize| text[i..].chars().next().is_some_and(is_word_char);
     // (From a name's leading underscores, its word.)
     let underscores = text[at..].bytes().take_while(|&b| b == b'_').count();
-    let at = if (1..=2).contains(&underscores) && word_at(at + underscores) { at + underscores } else { at };
+    let at = if (1..=MAX_LEADING_UNDERSCORES).contains(&underscores) && word_at(at + underscores) {
+        at + underscores
+    } else {
+        at
+    };
     let mut start = at;
     loop {
         match text[..start].chars().next_back() {
@@ -261,7 +267,7 @@ fn run_around(text: &str, at: usize) -> (usize, usize) {
     // A name's leading underscores (`__init__`, `_private`), and as many
     // trailing ones, as the tokenizer keeps them.
     let lead = text[..start].bytes().rev().take_while(|&b| b == b'_').count();
-    if (1..=2).contains(&lead) && !word_before(start - lead) {
+    if (1..=MAX_LEADING_UNDERSCORES).contains(&lead) && !word_before(start - lead) {
         start -= lead;
         let trail = text[end..].bytes().take(lead).take_while(|&b| b == b'_').count();
         if !word_at(end + trail) {

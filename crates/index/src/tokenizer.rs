@@ -482,7 +482,7 @@ fn word_tokens(
 }
 
 /// Most underscores a name may start with (`__init__`: two).
-const MAX_LEADING_UNDERSCORES: usize = 2;
+pub(crate) const MAX_LEADING_UNDERSCORES: usize = 2;
 
 /// True when the `_` at byte `at` starts a name: the first of at most
 /// [`MAX_LEADING_UNDERSCORES`] underscores, not after a word's char, and

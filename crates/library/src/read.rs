@@ -310,8 +310,8 @@ fn anchor_offset(
     });
     let at = section.filter(|part| !part.is_empty()).and_then(|part| text.find(part.as_str()));
     let inner = || {
-        let marks = [format!("{{#{anchor}}}"), format!("id=\"{anchor}\""), format!("name=\"{anchor}\"")];
-        let at = marks.iter().filter_map(|m| text.find(m.as_str())).min()?;
+        let heading = text.find(&format!("{{#{anchor}}}"));
+        let at = heading.into_iter().chain(element_at(text, anchor)).min()?;
         Some(text[..at].rfind('\n').map_or(0, |nl| nl + 1))
     };
     let at = at.or_else(|| match format {
@@ -331,6 +331,15 @@ fn anchor_offset(
     }
 }
 
+/// Where in `markdown`, in bytes, the element whose id or name is
+/// `anchor` is written (`<a id="wantarray">`, `<a name="rotate">`).
+fn element_at(markdown: &str, anchor: &str) -> Option<usize> {
+    [format!("id=\"{anchor}\""), format!("name=\"{anchor}\"")]
+        .iter()
+        .filter_map(|m| markdown.find(m.as_str()))
+        .min()
+}
+
 /// Where in the page's plain `text`, in bytes, the element carrying
 /// `anchor` inside a section (pod2html's `<dt id="wantarray">` in its list
 /// of functions) starts: the words that follow it in the Markdown, where
@@ -340,8 +349,7 @@ fn anchor_offset(
 /// None when the page has no such element.
 fn inner_in_text(view: &View, page: &PageRecord, text: &str, anchor: &str) -> Option<usize> {
     let markdown = page.markdown.as_str();
-    let marks = [format!("id=\"{anchor}\""), format!("name=\"{anchor}\"")];
-    let mark = marks.iter().filter_map(|m| markdown.find(m.as_str())).min()?;
+    let mark = element_at(markdown, anchor)?;
     let sections: std::collections::HashMap<&str, usize> =
         page.anchors.iter().enumerate().filter_map(|(i, a)| Some((a.as_deref()?, i))).collect();
     let holding = markdown[..mark]
