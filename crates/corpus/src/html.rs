@@ -1303,11 +1303,31 @@ fn refentry(root: NodeRef<'_, Node>) -> (Vec<Symbol>, Option<String>) {
 /// Most definition-list terms taken as symbols from one page.
 const MAX_TERM_SYMBOLS: usize = 2000;
 
+/// A page's entry symbols as a generator marks them, each name once, at
+/// most [`MAX_TERM_SYMBOLS`].
+#[derive(Default)]
+struct Entries {
+    symbols: Vec<Symbol>,
+    named: HashSet<String>,
+}
+
+impl Entries {
+    /// Adds `name` at `anchor` unless the page already names it; false once
+    /// the page has as many as it may.
+    fn add(&mut self, name: &str, anchor: &str) -> bool {
+        let name = nfc(name);
+        if !name.is_empty() && self.named.insert(name.clone()) {
+            self.symbols.push(Symbol { name, kind: "Entry".to_owned(), anchor: Some(anchor.to_owned()) });
+        }
+        self.symbols.len() < MAX_TERM_SYMBOLS
+    }
+}
+
 /// Terms of definition lists that name a thing in code, with an id to link
 /// to (DocBook's `<dt id="GUC-WORK-MEM"><code>work_mem</code> (integer)`,
 /// API descriptions): their code name becomes a symbol at that anchor.
 fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
-    let mut symbols: Vec<Symbol> = Vec::new();
+    let mut entries = Entries::default();
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         let Some(id) = el.id().filter(|_| el.name() == "dt") else { continue };
@@ -1323,21 +1343,18 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         let identifier = !name.is_empty()
             && name.len() <= 100
             && name.chars().all(|c| c.is_alphanumeric() || "_.:-".contains(c));
-        if is_code && identifier && !symbols.iter().any(|s| s.name == name) {
-            symbols.push(Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
-            if symbols.len() >= MAX_TERM_SYMBOLS {
-                break;
-            }
+        if is_code && identifier && !entries.add(&name, id) {
+            break;
         }
     }
-    symbols
+    entries.symbols
 }
 
 /// Tags a help file defines as it marks them, a named anchor and the tag
 /// in bold (vim2html's `*<A NAME="'tabstop'"></A><B>'tabstop'</B>*`), each
 /// at its anchor; an option's quoted tag also names it bare (`tabstop`).
 fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
-    let mut symbols: Vec<Symbol> = Vec::new();
+    let mut entries = Entries::default();
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         if el.name() != "a" || el.attr("href").is_some() || node.has_children() {
@@ -1345,24 +1362,16 @@ fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         }
         let Some(name) = el.attr("name").or_else(|| el.id()) else { continue };
         let bold = node.next_sibling().filter(|b| b.value().as_element().is_some_and(|e| e.name() == "b"));
-        if bold.is_none_or(|b| plain_text(b) != name)
-            || name.len() > 100
-            || symbols.iter().any(|s| s.name == name)
-        {
+        if bold.is_none_or(|b| plain_text(b) != name) || name.len() > 100 {
             continue;
         }
-        symbols.push(Symbol { name: nfc(name), kind: "Entry".to_owned(), anchor: Some(name.to_owned()) });
         // An option's tag is its name in quotes (`'tabstop'`): typed bare too.
-        if let Some(bare) =
-            name.strip_prefix('\'').and_then(|n| n.strip_suffix('\'')).filter(|n| !n.is_empty())
-        {
-            symbols.push(Symbol { name: nfc(bare), kind: "Entry".to_owned(), anchor: Some(name.to_owned()) });
-        }
-        if symbols.len() >= MAX_TERM_SYMBOLS {
+        let bare = name.strip_prefix('\'').and_then(|n| n.strip_suffix('\''));
+        if !entries.add(name, name) || bare.is_some_and(|bare| !entries.add(bare, name)) {
             break;
         }
     }
-    symbols
+    entries.symbols
 }
 
 /// Haddock's definitions (`<a id="v:insert" class="def">insert</a>`,
@@ -1372,7 +1381,7 @@ fn haddock_symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
     let module = title.trim();
     let qualify = module.starts_with(|c: char| c.is_ascii_uppercase())
         && module.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
-    let mut symbols: Vec<Symbol> = Vec::new();
+    let mut entries = Entries::default();
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
         if el.name() != "a" || !has_class(el, "def") {
@@ -1388,14 +1397,11 @@ fn haddock_symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
             }
             None => text,
         };
-        if !name.is_empty() && name.len() <= 100 && !symbols.iter().any(|s| s.name == name) {
-            symbols.push(Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
-            if symbols.len() >= MAX_TERM_SYMBOLS {
-                break;
-            }
+        if name.len() <= 100 && !entries.add(&name, id) {
+            break;
         }
     }
-    symbols
+    entries.symbols
 }
 
 /// The characters (spaces aside) of an element's text outside the lists it
