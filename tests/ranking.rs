@@ -35,6 +35,11 @@
 //!   psql backslash command (`\copy`, `\d+`) the list defining it
 //! - a name's leading and trailing underscores are its own (`__init__` is
 //!   not `init`), and lit with it
+//! - a qualified name finds its member typed shorter or joined otherwise
+//!   than declared (`Vec::push` of rustdoc's `pub fn push` on "Struct
+//!   std::vec::Vec", `boost::split`, `QuerySet.update`); a page titled by
+//!   a class and its kind ("QVector Class") is that name, and a call
+//!   heading at the anchor its name spells (QDoc's `qDebug(…)`) is its
 
 use std::path::Path;
 
@@ -174,6 +179,74 @@ fn library() -> tempfile::TempDir {
         "<html><head><title>Erlang -- lists</title></head><body><h1>lists</h1><p>List processing functions.</p>\
          <h4 id=\"map-2\">map(Fun, List1) -&gt; List2</h4><p>Takes a function from As to Bs, and a list of As and produces a list of Bs.</p>\
          <h4 id=\"foldl-3\">foldl(Fun, Acc0, List) -&gt; Acc1</h4><p>Calls Fun on successive elements.</p></body></html>"
+            .to_owned(),
+    );
+    // API references as rustdoc, BoostBook, Sphinx and QDoc write them.
+    std::fs::create_dir_all(en.path().join("vec")).unwrap();
+    write(
+        en.path(),
+        "vec/struct.Vec.html",
+        "<html><head><title>Vec in std::vec - Rust</title></head><body><section id=\"main-content\" class=\"content\">\
+         <h1 class=\"fqn\">Struct std::vec::Vec</h1><p>A contiguous growable array type.</p>\
+         <h2 id=\"implementations\">Implementations</h2>\
+         <section id=\"method.push\" class=\"method\"><h4 class=\"code-header\">pub fn <a href=\"#method.push\" class=\"fnname\">push</a>(&amp;mut self, value: T)</h4></section>\
+         <div class=\"docblock\"><p>Appends an element to the back of a collection.</p></div>\
+         <section id=\"method.len\" class=\"method\"><h4 class=\"code-header\">pub fn <a href=\"#method.len\" class=\"fnname\">len</a>(&amp;self) -&gt; usize</h4></section>\
+         <div class=\"docblock\"><p>Returns the number of elements in the vector.</p></div></section></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "vec-guide.html",
+        page(
+            "Growing vectors",
+            "A Vec grows as you push: vec.push(1) pushes one value and Vec push doubles its capacity.",
+            &[],
+        ),
+    );
+    write(
+        en.path(),
+        "split.html",
+        "<html><head><title>Function template split</title></head><body><div class=\"refentry\"><div class=\"refnamediv\">\
+         <h2><span class=\"refentrytitle\">Function template split</span></h2><p>boost::algorithm::split &#8212; Split algorithm.</p></div>\
+         <div class=\"refsect1\"><h2>Description</h2><p>Tokenizes the input into parts separated by the separators.</p></div></div></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "querysets.html",
+        "<html><head><title>QuerySet API reference</title></head><body><div class=\"body\"><section id=\"queryset-api-reference\">\
+         <h1>QuerySet API reference</h1><p>Methods that return new querysets and methods that do not.</p>\
+         <dl class=\"py method\"><dt class=\"sig sig-object py\" id=\"django.db.models.query.QuerySet.update\"><code class=\"sig-name descname\"><span class=\"pre\">update</span></code>(<em>**kwargs</em>)</dt>\
+         <dd><p>Performs an SQL update query for the specified fields.</p></dd></dl>\
+         <dl class=\"py method\"><dt class=\"sig sig-object py\" id=\"django.db.models.Model.update_fields\"><code class=\"sig-name descname\"><span class=\"pre\">update_fields</span></code>()</dt>\
+         <dd><p>Which fields to update when saving, as an update query would.</p></dd></dl></section></div></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "qvector.html",
+        "<html><head><title>QVector Class | Qt Core 5.15.8</title></head><body><h1 class=\"title\">QVector Class</h1>\
+         <p>The QVector class is a template class that provides a dynamic array.</p>\
+         <h2 id=\"details\">Detailed Description</h2><p>QVector stores its items in adjacent memory.</p>\
+         <h3 class=\"fn\" id=\"QVector\"><a name=\"QVector\"></a>QVector::<span class=\"name\">QVector</span>()</h3><p>Constructs an empty QVector.</p>\
+         <h3 class=\"fn\" id=\"dtor.QVector\"><a name=\"dtor.QVector\"></a>QVector::<span class=\"name\">~QVector</span>()</h3><p>Destroys the QVector.</p></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "qtglobal.html",
+        "<html><head><title>&lt;QtGlobal&gt; - Global Qt Declarations | Qt Core 5.15.8</title></head><body><h1 class=\"title\">&lt;QtGlobal&gt; - Global Qt Declarations</h1>\
+         <p>The header declares global types, functions and macros.</p>\
+         <h3 class=\"fn\" id=\"qDebug\"><a name=\"qDebug\"></a><span class=\"name\">qDebug</span>(const char *<i>message</i>, <i>...</i>)</h3><p>Calls the message handler with the debug message.</p></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "qdebug.html",
+        "<html><head><title>QDebug Class | Qt Core 5.15.8</title></head><body><h1 class=\"title\">QDebug Class</h1>\
+         <p>The QDebug class provides an output stream for debugging information.</p>\
+         <h3 class=\"fn\" id=\"QDebug-3\"><a name=\"QDebug-3\"></a>QDebug::<span class=\"name\">QDebug</span>(const QDebug &amp;<i>o</i>)</h3><p>Constructs a copy of the other QDebug stream o.</p></body></html>"
             .to_owned(),
     );
     write(
@@ -966,6 +1039,29 @@ fn check(face: &mut dyn Face, name: &str) {
     // comes before the pages about versions in general.
     let r = face.search("2.5.2 version", "en");
     assert_eq!(first(&r), ("/m/picker".to_owned(), "PICKER-PROPS".to_owned()), "{name}: {r}");
+
+    // A qualified name typed as a reader types it finds the member it
+    // names, though the text never writes it so: a rustdoc method on its
+    // type's page, a Boost function without its middle namespace, a
+    // Sphinx method by its class, with any separator.
+    for (query, path, anchor) in [
+        ("Vec::push", "/m/vec/struct.Vec", "method.push"),
+        ("Vec.push", "/m/vec/struct.Vec", "method.push"),
+        ("Vec push", "/m/vec/struct.Vec", "method.push"),
+        ("std::vec::Vec", "/m/vec/struct.Vec", ""),
+        ("Vec", "/m/vec/struct.Vec", ""),
+        ("boost::split", "/m/split", ""),
+        ("QuerySet.update", "/m/querysets", "django.db.models.query.QuerySet.update"),
+        ("models.QuerySet.update", "/m/querysets", "django.db.models.query.QuerySet.update"),
+        // A class by its name before its constructors and destructor; a
+        // function at the anchor its name spells before the class named
+        // like it in another case.
+        ("QVector", "/m/qvector", ""),
+        ("qDebug", "/m/qtglobal", "qDebug"),
+    ] {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r), (path.to_owned(), anchor.to_owned()), "{name}: {query}: {r}");
+    }
 
     // A function as Erlang names it finds its head on its module's page,
     // though a guide writes the name as typed.

@@ -39,11 +39,14 @@ const CHROME_ROLES: [&str; 4] = ["navigation", "banner", "contentinfo", "search"
 
 /// Words of class and id names (split at `-`, `_` and case changes) that
 /// name chrome: `breadcrumbs`, `md-sidebar`, `topNav`, `skip-link`...
-const CHROME_NAME_WORDS: [&str; 14] = [
+const CHROME_NAME_WORDS: [&str; 16] = [
     "breadcrumb",
     "breadcrumbs",
     "navbar",
     "nav",
+    // QDoc's `navigationbar` and `naviNextPrevious`.
+    "navigationbar",
+    "navi",
     // Publican's (DocBook) previous / home / next line.
     "docnav",
     "navigation",

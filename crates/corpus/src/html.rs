@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 12] = [
+const SKIP_CLASSES: [&str; 14] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -298,6 +298,10 @@ const SKIP_CLASSES: [&str; 12] = [
     "srclink",
     "hideme",
     "ttc",
+    // rustdoc's "Run" link beside each example, and the "Notable traits"
+    // tooltip after a signature.
+    "test-arrow",
+    "notable-traits",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -487,6 +491,9 @@ pub(crate) fn convert(
     // every page of content; links to it still resolve.
     page.listing |=
         short && paths::file_stem(rel_file).eq_ignore_ascii_case("search") && has_search_form(root);
+    // So does the page a site shows for a missing page (MkDocs' and
+    // Sphinx themes' `404.html`: "Page not found" and the theme around it).
+    page.listing |= paths::file_stem(rel_file) == "404";
     Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
 }
 
@@ -960,7 +967,11 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
             continue;
         };
         let (skipped, caption) = placement(node, root, chrome);
-        // A heading with no text (an anchor target, an emptied permalink) starts nothing.
+        // A heading with no text (an anchor target, an emptied permalink)
+        // starts nothing, nor does the caption of a list of contents.
+        if captions_contents(node) {
+            continue;
+        }
         if skipped || is_skipped(el) {
             // After a site's banner `<h1>`, the page's own heading may be an `<h2>`.
             banner |= first && level == 1 && chrome.contains(node);
@@ -1343,7 +1354,10 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         let identifier = !name.is_empty()
             && name.len() <= 100
             && name.chars().all(|c| c.is_alphanumeric() || "_.:-".contains(c));
-        if is_code && identifier && !entries.add(&name, id) {
+        // (Sphinx's id is the name qualified, `django.db.models.query.QuerySet.update`
+        // for `update`: the name a reader finds it by as a member.)
+        let qualified = id.strip_suffix(name.as_str()).is_some_and(|q| q.ends_with('.') && q.len() > 1);
+        if is_code && identifier && (!entries.add(&name, id) || (qualified && !entries.add(id, id))) {
             break;
         }
     }
@@ -1792,6 +1806,7 @@ impl<'p> Converter<'_, 'p> {
                     || is_permalink(node)
                     || self.chrome.contains(node)
                     || self.plan.absorbed.contains(&node.id())
+                    || (heading_level(el).is_some() && captions_contents(node))
                 {
                     return;
                 }
@@ -1939,10 +1954,9 @@ impl<'p> Converter<'_, 'p> {
     fn is_contents(&self, node: NodeRef<'p, Node>, el: &Element) -> bool {
         if CONTENTS_CLASSES.iter().any(|c| has_class(el, c)) {
             // Sphinx's single-page build puts every document, headings and
-            // all, inside its `toctree-wrapper`: that is the text, not a list of it.
-            return !node
-                .descendants()
-                .any(|d| d.value().as_element().is_some_and(|e| heading_level(e).is_some()));
+            // all, inside its `toctree-wrapper`: that is the text, not a list
+            // of it. A caption ("Contents") is no such heading.
+            return captioned_contents(node).is_some();
         }
         if !matches!(el.name(), "ul" | "ol" | "dl") {
             return false;
@@ -2184,7 +2198,9 @@ impl<'p> Converter<'_, 'p> {
     }
 
     fn code_block(&mut self, node: NodeRef<'p, Node>) {
-        let raw = plain_text(node);
+        // (A control inside the block, rustdoc's "Show 73 methods", is none of the code.)
+        let mut raw = String::new();
+        collect_text(node, &mut raw, true);
         let code = raw.strip_prefix("\r\n").or_else(|| raw.strip_prefix('\n')).unwrap_or(&raw);
         let code = code.trim_end();
         if code.trim().is_empty() {
@@ -2192,7 +2208,8 @@ impl<'p> Converter<'_, 'p> {
         }
         let longest = longest_run(code, '`');
         let fence = "`".repeat(longest.max(2) + 1);
-        self.emit_block(&format!("{fence}\n{code}\n{fence}"), code);
+        let language = code_language(node).unwrap_or_default();
+        self.emit_block(&format!("{fence}{language}\n{code}\n{fence}"), code);
     }
 
     /// Doxygen's code fragment: a `div.fragment` of `div.line`s, one per
@@ -2366,7 +2383,18 @@ impl<'p> Converter<'_, 'p> {
                 let ticks = "`".repeat(longest_run(&code, '`') + 1);
                 let pad = if code.starts_with('`') || code.ends_with('`') { " " } else { "" };
                 out.content(code.chars().next());
-                out.md.push_str(&format!("{ticks}{pad}{code}{pad}{ticks}"));
+                let span = format!("{ticks}{pad}{code}{pad}{ticks}");
+                // Code that is one link (DocBook's `<code><a class="link"
+                // href="split.html">split()</a></code>`) links the code.
+                // (A heading's link to a fragment of its page stays text, as in `link`.)
+                let own_fragment = |h: &&str| self.in_heading && !self.in_signature && h.starts_with('#');
+                match sole_link(node).filter(|h| !own_fragment(h)).and_then(|href| self.rewrite_link(href)) {
+                    Some(url) => {
+                        let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
+                        out.md.push_str(&format!("[{span}]({url})"));
+                    }
+                    None => out.md.push_str(&span),
+                }
                 out.text.push_str(&code);
             }
             "em" | "i" | "cite" | "dfn" | "var" => {
@@ -2613,6 +2641,26 @@ fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
     holds_block.then_some(cells)
 }
 
+/// For an element of a [`CONTENTS_CLASSES`] class holding no heading but
+/// its caption (QDoc's `<div class="toc"><h3>Contents</h3><ul>…`), the
+/// caption if any (`Some(None)` for none); None when it holds other
+/// headings (the text itself, in Sphinx's single-page `toctree-wrapper`).
+fn captioned_contents(node: NodeRef<'_, Node>) -> Option<Option<NodeRef<'_, Node>>> {
+    let is_heading =
+        |n: &NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| heading_level(e).is_some());
+    let first = node.children().find(|c| c.value().is_element()).filter(is_heading);
+    let headings = node.descendants().skip(1).filter(is_heading).count();
+    (headings == usize::from(first.is_some())).then_some(first)
+}
+
+/// Whether a heading only captions a list of contents ([`captioned_contents`]).
+fn captions_contents(heading: NodeRef<'_, Node>) -> bool {
+    heading.parent().is_some_and(|p| {
+        p.value().as_element().is_some_and(|e| CONTENTS_CLASSES.iter().any(|c| has_class(e, c)))
+            && captioned_contents(p).flatten().is_some_and(|c| c.id() == heading.id())
+    })
+}
+
 /// Whether a list only lays out sections: one of its items holds a heading.
 /// Such a list is read as the blocks it holds (Markdown has no headings in
 /// list items).
@@ -2620,6 +2668,45 @@ fn lays_out_sections(list: NodeRef<'_, Node>) -> bool {
     list.children().filter(|li| li.value().as_element().is_some_and(|e| e.name() == "li")).any(|li| {
         li.descendants().any(|d| d.value().as_element().is_some_and(|e| heading_level(e).is_some()))
     })
+}
+
+/// Languages a code block's class may name that say nothing of its code.
+const NO_LANGUAGES: [&str; 5] = ["default", "none", "text", "plain", "plaintext"];
+
+/// The language a code block is written in, as its generator marks it:
+/// `<code class="language-rust">`, `lang-js`, Sphinx's `div.highlight-python`
+/// around it, rustdoc's `<pre class="rust">`; None when unmarked.
+fn code_language(pre: NodeRef<'_, Node>) -> Option<String> {
+    let code = pre.children().find(|c| c.value().as_element().is_some_and(|e| e.name() == "code"));
+    let own = code.into_iter().chain([pre]).filter_map(|n| n.value().as_element()).flat_map(|e| e.classes());
+    let mut marked = own.filter_map(|c| c.strip_prefix("language-").or_else(|| c.strip_prefix("lang-")));
+    let around = || {
+        pre.ancestors()
+            .take(2)
+            .filter_map(|a| a.value().as_element())
+            .flat_map(|e| e.classes())
+            .find_map(|c| c.strip_prefix("highlight-"))
+    };
+    let rustdoc = || pre.value().as_element().and_then(|e| e.classes().find(|c| *c == "rust"));
+    let language = marked.next().or_else(around).or_else(rustdoc)?;
+    let plain = language.chars().all(|c| c.is_ascii_alphanumeric() || "+-_#.".contains(c));
+    (plain && !language.is_empty() && language.len() <= 20 && !NO_LANGUAGES.contains(&language))
+        .then(|| language.to_ascii_lowercase())
+}
+
+/// The target of the one link an element's text lies in, when nothing
+/// else of it shows (`<code><a href="split.html">split()</a></code>`).
+fn sole_link<'a>(node: NodeRef<'a, Node>) -> Option<&'a str> {
+    let mut link = None;
+    for child in node.children() {
+        match child.value() {
+            Node::Text(t) if t.trim().is_empty() => {}
+            Node::Element(e) if e.name() == "a" && link.is_none() => link = Some(e.attr("href")?.trim()),
+            Node::Comment(_) => {}
+            _ => return None,
+        }
+    }
+    link.filter(|h| !h.is_empty())
 }
 
 /// Whether an anchor can be written as a Markdown heading attribute `{#id}`.

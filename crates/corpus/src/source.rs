@@ -948,8 +948,12 @@ impl<'a> Reader<'a> {
             }
         }
         // A copy repeats eight in ten of its sections, from several pages:
-        // no one page holds nine in ten of them (the chapter a copy repeats
-        // whole is no copy of it).
+        // no one page holds six in ten of them (the chapter a copy repeats
+        // whole is no copy of it, nor is rustdoc's `str` of `String`, which
+        // repeats its methods with its own). A page is also a copy of an
+        // earlier one of about its size that holds nine in ten of its
+        // sections (rustdoc's `HashMap` under two names, each with a title
+        // of its own).
         let is_copy = |i: usize, sections: &[u64]| {
             let mut by_page: HashMap<usize, usize> = HashMap::new();
             let mut repeated = 0;
@@ -962,10 +966,16 @@ impl<'a> Reader<'a> {
                 }
                 repeated += usize::from(any);
             }
-            let most = by_page.values().copied().max().unwrap_or(0);
+            let (holder, most) = by_page
+                .iter()
+                .max_by_key(|(p, n)| (**n, std::cmp::Reverse(**p)))
+                .map_or((i, 0), |(p, n)| (*p, *n));
+            let twin = holder < i
+                && most * 10 >= sections.len() * 9
+                && self.entries[holder].sections.len() * 10 <= sections.len() * 11;
             sections.len() >= MIN_COPY_SECTIONS
                 && repeated * 10 >= sections.len() * 8
-                && most * 10 < sections.len() * 9
+                && (most * 10 < sections.len() * 6 || twin)
         };
         let mut copies: Vec<usize> =
             (first..self.entries.len()).filter(|&i| is_copy(i, &self.entries[i].sections)).collect();

@@ -121,7 +121,8 @@ pub(crate) fn varlist_symbols(
                     .is_some_and(|p| p.classes().any(|c| c == "glossary"));
             if names.is_empty()
                 && !glossary
-                && let Some(name) = el.id().and_then(|id| entry_name(&text, id))
+                && let Some(name) =
+                    el.id().and_then(|id| entry_name(&text, id).or_else(|| bold_name(node, id)))
             {
                 names.push((name, "Entry"));
             }
@@ -255,6 +256,40 @@ fn entry_name(text: &str, id: &str) -> Option<String> {
     let id_spells = spelled.is_empty() || id.to_lowercase().contains(&spelled.to_lowercase());
     (placeholders && id_spells && name.len() <= MAX_NAME_BYTES && (useful(name) || sigil))
         .then(|| name.to_owned())
+}
+
+/// Words of a command a term names in bold, at most (`string map`).
+const MAX_BOLD_NAME_WORDS: usize = 3;
+
+/// The name a manual page's term starts with in bold, the rest its
+/// arguments (mandoc's `<dt id="file~11"><b>file exists</b> <i>name</i>`,
+/// `<b>string map</b> ?<b>-nocase</b>? <i>mapping string</i>`): the bold
+/// words, when each is a name and the id starts with the first as far as
+/// ids can spell it. None for other terms.
+fn bold_name(term: NodeRef<'_, Node>, id: &str) -> Option<String> {
+    let first = term.descendants().skip(1).find(|d| match d.value() {
+        Node::Text(t) => !t.trim().is_empty(),
+        Node::Element(e) => matches!(e.name(), "b" | "strong"),
+        _ => false,
+    })?;
+    (!first.value().is_text()).then_some(())?;
+    let name = text_of(first).split_whitespace().collect::<Vec<_>>().join(" ");
+    let words: Vec<&str> = name.split(' ').collect();
+    let named = words.len() <= MAX_BOLD_NAME_WORDS
+        && words.iter().all(|w| w.chars().all(|c| c.is_alphanumeric() || "-_:.".contains(c)))
+        && words[0].starts_with(char::is_alphabetic);
+    let spelled: String = words[0].chars().filter(|c| c.is_alphanumeric()).collect();
+    let id_spells = id.to_lowercase().starts_with(&spelled.to_lowercase());
+    // The arguments are marked too: no plain words around them (`?`, `...`).
+    let marked = |text: NodeRef<'_, Node>| {
+        text.ancestors().take_while(|a| a.id() != term.id()).any(|a| {
+            a.value().as_element().is_some_and(|e| matches!(e.name(), "b" | "strong" | "i" | "em" | "var"))
+        })
+    };
+    let bare_words = term
+        .descendants()
+        .any(|d| d.value().as_text().is_some_and(|t| t.chars().any(char::is_alphanumeric)) && !marked(d));
+    (named && id_spells && !bare_words && useful(&name)).then_some(name)
 }
 
 /// The names a table row defines: its first cell's leading `<code>` of a
@@ -467,10 +502,15 @@ fn useful(name: &str) -> bool {
 /// True when all the text of `node` lies inside links (`<a href>`) and
 /// there is some.
 fn only_links(node: NodeRef<'_, Node>) -> bool {
+    // (A link to the term itself, mandoc's `<dt id="x"><a class="permalink"
+    // href="#x">`, leads nowhere else.)
+    let own = node.value().as_element().and_then(|e| e.id()).map(|id| format!("#{id}"));
     let in_link = |text: NodeRef<'_, Node>| {
-        text.ancestors()
-            .take_while(|a| a.id() != node.id())
-            .any(|a| a.value().as_element().is_some_and(|e| e.name() == "a" && e.attr("href").is_some()))
+        text.ancestors().take_while(|a| a.id() != node.id()).any(|a| {
+            a.value()
+                .as_element()
+                .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| own.as_deref() != Some(h)))
+        })
     };
     let mut texts = node.descendants().filter(|d| d.value().as_text().is_some_and(|t| !t.trim().is_empty()));
     let mut any = false;

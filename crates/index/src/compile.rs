@@ -15,7 +15,9 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
-use crate::keys::{cased_key, defined_key_of_folded, symbol_key, symbol_key_of_folded, unqualified_key};
+use crate::keys::{
+    cased_key, defined_key_of_folded, partial_query_keys, symbol_key, symbol_key_of_folded, unqualified_key,
+};
 use crate::languages::{edition_languages, is_function_word, query_languages, word_roots};
 use crate::passage::Passage;
 use crate::proximity::{Proximity, bm25_idf};
@@ -46,6 +48,15 @@ const SYMBOL_SCORE: Score = 10_000.0;
 /// `sys.setrecursionlimit`) scores, over a name's own: a name declared as
 /// written comes first.
 const UNQUALIFIED_SHARE: Score = 0.5;
+/// What a qualified name typed shorter than declared (`QuerySet.update` of
+/// `django.db.models.query.QuerySet.update`, `boost::split` of
+/// `boost::algorithm::split`, `Vec.push` of `Vec::push`) scores, over the
+/// name's own: above its last part alone.
+const PARTIAL_SHARE: Score = 0.7;
+/// What each shorter ending of a qualified name typed scores, over the
+/// name's own, where the manual qualifies it less (`HashMap::insert` for
+/// `std::collections::HashMap::insert`): above its last part alone.
+const ENDING_SHARE: Score = 0.6;
 /// What a name declared with the case the query types it in adds, over
 /// the score of the name (`-O` before `-o` for `python -O`): more than BM25
 /// tells apart sections declaring names that fold alike, far less than
@@ -766,7 +777,8 @@ fn module_function(key: &str) -> Option<String> {
 }
 
 /// The sections declaring a name, or a qualified name it is the last part
-/// of (scored [`UNQUALIFIED_SHARE`] of `score`).
+/// of (scored [`UNQUALIFIED_SHARE`] of `score`) or a shorter form of
+/// ([`PARTIAL_SHARE`]).
 ///
 /// Of the names that fold alike (`-O` and `-o`), the one declared as the
 /// query types it (`as_typed`) adds [`CASED_SHARE`] of that.
@@ -775,6 +787,10 @@ fn symbol_query(f: &Fields, (key, as_typed): (&str, Option<&str>), score: Score)
         (Occur::Should, const_term(f.symbol, key, score)),
         (Occur::Should, const_term(f.symbol, &unqualified_key(key), score * UNQUALIFIED_SHARE)),
     ];
+    for (i, partial) in partial_query_keys(key).iter().enumerate() {
+        let share = if i == 0 { PARTIAL_SHARE } else { ENDING_SHARE };
+        clauses.push((Occur::Should, const_term(f.symbol, partial, score * share)));
+    }
     if let Some(cased) = as_typed.and_then(cased_key) {
         let share = score * CASED_SHARE;
         clauses.push((Occur::Should, const_term(f.symbol, &cased, share)));

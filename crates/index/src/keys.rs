@@ -21,6 +21,14 @@ const UNQUALIFIED_MARK: &str = "\u{2}";
 /// alike, and this one tells apart the name typed with its case.
 const CASED_MARK: &str = "\u{3}";
 
+/// What the keys of a qualified name's shorter forms start with in the
+/// symbol field ([`partial_keys`]): `QuerySet.update` of
+/// `django.db.models.query.QuerySet.update`, `boost::split` of
+/// `boost::algorithm::split`.
+const PARTIAL_MARK: &str = "\u{4}";
+/// Parts of a qualified name read for its shorter forms, at most (its last ones).
+const MAX_PARTIAL_PARTS: usize = 8;
+
 /// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
 pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
     format!("{:016x}", section_key_num(edition, path, ordinal))
@@ -43,6 +51,54 @@ pub(crate) fn section_key_num(edition: &str, path: &str, ordinal: usize) -> u64 
 /// The key of a qualified name's last part, from its [`symbol_key`].
 pub(crate) fn unqualified_key(key: &str) -> String {
     format!("{UNQUALIFIED_MARK}{key}")
+}
+
+/// The parts of a qualified name's [`symbol_key`], split at `::`, `.` and
+/// `#` (`vec::push`, `hash#fetch`); None for a name that is not qualified
+/// or has an empty part or a space (`.npmrc`, `a..b`, `create index`).
+fn name_parts(key: &str) -> Option<Vec<&str>> {
+    if key.contains(char::is_whitespace) {
+        return None;
+    }
+    let parts: Vec<&str> = key.split("::").flat_map(|p| p.split(['.', '#'])).collect();
+    (parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))).then_some(parts)
+}
+
+/// The keys a qualified name is also found by, from its [`symbol_key`]:
+/// each of its endings of two parts or more (`queryset.update`,
+/// `query.queryset.update`… of `django.db.models.query.queryset.update`)
+/// and its first part before each shorter ending (`boost.split` of
+/// `boost::algorithm::split`), the parts joined by `.` whatever the name
+/// joins them with (`vec.push` of `vec::push`). Empty for a name that is
+/// not qualified.
+pub(crate) fn partial_keys(key: &str) -> Vec<String> {
+    let Some(parts) = name_parts(key) else { return Vec::new() };
+    let first = parts[0];
+    let parts = &parts[parts.len().saturating_sub(MAX_PARTIAL_PARTS)..];
+    let mut keys: Vec<String> = (0..parts.len() - 1).map(|k| partial_key_of(&parts[k..])).collect();
+    for k in 2..parts.len() {
+        let mut joined = vec![first];
+        joined.extend(&parts[k..]);
+        keys.push(partial_key_of(&joined));
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// The keys a qualified name typed in a query looks up among the
+/// [`partial_keys`] of the names declared, from its [`symbol_key`]: the
+/// name, then its shorter endings of two parts or more (a reader may
+/// qualify it more than the manual does: `std::collections::HashMap::insert`
+/// for rustdoc's `HashMap::insert`). Empty for a name that is not qualified.
+pub(crate) fn partial_query_keys(key: &str) -> Vec<String> {
+    let Some(parts) = name_parts(key) else { return Vec::new() };
+    let parts = &parts[parts.len().saturating_sub(MAX_PARTIAL_PARTS)..];
+    (0..parts.len() - 1).map(|k| partial_key_of(&parts[k..])).collect()
+}
+
+fn partial_key_of(parts: &[&str]) -> String {
+    format!("{PARTIAL_MARK}{}", parts.join("."))
 }
 
 /// The key of a name as written ([`CASED_MARK`], then the name in NFC,
@@ -114,6 +170,35 @@ mod tests {
         assert_ne!(defined_key("operator class"), symbol_key("operator class"));
         assert_eq!(defined_key("操作符类"), format!("{DEFINED_MARK}操作符类"));
         assert_eq!(defined_key("—"), "");
+    }
+
+    #[test]
+    fn qualified_names_are_found_by_their_endings_and_their_first_part_before_one() {
+        let keys = partial_keys(&symbol_key("django.db.models.query.QuerySet.update"));
+        let typed = |t: &str| partial_query_keys(&symbol_key(t));
+        for t in
+            ["QuerySet.update", "models.query.QuerySet.update", "django.update", "django.QuerySet.update"]
+        {
+            assert!(keys.contains(&typed(t)[0]), "{t}");
+        }
+        for t in ["models.update", "QuerySet.filter", "db.models"] {
+            assert!(!keys.contains(&typed(t)[0]), "{t}");
+        }
+        // Qualified more than declared: found by an ending.
+        let rustdoc = partial_keys("hashmap::insert");
+        assert!(typed("std::collections::HashMap::insert").iter().skip(1).any(|k| rustdoc.contains(k)));
+        assert!(typed("models.QuerySet.update").iter().skip(1).any(|k| keys.contains(k)));
+        assert_eq!(typed("a.b.c").len(), 2);
+        // Whatever joins the parts: `boost::split`, `Vec.push`, `Hash#fetch`.
+        assert!(partial_keys("boost::algorithm::split").contains(&typed("boost::split")[0]));
+        assert!(partial_keys("vec::push").contains(&typed("vec.push")[0]));
+        assert!(partial_keys("hash.fetch").contains(&typed("hash#fetch")[0]));
+        for name in ["push", ".npmrc", "a..b", "create index", "a:b", "::"] {
+            assert!(partial_keys(name).is_empty() && partial_query_keys(name).is_empty(), "{name}");
+        }
+        // A long name: its last parts only, so its keys stay few.
+        let long: Vec<String> = (0..40).map(|i| format!("p{i}")).collect();
+        assert!(partial_keys(&long.join(".")).len() <= 2 * MAX_PARTIAL_PARTS);
     }
 
     #[test]

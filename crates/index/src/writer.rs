@@ -15,7 +15,8 @@ use tantivy::schema::TantivyDocument;
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
 use crate::keys::{
-    cased_key, defined_key, is_defined_key, section_key, section_key_num, symbol_key, unqualified_key,
+    cased_key, defined_key, is_defined_key, partial_keys, section_key, section_key_num, symbol_key,
+    unqualified_key,
 };
 use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
@@ -75,8 +76,22 @@ fn title_is_symbol(title: &str) -> bool {
 /// on its module's page (`map(Fun, List1) -> List2` on "lists" →
 /// `lists.map`). None for any other heading: a dotted
 /// word followed by words (`Node.js Support`) names nothing.
-fn heading_name(title: &str, page_title: &str) -> Option<String> {
+fn heading_name(title: &str, page_title: &str, anchor: &str) -> Option<String> {
     let title = title.trim().trim_start_matches('`');
+    // A Rust function's head on its type's page (rustdoc's `pub fn
+    // push(&mut self, value: T)` on "Struct std::vec::Vec"): the type's.
+    if let Some(name) = rust_fn_name(title)
+        && let Some(entity) = title_entity(page_title)
+    {
+        let subject = entity.rsplit("::").next().unwrap_or(entity);
+        return Some(format!("{subject}::{name}"));
+    }
+    // A call at the anchor its name spells (QDoc's `qDebug(const char
+    // *message, ...)` at `#qDebug`, `void QList::append(const T &value)`
+    // at `#append`).
+    if let Some(callee) = anchored_callee(title, anchor) {
+        return Some(callee.to_owned());
+    }
     let ident_end =
         |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(s.len());
     let is_ident =
@@ -136,6 +151,113 @@ fn heading_name(title: &str, page_title: &str) -> Option<String> {
     }
 }
 
+/// The function a Rust item's head declares (`pub fn push(&mut self, value:
+/// T)`, `pub const unsafe fn get_unchecked<I>(…)`, `fn next(&mut self)` →
+/// `push`, `get_unchecked`, `next`); None for any other heading.
+fn rust_fn_name(title: &str) -> Option<&str> {
+    let mut rest = title.trim_start();
+    if let Some(after) = rest.strip_prefix("pub") {
+        rest = match after.strip_prefix('(') {
+            Some(scoped) => scoped.split_once(')')?.1,
+            None => after.strip_prefix(' ')?,
+        }
+        .trim_start();
+    }
+    loop {
+        if let Some(after) =
+            ["const ", "async ", "unsafe ", "default "].iter().find_map(|q| rest.strip_prefix(q))
+        {
+            rest = after.trim_start();
+        } else if let Some(abi) = rest.strip_prefix("extern \"") {
+            rest = abi.split_once('"')?.1.trim_start();
+        } else {
+            break;
+        }
+    }
+    let rest = rest.strip_prefix("fn ")?.trim_start();
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let name = &rest[..end];
+    (!name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && rest[end..].starts_with(['(', '<']))
+    .then_some(name)
+}
+
+/// The name a call in a heading is made by when its last part is the
+/// heading's anchor (`qDebug` of `qDebug(const char *message, ...)` at
+/// `qDebug`, `QList::append` of `void QList::append(const T &value)` at
+/// `append`); None otherwise (`update(**kwargs)` at a Sphinx entry's full
+/// name is named by that entry).
+fn anchored_callee<'a>(title: &'a str, anchor: &str) -> Option<&'a str> {
+    let open = title.find('(')?;
+    let callee = title[..open].split_whitespace().last()?.trim_start_matches(['*', '&']);
+    let last = callee.rsplit("::").next()?.rsplit('.').next()?;
+    let named = callee.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.'))
+        && callee.starts_with(|c: char| c.is_alphabetic() || c == '_');
+    (named && !last.is_empty() && last == anchor).then_some(callee)
+}
+
+/// Words a page title names the kind of thing the page is about with,
+/// before its name (rustdoc's "Struct std::vec::Vec", Javadoc's "Class
+/// StringUtils", BoostBook's "Function template split") or after it
+/// (QDoc's "QVector Class", Doxygen's "Frob Class Reference").
+const KINDS_BEFORE: [&str; 19] = [
+    // (Longer kinds first: "Function template" before "Function".)
+    "Function template",
+    "Class template",
+    "Struct template",
+    "Primitive Type",
+    "Type Definition",
+    "Type Alias",
+    "Struct",
+    "Enum",
+    "Trait",
+    "Union",
+    "Macro",
+    "Function",
+    "Constant",
+    "Static",
+    "Module",
+    "Class",
+    "Interface",
+    "Namespace",
+    "Keyword",
+];
+const KINDS_AFTER: [&str; 8] = [
+    "Class",
+    "Struct",
+    "Namespace",
+    "Class Reference",
+    "Struct Reference",
+    "Class Template Reference",
+    "Struct Template Reference",
+    "Namespace Reference",
+];
+/// Words that follow a kind in titles that name no entity (`Class Index`).
+const NOT_ENTITIES: [&str; 8] =
+    ["index", "list", "hierarchy", "members", "overview", "reference", "summary", "template"];
+
+/// The entity a page is titled by with its kind ([`KINDS_BEFORE`],
+/// [`KINDS_AFTER`]): `std::vec::Vec` of "Struct std::vec::Vec", `QVector`
+/// of "QVector Class", `split` of "Function template split". None for a
+/// title of words ("Class Hierarchy", "Function Overloading").
+fn title_entity(title: &str) -> Option<&str> {
+    let title = title.trim();
+    let name = KINDS_BEFORE
+        .iter()
+        .find_map(|k| title.strip_prefix(k).and_then(|r| r.strip_prefix(' ')))
+        .or_else(|| KINDS_AFTER.iter().find_map(|k| title.strip_suffix(k).and_then(|r| r.strip_suffix(' '))))?
+        .trim();
+    let identifier = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.'));
+    // A capitalised word alone is a word ("Class Hierarchy"), not a name.
+    let word = {
+        let mut chars = name.chars();
+        chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase)
+    };
+    (identifier && !word && !NOT_ENTITIES.contains(&name.to_lowercase().as_str())).then_some(name)
+}
+
 /// Most page symbols copied onto each section of a page. Every section of a
 /// page carries its page's symbols so a query that starts with one favours
 /// the whole page; past this many (a Dash page with thousands of index rows)
@@ -152,12 +274,16 @@ const PAGE_SYMBOLS_MAX: usize = 256;
 /// names its own section. Linear in symbols + sections + the Markdown's length:
 /// anchors and each section's keys are hashed.
 ///
+/// A page titled by an entity and its kind ([`title_entity`]: "Struct
+/// std::vec::Vec", "QVector Class") names it on its lead section.
+///
 /// Second, each section's unqualified names: the last part of each
 /// qualified symbol it defines (`setrecursionlimit` of
 /// `sys.setrecursionlimit`, `lru_cache` of `functools.lru_cache`), which a
-/// reader types alone. They name their section as the symbol does, but no
-/// other section of its page (a question that starts with `count` or
-/// `split` favours no page).
+/// reader types alone, and its shorter forms ([`partial_keys`]:
+/// `QuerySet.update`, `boost.split`). They name their section as the symbol
+/// does, but no other section of its page (a question that starts with
+/// `count` or `split` favours no page).
 ///
 /// Third, each section's names as written, their case kept ([`cased_key`]):
 /// `-O` and `-o` fold to one key, and these tell them apart. They too name
@@ -196,32 +322,39 @@ fn section_symbols(page: &Page) -> [Vec<Vec<String>>; 3] {
     };
     // (An empty key, of a name with no letter that has case, is none.)
     let cased_of = |name: &str| cased_key(name).unwrap_or_default();
-    for symbol in &page.symbols {
-        let anchor = symbol.anchor.as_deref();
-        if symbol.kind == DEFINED_TERM {
-            attach(defined_key(&symbol.name), anchor, 0);
-        } else {
-            attach(symbol_key(&symbol.name), anchor, 0);
-            attach(cased_of(&symbol.name), anchor, 2);
+    // A name: its key, its key as written, and on its own section the
+    // forms a qualified name is typed in: its last part (`update`) and
+    // its shorter forms (`QuerySet.update`).
+    let mut attach_name = |name: &str, anchor: Option<&str>| {
+        let key = symbol_key(name);
+        for partial in partial_keys(&key) {
+            attach(partial, anchor, 1);
         }
-    }
-    for symbol in page.symbols.iter().filter(|s| s.kind != DEFINED_TERM) {
-        if let Some(tail) = unqualified(&symbol.name) {
-            attach(unqualified_key(&symbol_key(tail)), symbol.anchor.as_deref(), 1);
+        attach(key, anchor, 0);
+        attach(cased_of(name), anchor, 2);
+        if let Some(tail) = unqualified(name) {
+            attach(unqualified_key(&symbol_key(tail)), anchor, 1);
             if let Some(key) = cased_key(tail) {
-                attach(unqualified_key(&key), symbol.anchor.as_deref(), 2);
+                attach(unqualified_key(&key), anchor, 2);
             }
         }
+    };
+    for symbol in page.symbols.iter().filter(|s| s.kind != DEFINED_TERM) {
+        attach_name(&symbol.name, symbol.anchor.as_deref());
     }
     for section in page.sections.iter().skip(1) {
-        if let (Some(name), Some(anchor)) = (heading_name(&section.title, &page.title), &section.anchor) {
-            attach(symbol_key(&name), Some(anchor), 0);
-            attach(cased_of(&name), Some(anchor), 2);
+        let Some(anchor) = section.anchor.as_deref() else { continue };
+        if let Some(name) = heading_name(&section.title, &page.title, anchor) {
+            attach_name(&name, Some(anchor));
         }
     }
     if title_is_symbol(&page.title) {
-        attach(symbol_key(&page.title), None, 0);
-        attach(cased_of(&page.title), None, 2);
+        attach_name(&page.title, None);
+    } else if let Some(entity) = title_entity(&page.title) {
+        attach_name(entity, None);
+    }
+    for symbol in page.symbols.iter().filter(|s| s.kind == DEFINED_TERM) {
+        attach(defined_key(&symbol.name), symbol.anchor.as_deref(), 0);
     }
     [symbols, tails, cased]
 }
@@ -458,7 +591,7 @@ mod tests {
 
     #[test]
     fn headings_name_calls_and_members() {
-        let name = |title: &str, page: &str| heading_name(title, page);
+        let name = |title: &str, page: &str| heading_name(title, page, "");
         assert_eq!(
             name("Dispatcher.request(options[, callback])", "Dispatcher").as_deref(),
             Some("Dispatcher.request")
@@ -523,9 +656,14 @@ mod tests {
         assert_eq!(found[0], ["nowhere", "page"]);
         assert_eq!(found[1], ["asyncio.sleep"]);
         assert_eq!(found[2], ["asyncio.gather", "asyncio.run", "odd"]);
-        // Each qualified name's last part names the same section, and no page.
-        assert_eq!(tails[1], [unqualified_key("sleep")]);
-        assert_eq!(tails[2], [unqualified_key("gather"), unqualified_key("run")]);
+        // Each qualified name's last part and shorter forms name the same
+        // section, and no page.
+        assert_eq!(tails[1], [partial_keys("asyncio.sleep"), vec![unqualified_key("sleep")]].concat());
+        for key in
+            [unqualified_key("gather"), unqualified_key("run")].into_iter().chain(partial_keys("asyncio.run"))
+        {
+            assert!(tails[2].contains(&key), "{key}");
+        }
         assert!(tails[0].is_empty());
         // Each name as written too, on its own section only.
         assert_eq!(
@@ -534,6 +672,56 @@ mod tests {
         );
         assert!(!page_symbols(&found).iter().any(|k| is_cased_key(k)));
         assert!(!page_symbols(&found).iter().any(|k| k.contains("gather") && *k != "asyncio.gather"));
+    }
+
+    #[test]
+    fn rust_functions_calls_at_their_anchor_and_pages_titled_by_an_entity_are_names() {
+        let name = heading_name;
+        // rustdoc: a method's head on its type's page.
+        let vec = "Struct std::vec::Vec";
+        assert_eq!(name("pub fn push(&mut self, value: T)", vec, "method.push"), Some("Vec::push".into()));
+        assert_eq!(
+            name("pub const unsafe fn get_unchecked<I>(&self, index: I)", vec, "method.get_unchecked"),
+            Some("Vec::get_unchecked".into())
+        );
+        assert_eq!(name("pub(crate) fn len(&self) -> usize", vec, "x"), Some("Vec::len".into()));
+        assert_eq!(
+            name("fn next(&mut self) -> Option<Self::Item>", "Trait std::iter::Iterator", "tymethod.next"),
+            Some("Iterator::next".into())
+        );
+        assert_eq!(
+            name("pub fn trim(&self) -> &str", "Primitive Type str", "method.trim"),
+            Some("str::trim".into())
+        );
+        assert_eq!(name("pub fn push(&mut self, value: T)", "Vectors", "method.push"), None);
+        assert_eq!(name("public void push(T value)", vec, "push(T)"), None);
+        // QDoc: a call at the anchor its name spells.
+        assert_eq!(name("qDebug(const char *message, ...)", "<QtGlobal>", "qDebug"), Some("qDebug".into()));
+        assert_eq!(
+            name("void QList::append(const T &value)", "QList Class", "append"),
+            Some("QList::append".into())
+        );
+        assert_eq!(
+            name("update(**kwargs)", "QuerySet API reference", "django.db.models.query.QuerySet.update"),
+            None
+        );
+        assert_eq!(name("QVector::~QVector()", "QVector Class", "dtor.QVector"), None);
+        // Titles naming an entity by its kind.
+        assert_eq!(title_entity("Struct std::vec::Vec"), Some("std::vec::Vec"));
+        assert_eq!(title_entity("Primitive Type str"), Some("str"));
+        assert_eq!(title_entity("QVector Class"), Some("QVector"));
+        assert_eq!(title_entity("Frob::Table Class Reference"), Some("Frob::Table"));
+        assert_eq!(title_entity("Function template split"), Some("split"));
+        for title in [
+            "Class Hierarchy",
+            "Function Overloading",
+            "Class Index",
+            "Module index",
+            "Struct",
+            "Macros and Functions",
+        ] {
+            assert_eq!(title_entity(title), None, "{title}");
+        }
     }
 
     #[test]

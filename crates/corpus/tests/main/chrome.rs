@@ -279,6 +279,11 @@ pub const RUSTDOC: &str = r##"<!DOCTYPE html><html lang="en"><head><title>Frobbe
 <pre class="rust item-decl"><code>pub struct Frobber;</code></pre>
 <details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>Turns tables around.</p></div></details>
 <h2 id="implementations" class="section-header">Implementations<a href="#implementations" class="anchor">§</a></h2>
+<pre class="rust trait"><code>pub trait Turn {
+<details class="rustdoc-toggle type contents-toggle"><summary class="hideme"><span>Show 2 methods</span></summary>    fn turn(&amp;self);
+    fn flip(&amp;self);</details>}</code></pre>
+<section id="method.turn" class="method"><h4 class="code-header">pub fn <a href="#method.turn" class="fnname">turn</a>(&amp;self) -&gt; <a class="struct" href="struct.Table.html">Table</a><span class="notable-traits"><span class="notable-traits-tooltip">ⓘ<div class="notable-traits-tooltiptext"><span class="docblock"><h3>Notable traits for Table</h3><code class="content">impl Read for Table</code></span></div></span></span></h4></section>
+<div class="docblock"><p>Turns it.</p><div class="example-wrap"><pre class="rust rust-example-rendered"><code>frob.turn();</code></pre><a class="test-arrow" target="_blank" href="https://play.rust-lang.org/?code=frob.turn()">Run</a></div></div>
 </section></div></main></body></html>"##;
 
 #[test]
@@ -288,9 +293,23 @@ fn rustdoc_starts_with_the_item() {
         &page,
         "Struct Frobber",
         "# Struct Frobber {#main-content}\n\n",
-        &["Skip to main", "Copy item path", "0.1.0"],
+        &[
+            "Skip to main",
+            "Copy item path",
+            "0.1.0",
+            "Show 2 methods",
+            "Notable traits",
+            "ⓘ",
+            "Run",
+            "play.rust-lang",
+        ],
     );
-    assert!(page.markdown.contains("```\npub struct Frobber;\n```"), "{}", page.markdown);
+    // Code blocks name their language.
+    assert!(page.markdown.contains("```rust\npub struct Frobber;\n```"), "{}", page.markdown);
+    assert!(page.markdown.contains("```rust\nfrob.turn();\n```"), "{}", page.markdown);
+    assert!(page.markdown.contains("    fn turn(&self);\n    fn flip(&self);}"), "{}", page.markdown);
+    let turn = page.sections.iter().find(|s| s.anchor.as_deref() == Some("method.turn")).unwrap();
+    assert_eq!(turn.title, "pub fn turn(&self) -> Table");
 }
 
 /// A generic page: a navigation line known only by its shape, a copyright line at its end.

@@ -944,7 +944,7 @@ fn rustdoc_pages_lose_their_controls_and_source_links_and_keep_links_out_of_the_
     for gone in ["Expand description", "1.15.0", "1.29.0", "[−]", "\\[−\\]", "source", "javascript"] {
         assert!(!md.contains(gone), "{gone} left in {md}");
     }
-    assert!(md.contains("```\npub struct Frobber;\n```\n\nTurns tables around"), "{md}");
+    assert!(md.contains("```rust\npub struct Frobber;\n```\n\nTurns tables around"), "{md}");
     // Climbing out of the tree: kept as written, for the reader to place.
     assert!(md.contains("[Vec](../std/vec/struct.Vec.html)"), "{md}");
     // Headings linking themselves keep their text, not the link.
@@ -1185,4 +1185,86 @@ fn rdoc_methods_are_sections() {
         "{:?}",
         fetch.breadcrumb
     );
+}
+
+/// A QDoc page (Qt's reference): a navigation bar in the page's header,
+/// a captioned contents box before the `<h1>` with an empty script
+/// placeholder after it, previous / next links. The `<h1>` titles the page
+/// and every section keeps its own anchor; none of the navigation is text.
+#[test]
+fn qdoc_navigation_and_contents_box_are_no_part_of_the_page() {
+    let html = r##"<!DOCTYPE html><html lang="en"><head><title>Layout Management | Qt Widgets 5.15.8</title></head><body>
+<div class="header" id="qtdocheader"><div class="main"><div class="main-rounded"><div class="navigationbar"><ul>
+<li>Qt 5.15</li><li><a href="qtwidgets-index.html">Qt Widgets</a></li><li>Layout Management</li>
+<li id="buildversion"><a href="qtwidgets-index.html">Qt 5.15.8 Reference Documentation</a></li></ul></div></div></div></div>
+<div class="content"><div class="line"><div class="content mainContent">
+<p class="naviNextPrevious headerNavi"><a class="prevPage" href="qtwidgets-index.html">Qt Widgets</a>
+<span class="naviSeparator">  &#9702;  </span><a class="nextPage" href="style-reference.html">Styles</a></p><p/>
+<div class="sidebar"><div class="toc"><h3><a name="toc">Contents</a></h3><ul>
+<li class="level1"><a href="#introduction">Introduction</a></li>
+<li class="level1"><a href="#stretch-factors">Stretch Factors</a></li></ul></div>
+<div class="sidebar-content" id="sidebar-content"></div></div>
+<h1 class="title">Layout Management</h1><span class="subtitle"></span>
+<div class="descr"> <a name="details"></a><p>The Qt layout system arranges child widgets.</p>
+<a name="introduction"></a><h2 id="introduction">Introduction</h2><p>Qt includes layout classes.</p>
+<a name="stretch-factors"></a><h2 id="stretch-factors">Stretch Factors</h2><p>Widgets grow.</p></div>
+<p class="naviNextPrevious footerNavi"><a class="prevPage" href="qtwidgets-index.html">Qt Widgets</a>
+<span class="naviSeparator">  &#9702;  </span><a class="nextPage" href="style-reference.html">Styles</a></p>
+</div></div></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "layout.html", "/qt").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Layout Management");
+    assert_eq!(
+        anchored_titles(&page),
+        [
+            (None, "Layout Management"),
+            (Some("introduction"), "Introduction"),
+            (Some("stretch-factors"), "Stretch Factors")
+        ]
+    );
+    for chrome in ["Reference Documentation", "Contents", "Styles"] {
+        assert!(!page.markdown.contains(chrome), "{chrome}: {}", page.markdown);
+    }
+    assert_eq!(page.sections[0].text, "Layout Management\nThe Qt layout system arranges child widgets.");
+}
+
+/// Manual pages through mandoc: each `<dt>` holds a permalink to itself
+/// around the entry, its command in bold and its arguments in italics
+/// (`file exists name`, `string map ?-nocase? mapping string`) or an option
+/// (`-unique`). Each names its entry; a term linking elsewhere does not.
+#[test]
+fn mandoc_terms_name_their_commands_and_options() {
+    let html = r##"<html><head><title>file(3tcl)</title></head><body><div class="manual-text">
+<section class="Sh"><h1 class="Sh" id="NAME"><a class="permalink" href="#NAME">NAME</a></h1><p>file - Manipulate file names</p></section>
+<section class="Sh"><h1 class="Sh" id="DESCRIPTION"><a class="permalink" href="#DESCRIPTION">DESCRIPTION</a></h1>
+<dl class="Bl-tag">
+<dt id="file~11"><a class="permalink" href="#file~11"><b>file exists
+  </b><i>name</i></a></dt><dd>Returns <b>1</b> if file <i>name</i> exists.</dd>
+<dt id="string~9"><a class="permalink" href="#string~9"><b>string map</b> ?<b>-nocase</b>? <i>mapping string</i></a></dt><dd>Replaces substrings.</dd>
+<dt id="unique"><a class="permalink" href="#unique"><b>-unique</b></a></dt><dd>Keeps the last of duplicates.</dd>
+<dt id="see"><a href="glob.htm"><b>glob</b></a></dt><dd>Elsewhere.</dd>
+<dt id="note"><a class="permalink" href="#note"><b>Note that</b> <i>this</i> is prose, said at length here</a></dt><dd>Words.</dd>
+</dl></section></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "TclCmd/file.htm", "/tcl").unwrap();
+    let names: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    for name in ["file exists", "string map", "-unique"] {
+        assert!(names.contains(&(name, Some("DESCRIPTION"))), "{name} in {names:?}");
+    }
+    assert!(!names.iter().any(|(n, _)| *n == "glob" || n.starts_with("Note")), "{names:?}");
+}
+
+/// The page a site shows for a missing page ranks with the listings, and
+/// code that is one link (DocBook's `<code><a class="link">split()</a></code>`)
+/// keeps its link.
+#[test]
+fn a_404_page_is_a_listing_and_code_that_is_a_link_stays_one() {
+    let missing = "<html><head><title>Page not found</title></head><body><h1>404</h1><p>Page not found</p></body></html>";
+    assert!(html_to_page(missing.as_bytes(), "404.html", "/site").unwrap().listing);
+    assert!(!html_to_page(missing.as_bytes(), "errors.html", "/site").unwrap().listing);
+    let html = r##"<html><head><title>Usage</title></head><body><h1>Usage</h1>
+<p>Call <code class="computeroutput"><a class="link" href="../boost/algorithm/split.html">split()</a></code> or <code>join()</code>.</p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "string_algo/usage.html", "/boost").unwrap();
+    assert!(page.markdown.contains("[`split()`](/boost/boost/algorithm/split)"), "{}", page.markdown);
+    assert!(page.markdown.contains(" `join()`."), "{}", page.markdown);
 }
