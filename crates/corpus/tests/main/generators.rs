@@ -1268,3 +1268,52 @@ fn a_404_page_is_a_listing_and_code_that_is_a_link_stays_one() {
     assert!(page.markdown.contains("[`split()`](/boost/boost/algorithm/split)"), "{}", page.markdown);
     assert!(page.markdown.contains(" `join()`."), "{}", page.markdown);
 }
+
+/// rustdoc repeats a type's methods on the types that dereference to it
+/// (`String` holds every method of `str` after its own) and writes a type
+/// re-exported under two paths twice, titled by each. The type whose
+/// methods another repeats is no copy; the second of the two alike pages is.
+#[test]
+fn methods_repeated_on_another_type_are_no_copy_but_a_page_under_two_names_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = |title: &str, body: &str| {
+        format!(
+            "<html><head><title>{title} - Rust</title></head><body><main><h1>{title}</h1>{body}</main></body></html>"
+        )
+    };
+    let methods = |owner: &str, names: std::ops::Range<usize>| -> String {
+        names
+            .map(|i| {
+                format!("<h2 id=\"method.m{i}\">pub fn m{i}(&amp;self)</h2><p>What method {i} of {owner} does to the text, in words of its own.</p>")
+            })
+            .collect()
+    };
+    let str_methods = methods("str", 0..30);
+    // (Its trait implementations are repeated on other pages too: `String`
+    // holds most of its sections, not nine in ten.)
+    let impls = methods("impl", 300..305);
+    std::fs::write(
+        dir.path().join("primitive.str.html"),
+        doc("Primitive Type str", &format!("{str_methods}{impls}")),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("struct.Box.html"), doc("Struct std::boxed::Box", &impls)).unwrap();
+    let string = format!(
+        "{}<h2 id=\"deref-methods\">Methods from Deref</h2>{str_methods}",
+        methods("String", 100..106)
+    );
+    std::fs::write(dir.path().join("struct.String.html"), doc("Struct std::string::String", &string))
+        .unwrap();
+    let map = methods("HashMap", 200..225);
+    std::fs::write(dir.path().join("a.struct.HashMap.html"), doc("Struct std::collections::HashMap", &map))
+        .unwrap();
+    std::fs::write(
+        dir.path().join("b.struct.HashMap.html"),
+        doc("Struct std::collections::hash_map::HashMap", &map),
+    )
+    .unwrap();
+    let ingested = crate::read(dir.path(), "/rust");
+    let listing = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap().listing;
+    assert!(!listing("/rust/primitive.str") && !listing("/rust/struct.String"));
+    assert!(!listing("/rust/a.struct.HashMap") && listing("/rust/b.struct.HashMap"));
+}
