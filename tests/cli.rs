@@ -167,19 +167,33 @@ fn pages_read_back_exactly_as_written() {
         })
         .collect();
     assert_eq!(parts, body);
-    // A path's #anchor starts the page at the section it names, in either
-    // format, unless an offset is given; an anchor the page lacks is an error.
+    // A path's #anchor reads the section it names, in either format, and
+    // says where the page goes on, unless an offset is given; an anchor the
+    // page lacks is an error.
     let second = &sections[1];
     let anchor = second["anchor"].as_str().unwrap();
     let key = second["section_key"].as_str().unwrap();
     let at = format!("/app/guide/install#{anchor}");
     for format in [&["--markdown"][..], &[]] {
         let part = lib.json(&[&["read", "--section", key][..], format].concat());
+        let part = part["content"].as_str().unwrap();
         let from = lib.json(&[&["read", at.as_str()][..], format].concat());
         let content = from["content"].as_str().unwrap();
-        assert!(content.starts_with(part["content"].as_str().unwrap()), "{format:?}: {from}");
-        assert!(from["offset"].as_u64().unwrap() > 0, "{from}");
+        assert!(content.starts_with(part) && content.trim_end() == part.trim_end(), "{format:?}: {from}");
+        let offset = from["offset"].as_u64().unwrap();
+        assert!(offset > 0, "{from}");
+        assert_eq!(from["next_offset"].as_u64(), Some(offset + content.chars().count() as u64), "{from}");
+        // A longer limit reads on.
+        let more = lib.json(&[&["read", at.as_str(), "--limit", "50000"][..], format].concat());
+        assert!(more["content"].as_str().unwrap().len() > content.len(), "{more}");
     }
+    // A section's window holds its subsections, and ends where the next
+    // section at its level starts.
+    let packages = lib.json(&["read", "/app/guide/install#packages", "--markdown"]);
+    let content = packages["content"].as_str().unwrap();
+    assert!(content.starts_with("## Install with a package manager"), "{packages}");
+    assert!(content.contains("### Homebrew") && content.contains("### Windows"), "{packages}");
+    assert!(!content.contains("Build from source") && packages["next_offset"].is_u64(), "{packages}");
     let top = lib.json(&["read", at.as_str(), "--markdown", "--offset", "0"]);
     assert_eq!(top["content"], page["content"]);
     let err = lib.fails(&["read", "/app/guide/install#no-such-part"], 1);

@@ -279,8 +279,9 @@ pub struct SectionQuery {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct PageQuery {
     /// A full site path, or a path relative to `edition`; an `#anchor`
-    /// after it (sent as `%23`) starts the window at the section it names,
-    /// unless `offset` is given.
+    /// after it (sent as `%23`) reads the section it names with its
+    /// subsections (`next_offset` says where the page goes on), unless
+    /// `offset` or `limit` is given.
     pub path: String,
     pub edition: Option<String>,
     pub generation: Option<String>,

@@ -106,8 +106,9 @@ pub struct SectionResponse {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReadPageRequest {
     /// A full site path (`/postgresql/sql-createindex`), or a path relative
-    /// to `edition`; an `#anchor` after it starts the window at the section
-    /// it names, unless `offset` is given.
+    /// to `edition`; an `#anchor` after it reads the section it names with
+    /// its subsections (`next_offset` says where the page goes on), unless
+    /// `offset` or `limit` is given.
     pub path: String,
     /// Edition id; when given, `path` is relative to its prefix.
     pub edition: Option<String>,
@@ -261,12 +262,17 @@ impl Library {
         };
         go_on(cancel)?;
         // A path's `#anchor` starts the window at the part it names, unless
-        // an offset says where.
-        let offset = match (request.offset, fragment(&request.path)) {
-            (None, Some(anchor)) => Some(anchor_offset(&view, &page, text, format, anchor)? as i64),
-            (offset, _) => offset,
+        // an offset says where; a section's window ends with it (and its
+        // subsections), unless a limit says how long.
+        let (offset, limit) = match (request.offset, fragment(&request.path)) {
+            (None, Some(anchor)) => {
+                let (at, end) = anchor_offset(&view, &page, text, format, anchor)?;
+                let span = end.map(|end| end.saturating_sub(at).clamp(1, DEFAULT_READ_LIMIT) as i64);
+                (Some(at as i64), request.limit.or(span))
+            }
+            (offset, _) => (offset, request.limit),
         };
-        let window = window(text, format, offset, request.limit)?;
+        let window = window(text, format, offset, limit)?;
         let mut sections = Vec::with_capacity(page.section_keys.len());
         for key in &page.section_keys {
             go_on(cancel)?;
@@ -294,21 +300,40 @@ fn fragment(path: &str) -> Option<&str> {
 
 /// Where in `text` (the page's, in `format`), in chars, the part `anchor`
 /// names starts: the section it is the anchor of, or in Markdown the line
-/// holding the element that carries it. A page without it is an error
-/// naming the anchors it has.
+/// holding the element that carries it; and for a section, where it ends
+/// with its subsections (where the next section not under it starts, or
+/// the text's end). A page without it is an error naming the anchors it has.
 fn anchor_offset(
     view: &View,
     page: &PageRecord,
     text: &str,
     format: ReadFormat,
     anchor: &str,
-) -> Result<usize, LibraryError> {
-    let section = page.anchors.iter().position(|a| a.as_deref() == Some(anchor));
-    let section = section.and_then(|i| page.section_keys.get(i)).and_then(|key| match format {
-        ReadFormat::Text => view.snapshot.section(key).map(|s| s.text),
-        ReadFormat::Markdown => view.snapshot.section_with_markdown(key).and_then(|s| s.markdown),
-    });
-    let at = section.filter(|part| !part.is_empty()).and_then(|part| text.find(part.as_str()));
+) -> Result<(usize, Option<usize>), LibraryError> {
+    let index = page.anchors.iter().position(|a| a.as_deref() == Some(anchor));
+    let part_of = |key: &String| match format {
+        ReadFormat::Text => view.snapshot.section(key).map(|s| (s.text, s.breadcrumb.len())),
+        ReadFormat::Markdown => {
+            view.snapshot.section_with_markdown(key).and_then(|s| Some((s.markdown?, s.breadcrumb.len())))
+        }
+    };
+    let section = index.and_then(|i| page.section_keys.get(i)).and_then(part_of);
+    let at =
+        section.as_ref().filter(|(part, _)| !part.is_empty()).and_then(|(part, _)| text.find(part.as_str()));
+    if let (Some(at), Some(i), Some((own, depth))) = (at, index, &section) {
+        // The next section at its depth or above (its breadcrumb no longer).
+        let after = page.section_keys.iter().skip(i + 1).filter_map(part_of).find(|(_, d)| d <= depth);
+        let end = match after {
+            Some((part, _)) if !part.is_empty() => {
+                let from = at + own.len();
+                text[from..].find(part.as_str()).map(|e| from + e)
+            }
+            Some(_) => None,
+            None => Some(text.len()),
+        };
+        let chars = |b: usize| text[..b].chars().count();
+        return Ok((chars(at), end.map(chars)));
+    }
     let inner = || {
         let heading = text.find(&format!("{{#{anchor}}}"));
         let at = heading.into_iter().chain(element_at(text, anchor)).min()?;
@@ -319,7 +344,7 @@ fn anchor_offset(
         ReadFormat::Text => inner_in_text(view, page, text, anchor),
     });
     match at {
-        Some(at) => Ok(text[..at].chars().count()),
+        Some(at) => Ok((text[..at].chars().count(), None)),
         None => {
             let listed: Vec<&str> = page.anchors.iter().flatten().map(String::as_str).take(12).collect();
             Err(LibraryError::NotFound(format!(
