@@ -40,6 +40,8 @@
 //!   std::vec::Vec", `boost::split`, `QuerySet.update`); a page titled by
 //!   a class and its kind ("QVector Class") is that name, and a call
 //!   heading at the anchor its name spells (QDoc's `qDebug(…)`) is its
+//! - a section's whole title typed as written finds it before pages titled
+//!   alike ("Obsolete Members for QVector")
 
 use std::path::Path;
 
@@ -232,6 +234,66 @@ fn library() -> tempfile::TempDir {
          <h3 class=\"fn\" id=\"QVector\"><a name=\"QVector\"></a>QVector::<span class=\"name\">QVector</span>()</h3><p>Constructs an empty QVector.</p>\
          <h3 class=\"fn\" id=\"dtor.QVector\"><a name=\"dtor.QVector\"></a>QVector::<span class=\"name\">~QVector</span>()</h3><p>Destroys the QVector.</p></body></html>"
             .to_owned(),
+    );
+    // Pages titled alike but for their class, and the class named all over
+    // the reference: a title typed as written finds its page.
+    let members =
+        "<p>The following members are obsolete. They are provided to keep old source code working.</p>";
+    for class in [
+        "QList",
+        "QMap",
+        "QHash",
+        "QSet",
+        "QQueue",
+        "QStack",
+        "QPair",
+        "QLinkedList",
+        "QVarLengthArray",
+        "QByteArray",
+        "QStringList",
+        "QMultiMap",
+    ] {
+        write(
+            en.path(),
+            &format!("{}-obsolete.html", class.to_lowercase()),
+            format!(
+                "<html><head><title>Obsolete Members for {class}</title></head><body><h1 class=\"title\">Obsolete Members for {class}</h1>{members}</body></html>"
+            ),
+        );
+        write(
+            en.path(),
+            &format!("{}-vector.html", class.to_lowercase()),
+            page(
+                &format!("{class} and QVector"),
+                &format!("A {class} converts to a QVector: QVector holds what {class} holds."),
+                &[],
+            ),
+        );
+    }
+    write(
+        en.path(),
+        "qdatastream.html",
+        "<html><head><title>QDataStream Class | Qt Core 5.15.8</title></head><body><h1 class=\"title\">QDataStream Class</h1>\
+         <p>The QDataStream class provides serialization of binary data to a QIODevice.</p>\
+         <h3 class=\"fn\" id=\"QDataStream\"><a name=\"QDataStream\"></a>QDataStream::<span class=\"name\">QDataStream</span>()</h3><p>Constructs a data stream that has no I/O device.</p></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "qdatastream-obsolete.html",
+        format!(
+            "<html><head><title>Obsolete Members for QDataStream</title></head><body><h1 class=\"title\">Obsolete Members for QDataStream</h1>{members}<p>QDataStream::unsetDevice() is obsolete.</p></body></html>"
+        ),
+    );
+    let vector_members: String = (0..40)
+        .map(|i| format!("<p>QVector member {i} of QVector is obsolete: use the QVector replacement.</p>"))
+        .collect();
+    write(
+        en.path(),
+        "qvector-obsolete.html",
+        format!(
+            "<html><head><title>Obsolete Members for QVector</title></head><body><h1 class=\"title\">Obsolete Members for QVector</h1>{members}{vector_members}</body></html>"
+        ),
     );
     write(
         en.path(),
@@ -1057,6 +1119,8 @@ fn check(face: &mut dyn Face, name: &str) {
         // function at the anchor its name spells before the class named
         // like it in another case.
         ("QVector", "/m/qvector", ""),
+        ("Obsolete Members for QVector", "/m/qvector-obsolete", ""),
+        ("Obsolete Members for QDataStream", "/m/qdatastream-obsolete", ""),
         ("qDebug", "/m/qtglobal", "qDebug"),
     ] {
         let r = face.search(query, "en");

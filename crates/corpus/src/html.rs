@@ -702,6 +702,23 @@ fn document_title(doc: &Html) -> Option<String> {
         .find(|n| n.value().as_element().is_some_and(|e| e.name() == "title"))
         .map(|n| collapse_whitespace(&plain_text(n)))
         .filter(|t| !t.is_empty())
+        .or_else(|| header_title(doc))
+}
+
+/// The title a page written as a fragment names in the JSON comment it
+/// starts with (Go's documentation: `<!--{"Title": "The Go Memory
+/// Model", "Path": "/ref/mem"}-->`, no `<head>`); None for any other page.
+fn header_title(doc: &Html) -> Option<String> {
+    let first = doc.tree.root().descendants().find(|n| match n.value() {
+        Node::Comment(_) => true,
+        Node::Text(t) => !t.trim().is_empty(),
+        Node::Element(e) => !matches!(e.name(), "html" | "head" | "body"),
+        _ => false,
+    })?;
+    let Node::Comment(comment) = first.value() else { return None };
+    let header: serde_json::Value = serde_json::from_str(comment.trim()).ok()?;
+    let title = collapse_whitespace(header.get("Title")?.as_str()?);
+    (!title.is_empty()).then_some(title)
 }
 
 fn has_class(el: &Element, class: &str) -> bool {

@@ -16,7 +16,8 @@ use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::{
-    cased_key, defined_key_of_folded, partial_query_keys, symbol_key, symbol_key_of_folded, unqualified_key,
+    cased_key, defined_key_of_folded, partial_query_keys, symbol_key, symbol_key_of_folded,
+    title_key_of_folded, unqualified_key,
 };
 use crate::languages::{edition_languages, is_function_word, query_languages, word_roots};
 use crate::passage::Passage;
@@ -80,6 +81,10 @@ const MESSAGE_WINDOW: usize = 4;
 const MESSAGE_WINDOW_SCORE: Score = DEFINED_SCORE;
 /// Runs of a message looked for, at most.
 const MAX_MESSAGE_WINDOWS: usize = 12;
+/// Bonus for a section whose whole title the query is: about what the
+/// title's words get from BM25, so that a title typed as written comes
+/// before sections holding its words more often.
+const TITLE_SCORE: Score = 1500.0;
 /// Bonus for the sections of a page whose symbol starts the query.
 const PAGE_SYMBOL_SCORE: Score = 40.0;
 /// Field boosts over body.
@@ -679,6 +684,11 @@ fn tier1(
     let defined = defined_key_of_folded(symbol_text);
     for key in std::iter::once(defined.as_str()).chain(asked).filter(|k| !k.is_empty()) {
         tier1.push((Occur::Should, const_term(f.symbol, key, DEFINED_SCORE)));
+    }
+    // The section the query is the whole title of ("Layout Management").
+    let titled = title_key_of_folded(symbol_text);
+    if !titled.is_empty() {
+        tier1.push((Occur::Should, const_term(f.symbol, &titled, TITLE_SCORE)));
     }
     // Every word that says something must match; stopwords only score
     // (unless they are all there is).

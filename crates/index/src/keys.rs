@@ -29,6 +29,11 @@ const PARTIAL_MARK: &str = "\u{4}";
 /// Parts of a qualified name read for its shorter forms, at most (its last ones).
 const MAX_PARTIAL_PARTS: usize = 8;
 
+/// What the key of a section's whole title starts with in the symbol field
+/// ([`title_key`]): a query that is a title as written ("Obsolete Members
+/// for QString", "Layout Management") finds that section.
+const TITLE_MARK: &str = "\u{5}";
+
 /// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
 pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
     format!("{:016x}", section_key_num(edition, path, ordinal))
@@ -150,6 +155,43 @@ pub(crate) fn defined_key_of_folded(folded: &str) -> String {
     if key.is_empty() { key } else { format!("{DEFINED_MARK}{key}") }
 }
 
+/// The key of a section's whole title, its number left out ("19.4.1.",
+/// "F.38.", "第 31 章", "附录 A."), its words as [`defined_key_of_folded`]
+/// reads them; empty for a title of no word.
+pub(crate) fn title_key(title: &str) -> String {
+    title_key_of_folded(&fold(unnumbered(title)))
+}
+
+/// [`title_key`] of a query's text already folded.
+pub(crate) fn title_key_of_folded(folded: &str) -> String {
+    let defined = defined_key_of_folded(folded);
+    defined.strip_prefix(DEFINED_MARK).map(|words| format!("{TITLE_MARK}{words}")).unwrap_or_default()
+}
+
+/// A title without the number it starts with: `19.4.1. Memory`, `F.38.
+/// postgres_fdw`, `第 31 章 回归测试`, `附录 A. 错误代码` lose it; a title that is
+/// all number keeps it.
+fn unnumbered(title: &str) -> &str {
+    let t = title.trim_start();
+    let rest = if let Some(chapter) = t.strip_prefix('第') {
+        chapter.trim_start().trim_start_matches(|c: char| c.is_ascii_digit()).trim_start().strip_prefix('章')
+    } else if let Some(appendix) = t.strip_prefix("附录") {
+        let a = appendix.trim_start();
+        a.strip_prefix(|c: char| c.is_ascii_uppercase()).map(|r| r.trim_start_matches('.'))
+    } else {
+        let letter = t.strip_prefix(|c: char| c.is_ascii_uppercase()).filter(|r| r.starts_with('.'));
+        let digits = letter.unwrap_or(t);
+        let after = digits.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        (after.len() < digits.len() && digits.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+            .then_some(after)
+            .filter(|r| r.starts_with(char::is_whitespace))
+    };
+    match rest.map(str::trim_start) {
+        Some(r) if !r.is_empty() => r,
+        _ => t,
+    }
+}
+
 /// True for the key of a defined term.
 pub(crate) fn is_defined_key(key: &str) -> bool {
     key.starts_with(DEFINED_MARK)
@@ -199,6 +241,26 @@ mod tests {
         // A long name: its last parts only, so its keys stay few.
         let long: Vec<String> = (0..40).map(|i| format!("p{i}")).collect();
         assert!(partial_keys(&long.join(".")).len() <= 2 * MAX_PARTIAL_PARTS);
+    }
+
+    #[test]
+    fn a_title_is_keyed_by_its_words_without_its_number() {
+        assert_eq!(
+            title_key("Obsolete Members for QString"),
+            title_key_of_folded(&fold("obsolete members for QString"))
+        );
+        for (numbered, bare) in [
+            ("19.4.1. Memory", "Memory"),
+            ("F.38. postgres_fdw", "postgres_fdw"),
+            ("第 31 章 回归测试", "回归测试"),
+            ("附录 A. PostgreSQL错误代码", "PostgreSQL错误代码"),
+            ("2 Getting Started", "Getting Started"),
+        ] {
+            assert_eq!(title_key(numbered), title_key(bare), "{numbered}");
+        }
+        assert_ne!(title_key("9.6"), "");
+        assert_ne!(title_key("Memory"), defined_key("Memory"));
+        assert_eq!(title_key("—"), "");
     }
 
     #[test]

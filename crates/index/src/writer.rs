@@ -16,7 +16,7 @@ use crate::error::IndexError;
 use crate::index::{Index, Shared};
 use crate::keys::{
     cased_key, defined_key, is_defined_key, partial_keys, section_key, section_key_num, symbol_key,
-    unqualified_key,
+    title_key, unqualified_key,
 };
 use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
@@ -434,6 +434,10 @@ impl Writer {
                 doc.add_text(f.anchor, anchor);
             }
             doc.add_text(f.title, &section.title);
+            let titled = title_key(&section.title);
+            if !titled.is_empty() {
+                doc.add_text(f.symbol, &titled);
+            }
             // What the page says it is (a reference page's purpose line,
             // a Markdown page's frontmatter description) is searched as the
             // lead section's title too; the heading stays what is shown. A

@@ -1317,3 +1317,32 @@ fn methods_repeated_on_another_type_are_no_copy_but_a_page_under_two_names_is() 
     assert!(!listing("/rust/primitive.str") && !listing("/rust/struct.String"));
     assert!(!listing("/rust/a.struct.HashMap") && listing("/rust/b.struct.HashMap"));
 }
+
+/// Go's documentation is written as fragments: a JSON comment naming the
+/// title, no `<head>`, `<h2>`s for its parts. The page is titled by the
+/// comment and each `<h2>` is a section at its id.
+#[test]
+fn a_fragment_is_titled_by_the_json_comment_it_starts_with() {
+    let html = r##"<!--{
+	"Title": "The Go Memory Model",
+	"Subtitle": "Version of June 6, 2022",
+	"Path": "/ref/mem"
+}-->
+
+<style>p.rule { font-style: italic; }</style>
+<h2 id="introduction">Introduction</h2><p>The Go memory model specifies conditions.</p>
+<h3 id="advice">Advice</h3><p>Serialize access.</p>
+<h2 id="model">Memory Model</h2><p>The memory model describes requirements.</p>"##;
+    let page = html_to_page(html.as_bytes(), "go_mem.html", "/go").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "The Go Memory Model");
+    let got = anchored_titles(&page);
+    assert!(
+        got.contains(&(Some("introduction"), "Introduction"))
+            && got.contains(&(Some("model"), "Memory Model")),
+        "{got:?}"
+    );
+    // A comment that is no such header names nothing.
+    let plain = "<!-- generated --><h2 id=\"a\">Alpha</h2><p>x</p><h2 id=\"b\">Beta</h2><p>y</p>";
+    assert_ne!(html_to_page(plain.as_bytes(), "frag.html", "/go").unwrap().title, "generated");
+}
