@@ -785,3 +785,29 @@ fn add_counts_the_links_and_check_lists_those_the_source_breaks() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("installed: app@1/en"), "{out:?}");
 }
+
+#[test]
+fn an_edition_is_labelled_with_its_project_as_its_pages_spell_it() {
+    let lib = Lib::new();
+    let docs = lib.dir.path().join("site");
+    std::fs::create_dir_all(&docs).unwrap();
+    for (file, title) in [
+        ("index.html", "MkDocs"),
+        ("deploy.html", "Deploying - MkDocs"),
+        ("yml.html", "mkdocs.yml reference"),
+    ] {
+        let html = format!(
+            "<html><head><title>{title}</title></head><body><h1>{title}</h1><p>Words.</p></body></html>"
+        );
+        std::fs::write(docs.join(file), html).unwrap();
+    }
+    lib.ok(&["add", docs.to_str().unwrap(), "--project", "mkdocs", "--version", "1.4", "--locale", "en"]);
+    let other = lib.dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("index.md"), "# Home\n\nWords.\n").unwrap();
+    lib.ok(&["add", other.to_str().unwrap(), "--project", "tool", "--version", "2", "--locale", "en"]);
+    let list = lib.json(&["list"]);
+    let labels: Vec<&str> =
+        list["editions"].as_array().unwrap().iter().map(|e| e["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"MkDocs 1.4") && labels.contains(&"Tool 2"), "{list}");
+}

@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 14] = [
+const SKIP_CLASSES: [&str; 21] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -302,6 +302,15 @@ const SKIP_CLASSES: [&str; 14] = [
     // tooltip after a signature.
     "test-arrow",
     "notable-traits",
+    // Sphinx viewcode's "[source]" beside an entry and "[docs]" beside the code.
+    "viewcode-link",
+    "viewcode-back",
+    // mandoc's header and footer lines (`file(3tcl) | Tcl Built-In Commands`).
+    "head-ltitle",
+    "head-vol",
+    "head-rtitle",
+    "foot-date",
+    "foot-os",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -494,6 +503,11 @@ pub(crate) fn convert(
     // So does the page a site shows for a missing page (MkDocs' and
     // Sphinx themes' `404.html`: "Page not found" and the theme around it).
     page.listing |= paths::file_stem(rel_file) == "404";
+    // So do the source listings Sphinx's viewcode writes beside the
+    // documentation (`_modules/django/core/management/base.html`, "Source
+    // code for django.core.management.base").
+    page.listing |=
+        rel_file.split('/').any(|part| part == "_modules") && page.title.starts_with("Source code for ");
     Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
 }
 
@@ -2223,6 +2237,11 @@ impl<'p> Converter<'_, 'p> {
         if code.trim().is_empty() {
             return;
         }
+        // The ids inside it (Sphinx viewcode's `<div class="viewcode-block"
+        // id="BaseCommand">`) stay where links land, before it.
+        for id in node.descendants().skip(1).filter_map(|d| d.value().as_element()?.id()).take(MAX_CODE_IDS) {
+            self.keep_id(id);
+        }
         let longest = longest_run(code, '`');
         let fence = "`".repeat(longest.max(2) + 1);
         let language = code_language(node).unwrap_or_default();
@@ -2321,7 +2340,7 @@ impl<'p> Converter<'_, 'p> {
                     let mut row_id = el.id().map(anchor_tag);
                     for cell in child.children() {
                         let Some(ce) = cell.value().as_element() else { continue };
-                        if ce.name() != "td" && ce.name() != "th" {
+                        if (ce.name() != "td" && ce.name() != "th") || is_skipped(ce) {
                             continue;
                         }
                         all_th &= ce.name() == "th";
@@ -2686,6 +2705,9 @@ fn lays_out_sections(list: NodeRef<'_, Node>) -> bool {
         li.descendants().any(|d| d.value().as_element().is_some_and(|e| heading_level(e).is_some()))
     })
 }
+
+/// Ids inside one code block kept as anchors before it, at most.
+const MAX_CODE_IDS: usize = 200;
 
 /// Languages a code block's class may name that say nothing of its code.
 const NO_LANGUAGES: [&str; 5] = ["default", "none", "text", "plain", "plaintext"];

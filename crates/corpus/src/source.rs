@@ -144,6 +144,24 @@ pub struct PageEntry {
 }
 
 impl Spooled {
+    /// How the pages' titles spell `name` as a word (`PostgreSQL` and
+    /// `MkDocs` for `postgresql` and `mkdocs`): the commonest spelling, the
+    /// first of equals; None when no title has it.
+    pub fn spelling_in_titles(&self, name: &str) -> Option<String> {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for entry in &self.entries {
+            let words = entry.title.split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')));
+            for word in words.map(|w| w.trim_matches('.')).filter(|w| w.eq_ignore_ascii_case(name)) {
+                match counts.iter_mut().find(|(w, _)| *w == word) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((word, 1)),
+                }
+            }
+        }
+        let most = counts.iter().map(|(_, n)| *n).max()?;
+        counts.iter().find(|(_, n)| *n == most).map(|(w, _)| (*w).to_owned())
+    }
+
     /// The pages' table, sorted by path.
     pub fn entries(&self) -> &[PageEntry] {
         &self.entries

@@ -1346,3 +1346,40 @@ fn a_fragment_is_titled_by_the_json_comment_it_starts_with() {
     let plain = "<!-- generated --><h2 id=\"a\">Alpha</h2><p>x</p><h2 id=\"b\">Beta</h2><p>y</p>";
     assert_ne!(html_to_page(plain.as_bytes(), "frag.html", "/go").unwrap().title, "generated");
 }
+
+/// Sphinx's viewcode: an entry's "[source]" link is no part of its title; the
+/// source listing it leads to ranks with the listings, keeps the ids links
+/// land on inside its code, and loses its "[docs]" links. mandoc's header
+/// line is no part of a manual page.
+#[test]
+fn viewcode_listings_and_mandoc_headers_are_no_text_of_the_docs() {
+    let entry = r##"<html><head><title>Shortcuts</title></head><body><div class="body"><section id="shortcuts"><h1>Shortcuts</h1>
+<dl class="py function"><dt class="sig sig-object py" id="django.shortcuts.get_object_or_404"><code class="sig-name descname"><span class="pre">get_object_or_404</span></code>(<em>klass</em>)<a class="reference internal" href="_modules/django/shortcuts.html#get_object_or_404"><span class="viewcode-link"><span class="pre">[source]</span></span></a></dt>
+<dd><p>Calls get() on a given model manager.</p></dd></dl></section></div></body></html>"##;
+    let page = html_to_page(entry.as_bytes(), "shortcuts.html", "/dj").unwrap();
+    assert!(
+        page.sections.iter().any(|s| s.title == "get_object_or_404(klass)"),
+        "{:?}",
+        anchored_titles(&page)
+    );
+    assert!(!page.markdown.contains("[source]"), "{}", page.markdown);
+    let source = r##"<html><head><title>django.shortcuts — Django 3.2 documentation</title></head><body><div class="body"><h1>Source code for django.shortcuts</h1>
+<div class="highlight"><pre><span></span><span class="kn">import</span> <span class="nn">os</span>
+<div class="viewcode-block" id="get_object_or_404"><a class="viewcode-back" href="../../shortcuts.html#django.shortcuts.get_object_or_404">[docs]</a><span class="k">def</span> <span class="nf">get_object_or_404</span><span class="p">(</span><span class="n">klass</span><span class="p">):</span>
+    <span class="k">return</span> <span class="n">klass</span></div></pre></div></div></body></html>"##;
+    let page = html_to_page(source.as_bytes(), "_modules/django/shortcuts.html", "/dj").unwrap();
+    assert!(page.listing);
+    assert!(page.markdown.contains("<a id=\"get_object_or_404\"></a>"), "{}", page.markdown);
+    assert!(
+        page.markdown.contains("def get_object_or_404(klass):") && !page.markdown.contains("[docs]"),
+        "{}",
+        page.markdown
+    );
+    let man = r##"<html><head><title>after(3tcl)</title></head><body>
+<table class="head"><tr><td class="head-ltitle">after(3tcl)</td><td class="head-vol">Tcl Built-In Commands</td><td class="head-rtitle">after(3tcl)</td></tr></table>
+<div class="manual-text"><section class="Sh"><h1 class="Sh" id="NAME">NAME</h1><p>after - Execute a command after a time delay</p></section></div>
+<table class="foot"><tr><td class="foot-date">8.6.13</td><td class="foot-os">Tcl</td></tr></table></body></html>"##;
+    let page = html_to_page(man.as_bytes(), "TclCmd/after.htm", "/tcl").unwrap();
+    assert!(!page.text.contains("Built-In") && !page.text.contains("8.6.13"), "{}", page.text);
+    assert!(page.text.contains("after - Execute a command after a time delay"), "{}", page.text);
+}

@@ -512,8 +512,8 @@ fn edition_aliases(
 }
 
 /// The record to commit: each field from the flags, else the recorded
-/// edition, else the source (the docset's name as label, or
-/// `Project version`). Pages and sections are counted when indexing.
+/// edition, else the source (the docset's name as label, or the project
+/// as its pages' titles spell it and the version: `PostgreSQL 18`). Pages and sections are counted when indexing.
 fn edition_record(
     placement: &Placement,
     spec: &EditionSpec,
@@ -525,7 +525,11 @@ fn edition_record(
     let existing = existing.as_ref();
     let label = spec.label.clone().or(existing.map(|e| e.label.clone())).unwrap_or_else(|| match docset {
         Some(d) => d.name.clone(),
-        None => format!("{} {}", title_case(&id.project), id.version),
+        // The project as its pages spell it (`PostgreSQL 18`, `MkDocs 1.4`).
+        None => {
+            let name = ingested.spelling_in_titles(&id.project).unwrap_or_else(|| title_case(&id.project));
+            format!("{name} {}", id.version)
+        }
     });
     EditionRecord {
         id: id.to_string(),
