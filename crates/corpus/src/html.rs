@@ -1523,6 +1523,17 @@ struct Inline {
 }
 
 impl Inline {
+    /// Escapes a `!` the Markdown ends with, which a link written next would
+    /// turn into an image (rustdoc's `impl !Send for Demand`).
+    fn bang_before_link(&mut self) {
+        let bangs = self.md.len() - self.md.trim_end_matches('!').len();
+        let escaped = self.md[..self.md.len() - bangs].ends_with('\\');
+        if bangs > 0 && !(bangs == 1 && escaped) {
+            self.md.pop();
+            self.md.push_str("\\!");
+        }
+    }
+
     fn space(&mut self) {
         if !self.md.is_empty() && !self.md.ends_with([' ', '\n']) {
             self.md.push(' ');
@@ -2427,6 +2438,7 @@ impl<'p> Converter<'_, 'p> {
                 match sole_link(node).filter(|h| !own_fragment(h)).and_then(|href| self.rewrite_link(href)) {
                     Some(url) => {
                         let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
+                        out.bang_before_link();
                         out.md.push_str(&format!("[{span}]({url})"));
                     }
                     None => out.md.push_str(&span),
@@ -2520,6 +2532,7 @@ impl<'p> Converter<'_, 'p> {
         match el.attr("href").filter(|_| !unlinked).and_then(|h| self.rewrite_link(h)) {
             Some(url) if !md.contains('\n') => {
                 let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
+                out.bang_before_link();
                 out.md.push_str(&format!("[{md}]({url})"));
             }
             _ => out.md.push_str(md),

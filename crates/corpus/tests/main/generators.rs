@@ -1383,3 +1383,28 @@ fn viewcode_listings_and_mandoc_headers_are_no_text_of_the_docs() {
     assert!(!page.text.contains("Built-In") && !page.text.contains("8.6.13"), "{}", page.text);
     assert!(page.text.contains("after - Execute a command after a time delay"), "{}", page.text);
 }
+
+/// A `!` right before a link (rustdoc's negative impls, `impl !Send for
+/// Demand`) stays text: the Markdown escapes it, so no image is made of it.
+#[test]
+fn a_bang_before_a_link_is_no_image() {
+    let html = r##"<html><head><title>Demand</title></head><body><h1>Demand</h1>
+<p>impl !<a href="../marker/trait.Send.html">Send</a> for Demand, and Wow!!<a href="x.html">this</a>.</p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "any/struct.Demand.html", "/rust").unwrap();
+    assert!(
+        page.markdown.contains("impl \\![Send](/rust/marker/trait.Send) for Demand"),
+        "{}",
+        page.markdown
+    );
+    assert!(page.markdown.contains("Wow!\\![this](/rust/any/x)"), "{}", page.markdown);
+    let links = PageLinks {
+        prefix: "/rust",
+        source_file: "any/struct.Demand.html",
+        anchors: &[],
+        title: Some(&page.title),
+        pages: None,
+        others: None,
+    };
+    let html = markdown_to_html(&page.markdown, links);
+    assert!(!html.contains("<img") && html.contains("impl !<a"), "{html}");
+}
