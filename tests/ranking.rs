@@ -225,6 +225,25 @@ fn library() -> tempfile::TempDir {
          <dd><p>Which fields to update when saving, as an update query would.</p></dd></dl></section></div></body></html>"
             .to_owned(),
     );
+    let read_csv = "<pre>&gt;&gt;&gt; df = pd.read_csv('data.csv')</pre>";
+    write(
+        en.path(),
+        "pandas.read_csv.html",
+        format!(
+            "<html><head><title>pandas.read_csv</title></head><body><div class=\"body\"><section id=\"pandas-read-csv\"><h1>pandas.read_csv</h1>\
+         <dl class=\"py function\"><dt class=\"sig sig-object py\" id=\"pandas.read_csv\"><span class=\"sig-prename descclassname\">pandas.</span><code class=\"sig-name descname\"><span class=\"pre\">read_csv</span></code>(<em>filepath</em>)</dt>\
+         <dd><p>Read a comma-separated values file into a table. Also supports optionally iterating or breaking of the file into chunks, with many parameters for the separators, the header, the index column, the types of the columns and what counts as missing.</p>{read_csv}</dd></dl></section></div></body></html>"
+        ),
+    );
+    write(
+        en.path(),
+        "io-guide.html",
+        page(
+            "IO tools",
+            "Use pd.read_csv to read: pd.read_csv(path), then pd.read_csv again; pd.read_csv with chunks.",
+            &[],
+        ),
+    );
     write(
         en.path(),
         "qvector.html",
@@ -1115,6 +1134,8 @@ fn check(face: &mut dyn Face, name: &str) {
         ("boost::split", "/m/split", ""),
         ("QuerySet.update", "/m/querysets", "django.db.models.query.QuerySet.update"),
         ("models.QuerySet.update", "/m/querysets", "django.db.models.query.QuerySet.update"),
+        // Behind the alias code imports it as.
+        ("pd.read_csv", "/m/pandas.read_csv", "pandas.read_csv"),
         // A class by its name before its constructors and destructor; a
         // function at the anchor its name spells before the class named
         // like it in another case.

@@ -489,6 +489,15 @@ fn is_chrome(el: &Element, tally: &Tally) -> bool {
 fn is_named_chrome(el: &Element, is_link: bool) -> bool {
     let names = el.classes().chain(el.id());
     for name in names {
+        // A block of links to the previous and the next page (the pydata
+        // and furo themes' `prev-next-area`, `prev-next-footer`).
+        if holds_ignore_case(name, "prev") && holds_ignore_case(name, "next") {
+            let words: Vec<String> = name_words(name, is_link).collect();
+            let prev = words.iter().any(|w| w == "prev" || w == "previous");
+            if prev && words.iter().any(|w| w == "next") && words.len() <= 4 {
+                return true;
+            }
+        }
         // Most names hold none of the words: no need to split them.
         if name == "sidebar" || !has_chrome_part(name) {
             continue;
@@ -546,6 +555,11 @@ fn starts_trailing(text: &str) -> bool {
     TRAILING_STARTS
         .iter()
         .any(|s| text.as_bytes().get(..s.len()).is_some_and(|head| head.eq_ignore_ascii_case(s.as_bytes())))
+}
+
+/// Whether `name` holds `part` (lower case ASCII) in any case.
+fn holds_ignore_case(name: &str, part: &str) -> bool {
+    name.as_bytes().windows(part.len()).any(|w| w.eq_ignore_ascii_case(part.as_bytes()))
 }
 
 /// Whether `name` holds one of [`CHROME_NAME_PARTS`] in any case, in one pass.
@@ -733,6 +747,7 @@ mod tests {
         assert_eq!(words("skip-link"), ["skip", "link"]);
         assert_eq!(name_words("md-skip", true).collect::<Vec<_>>(), ["md", "skip"]);
         assert!(has_chrome_part("bottomNav") && has_chrome_part("BREADCRUMBS"));
+        assert!(holds_ignore_case("prev-NEXT-area", "next") && !holds_ignore_case("nex", "next"));
         assert!(!has_chrome_part("literal") && !has_chrome_part("sect1"));
     }
 

@@ -1282,6 +1282,11 @@ fn collect_text(node: NodeRef<'_, Node>, out: &mut String, skip_chrome: bool) {
                     }
                 }
                 Node::Element(e) if e.name() == "br" => out.push('\n'),
+                // (As `inline` writes them: docutils' classifier, gi-docgen's separator.)
+                Node::Element(e) if e.name() == "span" && has_class(e, "classifier") => out.push_str(" : "),
+                Node::Element(e) if e.name() == "span" && has_class(e, "sep") && !n.has_children() => {
+                    out.push('.')
+                }
                 _ => {}
             }
         }
@@ -2456,6 +2461,13 @@ impl<'p> Converter<'_, 'p> {
                 self.wrapped(node, out, "*", depth)
             }
             "strong" | "b" => self.wrapped(node, out, "**", depth),
+            // What a stylesheet writes between parts (docutils' `name : type`
+            // in a parameter list, gi-docgen's `Gtk.Widget.show`) is text.
+            "span" if has_class(el, "classifier") => {
+                out.push_text(" : ");
+                self.inline_children(node, out, depth);
+            }
+            "span" if has_class(el, "sep") && !node.has_children() => out.push_text("."),
             "a" => self.link(node, el, out, depth),
             "img" => self.image(el, out),
             "br" => {

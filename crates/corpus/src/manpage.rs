@@ -23,10 +23,7 @@ const MAX_NAME_BYTES: usize = 100;
 /// sections after the lead is titled NAME and holds one line of
 /// `names - purpose`.
 pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
-    let section = sections.iter().skip(1).take(NAME_WITHIN).find(|s| {
-        let title = s.title.trim();
-        title == "NAME" || title == "Name"
-    })?;
+    let section = sections.iter().skip(1).take(NAME_WITHIN).find(|s| is_name_heading(&s.title))?;
     let text = section.text.trim();
     let text = text.strip_prefix(section.title.trim()).unwrap_or(text);
     if text.len() > 2 * MAX_LINE_BYTES {
@@ -50,6 +47,37 @@ pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
         return None;
     }
     Some((commands(&names), purpose.to_owned()))
+}
+
+/// What manual pages title their NAME section, in the languages they are
+/// translated to (manpages-zh's 名称, manpages-fr's NOM…).
+const NAME_HEADINGS: [&str; 13] = [
+    "NAME",
+    "名称",
+    "名字",
+    "名前",
+    "이름",
+    "NOM",
+    "NOMBRE",
+    "NOME",
+    "BEZEICHNUNG",
+    "NAAM",
+    "ИМЯ",
+    "НАЗВАНИЕ",
+    "NAZWA",
+];
+
+/// Whether a heading titles a manual page's NAME section, in any case, alone
+/// or with its translation in brackets (`NAME(名称)`, `名称 (NAME)`).
+fn is_name_heading(title: &str) -> bool {
+    let named = |t: &str| {
+        let t = t.trim();
+        NAME_HEADINGS.iter().any(|n| t.to_uppercase() == *n || t == *n)
+    };
+    let title = title.trim();
+    let outside: String = title.split(['(', '（']).next().unwrap_or("").to_owned();
+    let inside = title.split(['(', '（']).nth(1).map(|r| r.trim_end_matches([')', '）']));
+    named(title) || named(&outside) || inside.is_some_and(named)
 }
 
 /// The commands a page names, as symbols: each name, and a suite's command
@@ -147,6 +175,13 @@ mod tests {
         let (symbols, description) = name_line(&sections).unwrap();
         assert_eq!(symbols.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["gzip", "gunzip", "zcat"]);
         assert_eq!(description, "compress or expand files");
+        // Translated pages: manpages-zh's 名称, a heading with its translation.
+        for title in ["名称", "NAME(名称)", "名称 (NAME)", "Nom", "ИМЯ"] {
+            let sections = [lead(), section(title, &format!("{title} ls - 列出目录内容"))];
+            let (symbols, description) = name_line(&sections).unwrap_or_else(|| panic!("{title}"));
+            assert_eq!((symbols[0].name.as_str(), description.as_str()), ("ls", "列出目录内容"), "{title}");
+        }
+        assert!(!is_name_heading("名称空间") && !is_name_heading("Names"));
     }
 
     #[test]

@@ -58,6 +58,10 @@ const PARTIAL_SHARE: Score = 0.7;
 /// name's own, where the manual qualifies it less (`HashMap::insert` for
 /// `std::collections::HashMap::insert`): above its last part alone.
 const ENDING_SHARE: Score = 0.6;
+/// What a name typed behind a short alias (`pd.read_csv`) scores where the
+/// manual declares it without (`pandas.read_csv`, `read_csv`), over the
+/// name's own: below the forms the manual writes.
+const ALIAS_SHARE: Score = 0.5;
 /// What a name declared with the case the query types it in adds, over
 /// the score of the name (`-O` before `-o` for `python -O`): more than BM25
 /// tells apart sections declaring names that fold alike, far less than
@@ -807,7 +811,35 @@ fn symbol_query(f: &Fields, (key, as_typed): (&str, Option<&str>), score: Score)
         clauses
             .push((Occur::Should, const_term(f.symbol, &unqualified_key(&cased), share * UNQUALIFIED_SHARE)));
     }
+    // A name behind the short alias code imports it as (`pd.read_csv`,
+    // `np.array`, `df.merge`): the name as the manual declares it, or the
+    // last part of one.
+    if let Some(rest) = alias_rest(key) {
+        let share = score * ALIAS_SHARE;
+        clauses.push((Occur::Should, const_term(f.symbol, rest, share)));
+        clauses
+            .push((Occur::Should, const_term(f.symbol, &unqualified_key(rest), share * UNQUALIFIED_SHARE)));
+        for partial in partial_query_keys(rest) {
+            clauses.push((Occur::Should, const_term(f.symbol, &partial, share * PARTIAL_SHARE)));
+        }
+    }
     Box::new(BooleanQuery::new(clauses))
+}
+
+/// Longest alias a name is written behind (`pd`, `np`, `plt`, `df`).
+const MAX_ALIAS_CHARS: usize = 3;
+
+/// What follows a short alias in a symbol key (`read_csv` of `pd.read_csv`,
+/// `random.rand` of `np.random.rand`); None when the key starts with no
+/// such alias (`os.path` has one: `path`, found only as a last part).
+fn alias_rest(key: &str) -> Option<&str> {
+    let (alias, rest) = key.split_once('.')?;
+    let short =
+        (1..=MAX_ALIAS_CHARS).contains(&alias.len()) && alias.chars().all(|c| c.is_ascii_alphabetic());
+    (short
+        && rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && is_ascii_name(rest.split('.').next()?))
+    .then_some(rest)
 }
 
 /// A question's names, each scoring the sections defining it, when the
@@ -1505,6 +1537,16 @@ fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[T
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_behind_a_short_alias_are_their_rest() {
+        assert_eq!(alias_rest("pd.read_csv"), Some("read_csv"));
+        assert_eq!(alias_rest("np.random.rand"), Some("random.rand"));
+        assert_eq!(alias_rest("df.merge"), Some("merge"));
+        for key in ["pandas.read_csv", "read_csv", "pd.", "a1.b", "pd.2x", ".npmrc", "pd::read"] {
+            assert_eq!(alias_rest(key), None, "{key}");
+        }
+    }
 
     #[test]
     fn functions_named_as_erlang_writes_them_are_module_members() {

@@ -28,6 +28,11 @@ const APPENDIX_WEIGHT: u64 = 90;
 /// SQLite's "Write-Ahead Logging" above "1. Overview").
 const EMPTY_WEIGHT: u64 = 60;
 
+/// A member's summary that sends the reader to its description elsewhere
+/// (rustdoc's copy of `Iterator::collect` on every iterator's page, ending
+/// "Read more"): the description comes first for the same match.
+const SUMMARY_WEIGHT: u64 = 70;
+
 /// Below this a weight marks a listing (see [`LISTING_WEIGHT`]).
 pub(crate) fn is_listing(weight: u64) -> bool {
     weight <= LISTING_WEIGHT
@@ -50,6 +55,9 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
     if section.anchor.is_some() && is_empty(section) {
         return EMPTY_WEIGHT;
     }
+    if summarizes_elsewhere(section) || inherited(section) {
+        return SUMMARY_WEIGHT;
+    }
     // A one-page manual's appendices are sections of it (Texinfo's
     // "Appendix B Major Differences From The Bourne Shell").
     if is_appendix(&page.title)
@@ -59,6 +67,29 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
         return APPENDIX_WEIGHT;
     }
     FULL_WEIGHT
+}
+
+/// True for a section of members a type inherits, each a summary of the
+/// member its ancestor documents (gi-docgen's "Properties inherited from
+/// GtkWidget (34)", Javadoc's "Methods inherited from class
+/// java.lang.Object", rustdoc's "Methods from Deref<Target = str>")
+/// ([`SUMMARY_WEIGHT`]).
+fn inherited(section: &Section) -> bool {
+    let says = |t: &String| {
+        let t = t.to_lowercase();
+        t.contains(" inherited from ") || t.starts_with("methods from deref")
+    };
+    section.anchor.is_some() && (says(&section.title) || section.breadcrumb.iter().skip(1).any(says))
+}
+
+/// True for a section whose text ends with a "Read more" link to another
+/// page ([`SUMMARY_WEIGHT`]).
+fn summarizes_elsewhere(section: &Section) -> bool {
+    let md = section.markdown.trim_end();
+    let Some(target) = md.strip_suffix(')').and_then(|rest| rest.rsplit_once("](")) else { return false };
+    let (before, url) = target;
+    let text = before.rsplit_once('[').map_or("", |(_, t)| t);
+    text.trim().eq_ignore_ascii_case("read more") && !url.starts_with('#')
 }
 
 /// Least text (letters and digits) of a section [`mostly_links`] may call a
@@ -274,6 +305,29 @@ pub(crate) mod tests {
             markdown: String::new(),
             text: format!("{title}\nWhat it says."),
         }
+    }
+
+    #[test]
+    fn a_summary_sending_the_reader_elsewhere_weighs_less() {
+        let chars = page("/rust/iter/struct.Chars", "Struct std::str::Chars");
+        let mut copy = section(Some("method.collect"), "fn collect<B>(self) -> B");
+        copy.markdown = "Transforms an iterator into a collection. [Read more](/rust/iter/trait.Iterator#method.collect)\n".into();
+        assert_eq!(section_weight(&chars, &copy), SUMMARY_WEIGHT);
+        let mut own = section(Some("method.as_str"), "pub fn as_str(&self) -> &str");
+        own.markdown =
+            "Views the underlying data. See [Read more](#method.next) and [the guide](/rust/guide).\n".into();
+        assert_eq!(section_weight(&chars, &own), FULL_WEIGHT);
+        own.markdown = "Views the underlying data. [Read more](#method.next)\n".into();
+        assert_eq!(section_weight(&chars, &own), FULL_WEIGHT);
+        // Members a type inherits, each under the heading that says so.
+        let gtk = page("/gtk/class.Button", "Gtk.Button");
+        let mut member = section(Some("can-focus"), "Gtk.Widget:can-focus");
+        member.breadcrumb = vec!["Gtk.Button".into(), "Properties inherited from GtkWidget (34)".into()];
+        assert_eq!(section_weight(&gtk, &member), SUMMARY_WEIGHT);
+        let deref = section(Some("deref-methods-str"), "Methods from Deref<Target = str>");
+        assert_eq!(section_weight(&chars, &deref), SUMMARY_WEIGHT);
+        let own = section(Some("inheritance"), "Inheritance");
+        assert_eq!(section_weight(&gtk, &own), FULL_WEIGHT);
     }
 
     #[test]

@@ -1408,3 +1408,23 @@ fn a_bang_before_a_link_is_no_image() {
     let html = markdown_to_html(&page.markdown, links);
     assert!(!html.contains("<img") && html.contains("impl !<a"), "{html}");
 }
+
+/// What a stylesheet writes between parts is text: numpydoc's parameter
+/// `fillchar : str, default ' '` (docutils' `span.classifier`) and
+/// gi-docgen's `Gtk.Widget.show` (empty `span.sep`s). A pydata-theme
+/// page's previous / next links are no part of it.
+#[test]
+fn separators_a_stylesheet_writes_are_text_and_prev_next_links_go() {
+    let html = r##"<html><head><title>pandas.Series.str.pad</title></head><body><main>
+<h1><a href="#">Gtk</a><span class="sep"></span><a href="#">Widget</a><span class="sep"></span>show</h1>
+<dl class="field-list"><dt class="field-odd">Parameters</dt><dd><dl>
+<dt><strong>fillchar</strong><span class="classifier">str, default ' '</span></dt><dd><p>Additional character for filling.</p></dd></dl></dd></dl>
+<div class="prev-next-area"><a class="left-prev" href="a.html"><p class="prev-next-subtitle">previous</p><p class="prev-next-title">pandas.Series.str.pad</p></a>
+<a class="right-next" href="b.html"><p class="prev-next-subtitle">next</p><p class="prev-next-title">pandas.Series.str.zfill</p></a></div>
+</main></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "method.Widget.show.html", "/gtk").unwrap();
+    assert_eq!(page.title, "Gtk.Widget.show");
+    assert!(page.text.contains("fillchar : str, default ' '"), "{}", page.text);
+    assert!(page.markdown.contains("**fillchar** : str, default ' '"), "{}", page.markdown);
+    assert!(!page.text.contains("zfill") && !page.text.contains("previous"), "{}", page.text);
+}
