@@ -563,7 +563,8 @@ fn names_defined(
     let entries =
         if crate::texinfo::is_texinfo(mark) { crate::texinfo::index_symbols(root) } else { Vec::new() };
     let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-    let terms = term_symbols(root).into_iter().chain(haddock_symbols(root, title));
+    let terms =
+        term_symbols(root).into_iter().chain(haddock_symbols(root, title)).chain(separated_names(root));
     for symbol in terms.chain(tag_symbols(root)).chain(entries) {
         if named.insert(symbol.name.clone()) {
             symbols.push(symbol);
@@ -999,8 +1000,9 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         };
         let (skipped, caption) = placement(node, root, chrome);
         // A heading with no text (an anchor target, an emptied permalink)
-        // starts nothing, nor does the caption of a list of contents.
-        if captions_contents(node) {
+        // starts nothing, nor does the caption of a list of contents, nor a
+        // label over the page's title (gi-docgen's `<header><h3>Method</h3><h1>`).
+        if captions_contents(node) || labels_title(node) {
             continue;
         }
         if skipped || is_skipped(el) {
@@ -1422,6 +1424,33 @@ fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         }
     }
     entries.symbols
+}
+
+/// The name a page's `<h1>` writes in parts a stylesheet separates
+/// (gi-docgen's `Gtk<span class="sep"></span>Window:title`, shown
+/// `Gtk.Window:title`), both as shown and as C writes it, its parts joined
+/// (`GtkWindow:title`, `GtkAlign`): the page's own names.
+fn separated_names(root: NodeRef<'_, Node>) -> Vec<Symbol> {
+    let is_sep = |n: &NodeRef<'_, Node>| {
+        n.value().as_element().is_some_and(|e| e.name() == "span" && has_class(e, "sep")) && !n.has_children()
+    };
+    let Some(h1) = root.descendants().find(|n| {
+        n.value().as_element().is_some_and(|e| e.name() == "h1") && n.children().any(|c| is_sep(&c))
+    }) else {
+        return Vec::new();
+    };
+    let shown = heading_text(h1);
+    let mut joined = String::new();
+    for child in h1.children().filter(|c| !is_sep(c)) {
+        collect_text(child, &mut joined, true);
+    }
+    let joined = collapse_whitespace(&joined);
+    let named = |t: &str| !t.is_empty() && t.len() <= 100 && !t.contains(char::is_whitespace);
+    [shown, joined]
+        .into_iter()
+        .filter(|t| named(t))
+        .map(|name| Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: None })
+        .collect()
 }
 
 /// Haddock's definitions (`<a id="v:insert" class="def">insert</a>`,
@@ -2712,6 +2741,23 @@ fn captioned_contents(node: NodeRef<'_, Node>) -> Option<Option<NodeRef<'_, Node
     let first = node.children().find(|c| c.value().is_element()).filter(is_heading);
     let headings = node.descendants().skip(1).filter(is_heading).count();
     (headings == usize::from(first.is_some())).then_some(first)
+}
+
+/// Whether a heading is a label over the title its `<header>` holds: an
+/// element of a `<header>` that holds an `<h1>` after it.
+fn labels_title(heading: NodeRef<'_, Node>) -> bool {
+    let Some(header) =
+        heading.parent().filter(|p| p.value().as_element().is_some_and(|e| e.name() == "header"))
+    else {
+        return false;
+    };
+    heading.value().as_element().is_some_and(|e| e.name() != "h1")
+        && heading.next_siblings().any(|n| n.value().as_element().is_some_and(|e| e.name() == "h1"))
+        && header
+            .children()
+            .filter(|n| n.value().as_element().is_some_and(|e| heading_level(e).is_some()))
+            .count()
+            == 2
 }
 
 /// Whether a heading only captions a list of contents ([`captioned_contents`]).

@@ -23,7 +23,10 @@ const MAX_NAME_BYTES: usize = 100;
 /// sections after the lead is titled NAME and holds one line of
 /// `names - purpose`.
 pub(crate) fn name_line(sections: &[Section]) -> Option<(Vec<Symbol>, String)> {
-    let section = sections.iter().skip(1).take(NAME_WITHIN).find(|s| is_name_heading(&s.title))?;
+    // (A page whose first section has an anchor has no lead: mandoc's
+    // starts with its NAME section.)
+    let lead = usize::from(sections.first().is_some_and(|s| s.anchor.is_none()));
+    let section = sections.iter().skip(lead).take(NAME_WITHIN).find(|s| is_name_heading(&s.title))?;
     let text = section.text.trim();
     let text = text.strip_prefix(section.title.trim()).unwrap_or(text);
     if text.len() > 2 * MAX_LINE_BYTES {
@@ -193,7 +196,10 @@ mod tests {
         assert_eq!(name_line(&[lead(), section("NAME", "git-blame")]), None);
         let late = [lead(), section("SYNOPSIS", "x"), section("OPTIONS", "y"), section("NAME", "a - b")];
         assert_eq!(name_line(&late), None);
-        // The lead itself is never one.
-        assert_eq!(name_line(&[section("NAME", "a - b")]), None);
+        // The lead itself is never one; a first section with an anchor is
+        // no lead (mandoc's pages start with NAME).
+        let lead_named = Section { anchor: None, ..section("NAME", "a - b") };
+        assert_eq!(name_line(&[lead_named]), None);
+        assert!(name_line(&[section("名称", "ls - 列出目录内容"), section("概述", "ls [选项]")]).is_some());
     }
 }

@@ -1415,8 +1415,8 @@ fn a_bang_before_a_link_is_no_image() {
 /// page's previous / next links are no part of it.
 #[test]
 fn separators_a_stylesheet_writes_are_text_and_prev_next_links_go() {
-    let html = r##"<html><head><title>pandas.Series.str.pad</title></head><body><main>
-<h1><a href="#">Gtk</a><span class="sep"></span><a href="#">Widget</a><span class="sep"></span>show</h1>
+    let html = r##"<html><head><title>Gtk.Widget.show</title></head><body><main>
+<header><h3>Method</h3><h1><a href="#">Gtk</a><span class="sep"></span><a href="#">Widget</a><span class="sep"></span>show</h1></header>
 <dl class="field-list"><dt class="field-odd">Parameters</dt><dd><dl>
 <dt><strong>fillchar</strong><span class="classifier">str, default ' '</span></dt><dd><p>Additional character for filling.</p></dd></dl></dd></dl>
 <div class="prev-next-area"><a class="left-prev" href="a.html"><p class="prev-next-subtitle">previous</p><p class="prev-next-title">pandas.Series.str.pad</p></a>
@@ -1424,6 +1424,12 @@ fn separators_a_stylesheet_writes_are_text_and_prev_next_links_go() {
 </main></body></html>"##;
     let page = html_to_page(html.as_bytes(), "method.Widget.show.html", "/gtk").unwrap();
     assert_eq!(page.title, "Gtk.Widget.show");
+    // The label over the title is no section; the title names the page as
+    // shown and as C joins its parts.
+    assert_eq!(page.sections[0].anchor, None);
+    assert!(!page.sections.iter().any(|s| s.title == "Method"), "{:?}", anchored_titles(&page));
+    let names: Vec<&str> = page.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"Gtk.Widget.show") && names.contains(&"GtkWidgetshow"), "{names:?}");
     assert!(page.text.contains("fillchar : str, default ' '"), "{}", page.text);
     assert!(page.markdown.contains("**fillchar** : str, default ' '"), "{}", page.markdown);
     assert!(!page.text.contains("zfill") && !page.text.contains("previous"), "{}", page.text);
