@@ -106,7 +106,7 @@ pub(crate) fn varlist_symbols(
         let anchor = anchor();
         let before = out.len();
         let mut terms = node.children().filter(|c| is_element(*c, "span", Some("term"))).peekable();
-        if terms.peek().is_none() && !only_links(node) {
+        if terms.peek().is_none() && !only_links(node) && !refers(node) {
             // A term written as plain text (asciidoc's and man pages'
             // lists: `--amend`, `-c <commit>`, `core.autocrlf`); one that
             // is a link (a module index's `mod_rewrite`) names what is
@@ -499,6 +499,18 @@ fn useful(name: &str) -> bool {
     !name.is_empty() && name.len() <= MAX_NAME_BYTES && name.chars().any(char::is_alphanumeric)
 }
 
+/// True for a term that refers to a name defined elsewhere: one in a "See
+/// also" block (numpydoc's `div.seealso`), or a cross-reference
+/// (Sphinx's `<code class="xref">pd.read_csv</code>`).
+fn refers(term: NodeRef<'_, Node>) -> bool {
+    let seealso = term
+        .ancestors()
+        .filter_map(|a| a.value().as_element())
+        .any(|e| e.classes().any(|c| c == "seealso"));
+    seealso
+        || term.descendants().any(|d| d.value().as_element().is_some_and(|e| e.classes().any(|c| c == "xref")))
+}
+
 /// True when all the text of `node` lies inside links (`<a href>`) and
 /// there is some.
 fn only_links(node: NodeRef<'_, Node>) -> bool {
@@ -551,7 +563,11 @@ mod tests {
 <dt class="hdlist1">--</dt><dd><p>Nor is a bare separator.</p></dd>
 <dt><a href="mod_rewrite.html">mod_rewrite</a></dt><dd><p>A link names what is defined there.</p></dd>
 <dt><code><a href="index.html#opt">--opt</a></code></dt><dd><p>So does a link to an entry.</p></dd>
-</dl></div></div></body></html>"#;
+</dl></div>
+<div class="admonition seealso"><p class="admonition-title">See also</p><dl class="simple">
+<dt><code class="xref py py-obj docutils literal notranslate"><span class="pre">pd.read_table</span></code></dt><dd><p>A reference, not a definition.</p></dd>
+<dt>core.editor</dt><dd><p>Nor is any term of a See also block.</p></dd></dl></div>
+<dl><dt><code class="xref">os.path_sep</code></dt><dd><p>Nor a cross-reference anywhere.</p></dd></dl></div></body></html>"#;
         let page = html_to_page(html.as_bytes(), "git-commit.html", "/git").unwrap();
         let got = named(&page);
         let opts = Some("_options");
