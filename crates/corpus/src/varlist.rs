@@ -503,12 +503,12 @@ fn useful(name: &str) -> bool {
 /// also" block (numpydoc's `div.seealso`), or a cross-reference
 /// (Sphinx's `<code class="xref">pd.read_csv</code>`).
 fn refers(term: NodeRef<'_, Node>) -> bool {
-    let seealso = term
-        .ancestors()
-        .filter_map(|a| a.value().as_element())
-        .any(|e| e.classes().any(|c| c == "seealso"));
+    let seealso =
+        term.ancestors().filter_map(|a| a.value().as_element()).any(|e| e.classes().any(|c| c == "seealso"));
     seealso
-        || term.descendants().any(|d| d.value().as_element().is_some_and(|e| e.classes().any(|c| c == "xref")))
+        || term
+            .descendants()
+            .any(|d| d.value().as_element().is_some_and(|e| e.classes().any(|c| c == "xref")))
 }
 
 /// True when all the text of `node` lies inside links (`<a href>`) and

@@ -16,7 +16,7 @@ use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::{
-    cased_key, defined_key_of_folded, partial_query_keys, symbol_key, symbol_key_of_folded,
+    cased_key, defined_key_of_folded, dotted_form, partial_query_keys, symbol_key, symbol_key_of_folded,
     title_key_of_folded, unqualified_key,
 };
 use crate::languages::{edition_languages, is_function_word, query_languages, word_roots};
@@ -804,6 +804,10 @@ fn symbol_query(f: &Fields, (key, as_typed): (&str, Option<&str>), score: Score)
     for (i, partial) in partial_query_keys(key).iter().enumerate() {
         let share = if i == 0 { PARTIAL_SHARE } else { ENDING_SHARE };
         clauses.push((Occur::Should, const_term(f.symbol, partial, score * share)));
+    }
+    // (A name declared with dots is its own key: `Hash#fetch` of `Hash.fetch`.)
+    if let Some(dotted) = dotted_form(key) {
+        clauses.push((Occur::Should, const_term(f.symbol, &dotted, score * PARTIAL_SHARE)));
     }
     if let Some(cased) = as_typed.and_then(cased_key) {
         let share = score * CASED_SHARE;

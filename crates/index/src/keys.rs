@@ -72,19 +72,24 @@ fn name_parts(key: &str) -> Option<Vec<&str>> {
 /// The keys a qualified name is also found by, from its [`symbol_key`]:
 /// each of its endings of two parts or more (`queryset.update`,
 /// `query.queryset.update`… of `django.db.models.query.queryset.update`)
-/// and its first part before each shorter ending (`boost.split` of
-/// `boost::algorithm::split`), the parts joined by `.` whatever the name
-/// joins them with (`vec.push` of `vec::push`). Empty for a name that is
-/// not qualified.
+/// and, for a name not joined by dots, its first part before its last
+/// (`boost.split` of `boost::algorithm::split`), the parts joined by `.` whatever the name
+/// joins them with (`vec.push` of `vec::push`; a name joined by dots alone
+/// is its own key already). Empty for a name that is not qualified.
 pub(crate) fn partial_keys(key: &str) -> Vec<String> {
     let Some(parts) = name_parts(key) else { return Vec::new() };
     let first = parts[0];
+    let last = parts[parts.len() - 1];
+    // (A name joined by dots alone is found as written by its own key.)
+    let dotted = !key.contains("::") && !key.contains('#');
     let parts = &parts[parts.len().saturating_sub(MAX_PARTIAL_PARTS)..];
-    let mut keys: Vec<String> = (0..parts.len() - 1).map(|k| partial_key_of(&parts[k..])).collect();
-    for k in 2..parts.len() {
-        let mut joined = vec![first];
-        joined.extend(&parts[k..]);
-        keys.push(partial_key_of(&joined));
+    let mut keys: Vec<String> =
+        (usize::from(dotted)..parts.len() - 1).map(|k| partial_key_of(&parts[k..])).collect();
+    // (C++ code names a function in its namespace's namespace, `boost::split`
+    // for `boost::algorithm::split`; dotted names are written whole or by
+    // their ending.)
+    if parts.len() >= 3 && !dotted {
+        keys.push(partial_key_of(&[first, last]));
     }
     keys.sort_unstable();
     keys.dedup();
@@ -100,6 +105,16 @@ pub(crate) fn partial_query_keys(key: &str) -> Vec<String> {
     let Some(parts) = name_parts(key) else { return Vec::new() };
     let parts = &parts[parts.len().saturating_sub(MAX_PARTIAL_PARTS)..];
     (0..parts.len() - 1).map(|k| partial_key_of(&parts[k..])).collect()
+}
+
+/// A qualified name's [`symbol_key`] with its parts joined by dots, when
+/// it joins them otherwise (`hash.fetch` of `hash#fetch`, `vec.push` of
+/// `vec::push`): the key of the same name declared with dots.
+pub(crate) fn dotted_form(key: &str) -> Option<String> {
+    if !key.contains("::") && !key.contains('#') {
+        return None;
+    }
+    name_parts(key).map(|parts| parts.join("."))
 }
 
 fn partial_key_of(parts: &[&str]) -> String {
@@ -156,16 +171,28 @@ pub(crate) fn defined_key_of_folded(folded: &str) -> String {
 }
 
 /// The key of a section's whole title, its number left out ("19.4.1.",
-/// "F.38.", "第 31 章", "附录 A."), its words as [`defined_key_of_folded`]
-/// reads them; empty for a title of no word.
+/// "F.38.", "第 31 章", "附录 A."), its words folded (CJK text as written);
+/// empty for a title of no word.
 pub(crate) fn title_key(title: &str) -> String {
     title_key_of_folded(&fold(unnumbered(title)))
 }
 
-/// [`title_key`] of a query's text already folded.
+/// [`title_key`] of a query's text already folded: its words as written,
+/// not stemmed (a title `workspace` is not the query `workspaces`).
 pub(crate) fn title_key_of_folded(folded: &str) -> String {
-    let defined = defined_key_of_folded(folded);
-    defined.strip_prefix(DEFINED_MARK).map(|words| format!("{TITLE_MARK}{words}")).unwrap_or_default()
+    let key = if folded.chars().any(is_cjk) {
+        symbol_key_of_folded([folded])
+    } else {
+        let mut words: Vec<String> = Vec::new();
+        analyze_each(folded, false, &mut |t, _, _, _, kind| {
+            if kind == TokenKind::Word {
+                words.push(t.to_owned());
+            }
+            true
+        });
+        words.join(" ")
+    };
+    if key.is_empty() { key } else { format!("{TITLE_MARK}{key}") }
 }
 
 /// A title without the number it starts with: `19.4.1. Memory`, `F.38.
@@ -218,14 +245,17 @@ mod tests {
     fn qualified_names_are_found_by_their_endings_and_their_first_part_before_one() {
         let keys = partial_keys(&symbol_key("django.db.models.query.QuerySet.update"));
         let typed = |t: &str| partial_query_keys(&symbol_key(t));
-        for t in
-            ["QuerySet.update", "models.query.QuerySet.update", "django.update", "django.QuerySet.update"]
-        {
+        for t in ["QuerySet.update", "models.query.QuerySet.update"] {
             assert!(keys.contains(&typed(t)[0]), "{t}");
         }
-        for t in ["models.update", "QuerySet.filter", "db.models"] {
+        for t in ["models.update", "QuerySet.filter", "db.models", "django.QuerySet.update", "django.update"]
+        {
             assert!(!keys.contains(&typed(t)[0]), "{t}");
         }
+        // A dotted name's own key finds it as written; one joined otherwise
+        // has its dotted form too.
+        assert!(!keys.contains(&typed("django.db.models.query.QuerySet.update")[0]));
+        assert!(partial_keys("std::vec::vec").contains(&typed("std.vec.vec")[0]));
         // Qualified more than declared: found by an ending.
         let rustdoc = partial_keys("hashmap::insert");
         assert!(typed("std::collections::HashMap::insert").iter().skip(1).any(|k| rustdoc.contains(k)));
@@ -234,7 +264,8 @@ mod tests {
         // Whatever joins the parts: `boost::split`, `Vec.push`, `Hash#fetch`.
         assert!(partial_keys("boost::algorithm::split").contains(&typed("boost::split")[0]));
         assert!(partial_keys("vec::push").contains(&typed("vec.push")[0]));
-        assert!(partial_keys("hash.fetch").contains(&typed("hash#fetch")[0]));
+        assert_eq!(dotted_form("hash#fetch").as_deref(), Some("hash.fetch"));
+        assert_eq!(dotted_form("hash.fetch"), None);
         for name in ["push", ".npmrc", "a..b", "create index", "a:b", "::"] {
             assert!(partial_keys(name).is_empty() && partial_query_keys(name).is_empty(), "{name}");
         }
@@ -260,6 +291,8 @@ mod tests {
         }
         assert_ne!(title_key("9.6"), "");
         assert_ne!(title_key("Memory"), defined_key("Memory"));
+        // Words as written: a title is not its plural.
+        assert_ne!(title_key("workspace"), title_key("workspaces"));
         assert_eq!(title_key("—"), "");
     }
 

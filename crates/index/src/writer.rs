@@ -258,6 +258,11 @@ fn title_entity(title: &str) -> Option<&str> {
     (identifier && !word && !NOT_ENTITIES.contains(&name.to_lowercase().as_str())).then_some(name)
 }
 
+/// Most names of a page given their shorter forms ([`partial_keys`]): a
+/// Dash page indexing ten thousand rows finds the rest by their full name
+/// and their last part, and its ingest stays within its memory.
+const MAX_PARTIAL_NAMES: usize = 2_000;
+
 /// Most page symbols copied onto each section of a page. Every section of a
 /// page carries its page's symbols so a query that starts with one favours
 /// the whole page; past this many (a Dash page with thousands of index rows)
@@ -325,10 +330,15 @@ fn section_symbols(page: &Page) -> [Vec<Vec<String>>; 3] {
     // A name: its key, its key as written, and on its own section the
     // forms a qualified name is typed in: its last part (`update`) and
     // its shorter forms (`QuerySet.update`).
+    let mut partial_names = 0;
     let mut attach_name = |name: &str, anchor: Option<&str>| {
         let key = symbol_key(name);
-        for partial in partial_keys(&key) {
-            attach(partial, anchor, 1);
+        if partial_names < MAX_PARTIAL_NAMES {
+            let partials = partial_keys(&key);
+            partial_names += usize::from(!partials.is_empty());
+            for partial in partials {
+                attach(partial, anchor, 1);
+            }
         }
         attach(key, anchor, 0);
         attach(cased_of(name), anchor, 2);
@@ -434,9 +444,14 @@ impl Writer {
                 doc.add_text(f.anchor, anchor);
             }
             doc.add_text(f.title, &section.title);
-            let titled = title_key(&section.title);
-            if !titled.is_empty() {
-                doc.add_text(f.symbol, &titled);
+            // Its whole title, and the page's for the section that opens it
+            // (a Markdown page titled in its frontmatter opening with `###
+            // Description`).
+            let page_title = (ordinal == 0).then(|| title_key(&page.title));
+            for titled in std::iter::once(title_key(&section.title)).chain(page_title) {
+                if !titled.is_empty() {
+                    doc.add_text(f.symbol, &titled);
+                }
             }
             // What the page says it is (a reference page's purpose line,
             // a Markdown page's frontmatter description) is searched as the
@@ -726,6 +741,20 @@ mod tests {
         ] {
             assert_eq!(title_entity(title), None, "{title}");
         }
+    }
+
+    #[test]
+    fn a_page_gives_shorter_forms_to_its_first_names_only() {
+        let mut page = crate::weight::tests::page("/dash/p", "Page");
+        page.sections = vec![section(None, "# Page")];
+        page.symbols =
+            (0..MAX_PARTIAL_NAMES + 5).map(|i| symbol(&format!("m.Class{i}.f{i}"), None)).collect();
+        let [_, tails, _] = section_symbols(&page);
+        let partials = |i: usize| partial_keys(&symbol_key(&format!("m.Class{i}.f{i}")));
+        assert!(partials(0).iter().all(|k| tails[0].contains(k)));
+        assert!(partials(MAX_PARTIAL_NAMES + 4).iter().all(|k| !tails[0].contains(k)));
+        // Each still has its last part.
+        assert!(tails[0].contains(&unqualified_key(&format!("f{}", MAX_PARTIAL_NAMES + 4))));
     }
 
     #[test]
