@@ -155,11 +155,17 @@ pub(crate) fn symbol_key_of_folded<'a>(words: impl IntoIterator<Item = &'a str>)
 /// defines what "operator class" asks for; CJK text as written. Empty when
 /// the text has no word.
 pub(crate) fn defined_key_of_folded(folded: &str) -> String {
+    marked_words(DEFINED_MARK, folded, true)
+}
+
+/// `mark` and the words of text already folded, Latin words stemmed when
+/// `stem` says so, CJK text as written; empty when the text has no word.
+fn marked_words(mark: &str, folded: &str, stem: bool) -> String {
     let key = if folded.chars().any(is_cjk) {
         symbol_key_of_folded([folded])
     } else {
         let mut words: Vec<String> = Vec::new();
-        analyze_each(folded, true, &mut |t, _, _, _, kind| {
+        analyze_each(folded, stem, &mut |t, _, _, _, kind| {
             if kind == TokenKind::Word {
                 words.push(t.to_owned());
             }
@@ -167,7 +173,7 @@ pub(crate) fn defined_key_of_folded(folded: &str) -> String {
         });
         words.join(" ")
     };
-    if key.is_empty() { key } else { format!("{DEFINED_MARK}{key}") }
+    if key.is_empty() { key } else { format!("{mark}{key}") }
 }
 
 /// The key of a section's whole title, its number left out ("19.4.1.",
@@ -180,19 +186,7 @@ pub(crate) fn title_key(title: &str) -> String {
 /// [`title_key`] of a query's text already folded: its words as written,
 /// not stemmed (a title `workspace` is not the query `workspaces`).
 pub(crate) fn title_key_of_folded(folded: &str) -> String {
-    let key = if folded.chars().any(is_cjk) {
-        symbol_key_of_folded([folded])
-    } else {
-        let mut words: Vec<String> = Vec::new();
-        analyze_each(folded, false, &mut |t, _, _, _, kind| {
-            if kind == TokenKind::Word {
-                words.push(t.to_owned());
-            }
-            true
-        });
-        words.join(" ")
-    };
-    if key.is_empty() { key } else { format!("{TITLE_MARK}{key}") }
+    marked_words(TITLE_MARK, folded, false)
 }
 
 /// A title without the number it starts with: `19.4.1. Memory`, `F.38.
