@@ -74,8 +74,11 @@ fn title_is_symbol(title: &str) -> bool {
 /// `Reply.send`, `Reply.statusCode`), or a member alone or with its type
 /// after it (`logger.level (String)`), or a function's head with its result
 /// on its module's page (`map(Fun, List1) -> List2` on "lists" →
-/// `lists.map`). None for any other heading: a dotted
-/// word followed by words (`Node.js Support`) names nothing.
+/// `lists.map`), a Rust function's head on its type's page (`pub fn
+/// push(&mut self, value: T)` on "Struct std::vec::Vec" → `Vec::push`), or
+/// a call at the anchor its name spells (QDoc's `qDebug(…)` at `#qDebug`).
+/// None for any other heading: a dotted word followed by words (`Node.js
+/// Support`) names nothing.
 fn heading_name(title: &str, page_title: &str, anchor: &str) -> Option<String> {
     let title = title.trim().trim_start_matches('`');
     // A Rust function's head on its type's page (rustdoc's `pub fn
@@ -223,6 +226,7 @@ const KINDS_BEFORE: [&str; 19] = [
     "Namespace",
     "Keyword",
 ];
+/// The kinds a title names after the name (see [`KINDS_BEFORE`]).
 const KINDS_AFTER: [&str; 8] = [
     "Class",
     "Struct",
