@@ -811,3 +811,30 @@ fn an_edition_is_labelled_with_its_project_as_its_pages_spell_it() {
         list["editions"].as_array().unwrap().iter().map(|e| e["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"MkDocs 1.4") && labels.contains(&"Tool 2"), "{list}");
 }
+
+#[test]
+fn a_library_made_in_a_folder_of_other_files_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = dir.path().join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    std::fs::write(docs.join("index.md"), "# Home\n\nWords.\n").unwrap();
+    let add = |user_data: &std::path::Path| {
+        let out = lectern()
+            .arg("--user-data")
+            .arg(user_data)
+            .args(["add", docs.to_str().unwrap(), "--project", "tool", "--version", "1", "--locale", "en"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // A folder holding other things: made there, and said.
+    let crowded = dir.path().join("lib");
+    std::fs::create_dir_all(&crowded).unwrap();
+    std::fs::write(crowded.join("libfoo.so"), "x").unwrap();
+    let said = add(&crowded);
+    assert!(said.contains("which holds other files") && said.contains("--user-data"), "{said}");
+    // Once it is a library, and for a new folder, nothing is said.
+    assert!(!add(&crowded).contains("other files"));
+    assert!(!add(&dir.path().join("fresh")).contains("other files"));
+}

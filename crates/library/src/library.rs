@@ -68,6 +68,14 @@ impl Library {
             OpenMode::ReadWrite => {
                 create_private_dir(root)?;
                 if !index_dir.is_dir() {
+                    // (A mistyped `--user-data` makes a library in a folder of
+                    // other things, `/usr/lib` for an unset `$DIR/lib`.)
+                    if std::fs::read_dir(root).is_ok_and(|mut entries| entries.next().is_some()) {
+                        tracing::warn!(
+                            "no library in {}, which holds other files: making one there (give --user-data a folder of its own)",
+                            root.display()
+                        );
+                    }
                     std::fs::create_dir(&index_dir).map_err(|e| crate::lock::refused(root, e))?;
                 }
                 Index::open(&index_dir)?
