@@ -1286,9 +1286,7 @@ fn collect_text(node: NodeRef<'_, Node>, out: &mut String, skip_chrome: bool) {
                 Node::Element(e) if e.name() == "br" => out.push('\n'),
                 // (As `inline` writes them: docutils' classifier, gi-docgen's separator.)
                 Node::Element(e) if e.name() == "span" && has_class(e, "classifier") => out.push_str(" : "),
-                Node::Element(e) if e.name() == "span" && has_class(e, "sep") && !n.has_children() => {
-                    out.push('.')
-                }
+                Node::Element(_) if is_separator(n) => out.push('.'),
                 _ => {}
             }
         }
@@ -1426,22 +1424,27 @@ fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     entries.symbols
 }
 
+/// An empty `span.sep` between parts of a name, a separator its stylesheet
+/// draws (gi-docgen's `Gtk<span class="sep"></span>Widget`): a `.` as text.
+fn is_separator(node: NodeRef<'_, Node>) -> bool {
+    node.value().as_element().is_some_and(|e| e.name() == "span" && has_class(e, "sep"))
+        && !node.has_children()
+}
+
 /// The name a page's `<h1>` writes in parts a stylesheet separates
 /// (gi-docgen's `Gtk<span class="sep"></span>Window:title`, shown
 /// `Gtk.Window:title`), both as shown and as C writes it, its parts joined
 /// (`GtkWindow:title`, `GtkAlign`): the page's own names.
 fn separated_names(root: NodeRef<'_, Node>) -> Vec<Symbol> {
-    let is_sep = |n: &NodeRef<'_, Node>| {
-        n.value().as_element().is_some_and(|e| e.name() == "span" && has_class(e, "sep")) && !n.has_children()
-    };
-    let Some(h1) = root.descendants().find(|n| {
-        n.value().as_element().is_some_and(|e| e.name() == "h1") && n.children().any(|c| is_sep(&c))
-    }) else {
+    let Some(h1) = root
+        .descendants()
+        .find(|n| n.value().as_element().is_some_and(|e| e.name() == "h1") && n.children().any(is_separator))
+    else {
         return Vec::new();
     };
     let shown = heading_text(h1);
     let mut joined = String::new();
-    for child in h1.children().filter(|c| !is_sep(c)) {
+    for child in h1.children().filter(|c| !is_separator(*c)) {
         collect_text(child, &mut joined, true);
     }
     let joined = collapse_whitespace(&joined);
@@ -1557,6 +1560,14 @@ struct Inline {
 }
 
 impl Inline {
+    /// Writes `md` (already Markdown) as a link to `url` (a site path or a
+    /// URL, in angle brackets where it holds a space or a bracket).
+    fn push_link(&mut self, md: &str, url: String) {
+        let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
+        self.bang_before_link();
+        self.md.push_str(&format!("[{md}]({url})"));
+    }
+
     /// Escapes a `!` the Markdown ends with, which a link written next would
     /// turn into an image (rustdoc's `impl !Send for Demand`).
     fn bang_before_link(&mut self) {
@@ -2467,14 +2478,9 @@ impl<'p> Converter<'_, 'p> {
                 let span = format!("{ticks}{pad}{code}{pad}{ticks}");
                 // Code that is one link (DocBook's `<code><a class="link"
                 // href="split.html">split()</a></code>`) links the code.
-                // (A heading's link to a fragment of its page stays text, as in `link`.)
-                let own_fragment = |h: &&str| self.in_heading && !self.in_signature && h.starts_with('#');
-                match sole_link(node).filter(|h| !own_fragment(h)).and_then(|href| self.rewrite_link(href)) {
-                    Some(url) => {
-                        let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
-                        out.bang_before_link();
-                        out.md.push_str(&format!("[{span}]({url})"));
-                    }
+                let href = sole_link(node).filter(|h| !self.unlinks_fragment(h));
+                match href.and_then(|href| self.rewrite_link(href)) {
+                    Some(url) => out.push_link(&span, url),
                     None => out.md.push_str(&span),
                 }
                 out.text.push_str(&code);
@@ -2496,7 +2502,7 @@ impl<'p> Converter<'_, 'p> {
                 out.push_text(" : ");
                 self.inline_children(node, out, depth);
             }
-            "span" if has_class(el, "sep") && !node.has_children() => out.push_text("."),
+            "span" if is_separator(node) => out.push_text("."),
             "a" => self.link(node, el, out, depth),
             "img" => self.image(el, out),
             "br" => {
@@ -2566,22 +2572,23 @@ impl<'p> Converter<'_, 'p> {
         {
             return;
         }
-        // A heading linking its own or another fragment of the page (mdBook's
-        // `a.header`, a back link to the contents) keeps its text only.
         let unlinked = el.classes().any(|c| UNLINKED_CLASSES.contains(&c))
-            || (self.in_heading && !self.in_signature && href.is_some_and(|h| h.starts_with('#')));
+            || href.is_some_and(|h| self.unlinks_fragment(h));
         match el.attr("href").filter(|_| !unlinked).and_then(|h| self.rewrite_link(h)) {
-            Some(url) if !md.contains('\n') => {
-                let url = if url.contains([' ', '(', ')']) { format!("<{url}>") } else { url };
-                out.bang_before_link();
-                out.md.push_str(&format!("[{md}]({url})"));
-            }
+            Some(url) if !md.contains('\n') => out.push_link(md, url),
             _ => out.md.push_str(md),
         }
         out.text.push_str(inner.text.trim());
         if inner.md.ends_with(' ') {
             out.source_space(if inner.soft { "\n" } else { " " });
         }
+    }
+
+    /// Whether a link to `href` keeps its text only: a heading's link to its
+    /// own or another fragment of the page (mdBook's `a.header`, a back link
+    /// to the contents), unless the heading is an API signature.
+    fn unlinks_fragment(&self, href: &str) -> bool {
+        self.in_heading && !self.in_signature && href.starts_with('#')
     }
 
     /// An image of the tree becomes `![alt](site path)` (the site serves the

@@ -73,14 +73,12 @@ const NAME_HEADINGS: [&str; 13] = [
 /// Whether a heading titles a manual page's NAME section, in any case, alone
 /// or with its translation in brackets (`NAME(名称)`, `名称 (NAME)`).
 fn is_name_heading(title: &str) -> bool {
-    let named = |t: &str| {
-        let t = t.trim();
-        NAME_HEADINGS.iter().any(|n| t.to_uppercase() == *n || t == *n)
-    };
+    let named = |t: &str| NAME_HEADINGS.contains(&t.trim().to_uppercase().as_str());
     let title = title.trim();
-    let outside: String = title.split(['(', '（']).next().unwrap_or("").to_owned();
-    let inside = title.split(['(', '（']).nth(1).map(|r| r.trim_end_matches([')', '）']));
-    named(title) || named(&outside) || inside.is_some_and(named)
+    let mut parts = title.split(['(', '（']);
+    let outside = parts.next().unwrap_or("");
+    let inside = parts.next().map(|r| r.trim_end_matches([')', '）']));
+    named(title) || named(outside) || inside.is_some_and(named)
 }
 
 /// The commands a page names, as symbols: each name, and a suite's command

@@ -81,7 +81,7 @@ pub(crate) fn partial_keys(key: &str) -> Vec<String> {
     let first = parts[0];
     let last = parts[parts.len() - 1];
     // (A name joined by dots alone is found as written by its own key.)
-    let dotted = !key.contains("::") && !key.contains('#');
+    let dotted = joined_by_dots(key);
     let parts = &parts[parts.len().saturating_sub(MAX_PARTIAL_PARTS)..];
     let mut keys: Vec<String> =
         (usize::from(dotted)..parts.len() - 1).map(|k| partial_key_of(&parts[k..])).collect();
@@ -111,10 +111,15 @@ pub(crate) fn partial_query_keys(key: &str) -> Vec<String> {
 /// it joins them otherwise (`hash.fetch` of `hash#fetch`, `vec.push` of
 /// `vec::push`): the key of the same name declared with dots.
 pub(crate) fn dotted_form(key: &str) -> Option<String> {
-    if !key.contains("::") && !key.contains('#') {
+    if joined_by_dots(key) {
         return None;
     }
     name_parts(key).map(|parts| parts.join("."))
+}
+
+/// Whether a name joins its parts by dots alone (no `::`, no `#`).
+fn joined_by_dots(key: &str) -> bool {
+    !key.contains("::") && !key.contains('#')
 }
 
 fn partial_key_of(parts: &[&str]) -> String {
