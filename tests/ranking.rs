@@ -42,6 +42,10 @@
 //!   heading at the anchor its name spells (QDoc's `qDebug(…)`) is its
 //! - a section's whole title typed as written finds it before pages titled
 //!   alike ("Obsolete Members for QVector")
+//! - a qualified name whose member the manual declares bare (Doxygen's
+//!   `perspective()` in namespace glm) finds that member
+//! - German words typed with `ae`, `oe`, `ue` for umlauts find the words
+//!   the manual writes with them
 
 use std::path::Path;
 
@@ -321,6 +325,26 @@ fn library() -> tempfile::TempDir {
          <p>The header declares global types, functions and macros.</p>\
          <h3 class=\"fn\" id=\"qDebug\"><a name=\"qDebug\"></a><span class=\"name\">qDebug</span>(const char *<i>message</i>, <i>...</i>)</h3><p>Calls the message handler with the debug message.</p></body></html>"
             .to_owned(),
+    );
+    // A Doxygen group page declaring its members bare (in namespace glm),
+    // and a guide whose example writes one qualified.
+    write(
+        en.path(),
+        "group-clip-space.html",
+        "<html><head><title>GLM_EXT_matrix_clip_space</title></head><body><h1>GLM_EXT_matrix_clip_space</h1>\
+         <p>Defines functions that generate clip space transformation matrices.</p>\
+         <h2 class=\"memtitle\" id=\"ga12af\">frustum()</h2><p>Creates a frustum matrix.</p>\
+         <h2 class=\"memtitle\" id=\"ga747c\">perspective()</h2><p>Creates a matrix for a symmetric perspective-view frustum.</p></body></html>"
+            .to_owned(),
+    );
+    write(
+        en.path(),
+        "glm-guide.html",
+        page(
+            "Getting started with GLM",
+            "<code>glm::mat4 p = glm::perspective(glm::radians(45.0f), 4.0f / 3.0f, 0.1f, 100.f);</code> builds a projection.",
+            &[],
+        ),
     );
     write(
         en.path(),
@@ -992,6 +1016,20 @@ fn library() -> tempfile::TempDir {
     );
     write(ja.path(), "files.html", page("ファイルの一覧", "ファイルの使い方と管理方法を説明します。", &[]));
     write(ja.path(), "firewall.html", page("ファイアウォール", "ファイアウォールの設定を説明します。", &[]));
+    // And in German, whose umlauts a keyboard without them types as `ae`,
+    // `oe`, `ue`.
+    let de = tempfile::tempdir().unwrap();
+    write(de.path(), "paketgroesse.html", page("Die Paketgröße", "Wie groß ein Paket ist.", &[]));
+    write(
+        de.path(),
+        "schluessel.html",
+        page(
+            "Schlüsselverwaltung",
+            "Schlüssel werden mit GnuPG verwaltet; die Warteschlange (queue) auch.",
+            &[],
+        ),
+    );
+    write(de.path(), "steuerung.html", page("Steuerung", "Die Steuerung der Dienste.", &[]));
     let lib = tempfile::tempdir().unwrap();
     let add = |dir: &Path, locale: &str| {
         ok(
@@ -1003,6 +1041,7 @@ fn library() -> tempfile::TempDir {
     add(zh.path(), "zh-Hans");
     add(pt.path(), "pt-BR");
     add(ja.path(), "ja");
+    add(de.path(), "de");
     lib
 }
 
@@ -1143,6 +1182,10 @@ fn check(face: &mut dyn Face, name: &str) {
         ("Obsolete Members for QVector", "/m/qvector-obsolete", ""),
         ("Obsolete Members for QDataStream", "/m/qdatastream-obsolete", ""),
         ("qDebug", "/m/qtglobal", "qDebug"),
+        // A qualified name whose member the manual declares bare: the
+        // member, before a guide writing the name as typed.
+        ("glm::perspective", "/m/group-clip-space", "ga747c"),
+        ("glm::frustum", "/m/group-clip-space", "ga12af"),
     ] {
         let r = face.search(query, "en");
         assert_eq!(first(&r), (path.to_owned(), anchor.to_owned()), "{name}: {query}: {r}");
@@ -1418,6 +1461,19 @@ fn check_languages(face: &mut dyn Face, name: &str) {
     let paths: Vec<&str> =
         r["hits"].as_array().unwrap().iter().map(|h| h["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["/ja/m/firewall"], "{name}: {r}");
+    // `ae`, `oe` and `ue` stand for the umlauts where no section holds the
+    // word as typed (`Paketgroesse`, `Schluessel`), and are lit as the manual
+    // writes them; a word some section holds is searched as typed only
+    // (`Steuerung`, `queue`).
+    for (text, page) in [("Paketgroesse", "paketgroesse"), ("Schluessel verwalten", "schluessel")] {
+        let r = face.search(text, "de");
+        assert_eq!(first(&r).0, format!("/de/m/{page}"), "{name}: {text}: {r}");
+    }
+    let r = face.search("Schluessel", "de");
+    assert!(lit_words(&r["hits"][0]).iter().any(|w| w == "Schlüssel"), "{name}: {r}");
+    for (text, total) in [("Steuerung", 1), ("queue", 1), ("Schlussel", 1)] {
+        assert_eq!(face.search(text, "de")["total"], total, "{name}: {text}");
+    }
 }
 
 #[test]

@@ -603,6 +603,12 @@ pub(crate) fn edge_blocks(
     let mut seen = HashSet::new();
     let doc_title = doc_title.map(str::to_lowercase).unwrap_or_default();
     let banner = |node: NodeRef<'_, Node>, e: &scraper::node::Element| {
+        // The heading of a `<section>` is that section's (mandoc's `<section
+        // class="Sh"><h1 class="Sh">名前</h1>`, with no id in a script
+        // other than Latin: every man page's NAME, SYNOPSIS…).
+        if node.parent().and_then(|p| p.value().as_element().map(|p| p.name() == "section")) == Some(true) {
+            return false;
+        }
         let text: String =
             node.descendants().filter_map(|d| d.value().as_text().map(|t| t.to_string())).collect();
         e.id().is_none() || doc_title.contains(&crate::text::collapse_whitespace(&text).to_lowercase())

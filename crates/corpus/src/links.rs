@@ -342,8 +342,10 @@ fn candidates(path: &str, from_file: &str, prefix: &str) -> Vec<String> {
 pub fn site_path(prefix: &str, rel: &str) -> String {
     let mut rel = rel.trim_matches('/');
     for suffix in PAGE_SUFFIXES {
-        if rel.len() > suffix.len() && rel[rel.len() - suffix.len()..].eq_ignore_ascii_case(suffix) {
-            rel = &rel[..rel.len() - suffix.len()];
+        // (By bytes that may fall inside a char: `から.html`.)
+        let cut = rel.len().saturating_sub(suffix.len());
+        if cut > 0 && rel.get(cut..).is_some_and(|end| end.eq_ignore_ascii_case(suffix)) {
+            rel = &rel[..cut];
             break;
         }
     }
@@ -720,6 +722,18 @@ mod tests {
         );
         assert_eq!(resolve("../../../outside.md", from, "/npm", &set), Target::Unresolved);
         assert_eq!(resolve("missing.md", from, "/npm", &set), Target::Unresolved);
+    }
+
+    #[test]
+    fn links_to_files_named_in_any_script_resolve_or_not_without_a_panic() {
+        let set = pages(&["/ja/から", "/ja/man1/ls"]);
+        assert_eq!(resolve("から.html", "man1/ls.html", "/ja", &set), Target::Unresolved);
+        assert_eq!(resolve("../から.html", "man1/ls.html", "/ja", &set), Target::Page("/ja/から".into()));
+        assert_eq!(resolve("ら.htm", "man1/ls.html", "/ja", &set), Target::Unresolved);
+        for name in ["から", "か", "é.md", "ら.markdown", "ß.htm"] {
+            site_path("/ja", name);
+        }
+        assert_eq!(site_path("/ja", "から.html"), "/ja/から");
     }
 
     #[test]

@@ -16,8 +16,8 @@ use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
 use crate::highlight::Highlight;
 use crate::keys::{
-    cased_key, defined_key_of_folded, dotted_form, partial_query_keys, symbol_key, symbol_key_of_folded,
-    title_key_of_folded, unqualified_key,
+    cased_key, defined_key_of_folded, dotted_form, member_of, partial_query_keys, symbol_key,
+    symbol_key_of_folded, title_key_of_folded, unqualified_key,
 };
 use crate::languages::{edition_languages, is_function_word, query_languages, word_roots};
 use crate::passage::Passage;
@@ -29,7 +29,7 @@ use crate::records::term_query;
 use crate::request::SearchRequest;
 use crate::schema::Fields;
 use crate::scope::MAX_WALKED_SHARE;
-use crate::spellings::{long_form, spellings};
+use crate::spellings::{long_form, spellings, umlaut_forms};
 use crate::stats::Stats;
 use crate::text::{fold, is_cjk, is_katakana};
 use crate::tokenizer::{Analyzed, TokenKind, analyze};
@@ -58,6 +58,10 @@ const PARTIAL_SHARE: Score = 0.7;
 /// name's own, where the manual qualifies it less (`HashMap::insert` for
 /// `std::collections::HashMap::insert`): above its last part alone.
 const ENDING_SHARE: Score = 0.6;
+/// What a qualified name's last part declared or titled bare scores (see
+/// [`member_of`]), over the name's own: below every form the manual
+/// qualifies.
+const MEMBER_SHARE: Score = 0.3;
 /// What a name typed behind a short alias (`pd.read_csv`) scores where the
 /// manual declares it without (`pandas.read_csv`, `read_csv`), over the
 /// name's own: below the forms the manual writes.
@@ -301,8 +305,12 @@ struct Word {
     /// ([`long_form`]: `standard output` for `stdout`).
     others: Vec<(String, Vec<(usize, String)>)>,
     /// Which of `others` some section may hold as a whole: each of its
-    /// terms is in some section (all until [`Word::held_by`]).
+    /// terms is in some section (all but the umlaut forms until
+    /// [`Word::held_by`]).
     held: Vec<bool>,
+    /// How many of `others`, at their end, are the word's umlaut forms
+    /// ([`umlaut_forms`]): searched only where the word as typed is not.
+    umlauts: usize,
     /// It says nothing about the answer ([`is_stopword`]), decided once.
     stop: bool,
     /// Its forms in the languages searched ([`word_forms`]).
@@ -320,6 +328,7 @@ impl Word {
                 terms: phrase_terms(&analyzed_folded(name)),
                 others: Vec::new(),
                 held: Vec::new(),
+                umlauts: 0,
                 ..word
             },
             None => word,
@@ -343,15 +352,46 @@ impl Word {
             .chain(long_form(&folded).map(|long| (long.to_owned(), phrase_terms(&analyzed_folded(long)))))
             .chain(closed_compound(&tokens))
             .collect();
+        let umlauts: Vec<(String, Vec<(usize, String)>)> = umlaut_forms(&folded)
+            .into_iter()
+            .map(|form| {
+                let ts = phrase_terms(&analyzed_folded(&form));
+                (form, ts)
+            })
+            .filter(|(_, ts)| at(ts) == at(&terms))
+            .collect();
+        let umlauts_count = umlauts.len();
+        let mut others = others;
+        others.extend(umlauts);
         let stop = is_stopword(&folded);
-        let held = vec![true; others.len()];
-        Word { folded, written: text.to_owned(), terms, others, held, stop, forms: Vec::new() }
+        // (Umlaut forms only once [`Word::held_by`] says the word as typed is not held.)
+        let mut held = vec![true; others.len()];
+        held[others.len() - umlauts_count..].fill(false);
+        Word {
+            folded,
+            written: text.to_owned(),
+            terms,
+            others,
+            held,
+            umlauts: umlauts_count,
+            stop,
+            forms: Vec::new(),
+        }
     }
 
     /// Marks the other spellings that a term no section holds spells:
-    /// searching for them as a whole costs and finds nothing.
+    /// searching for them as a whole costs and finds nothing. A word's
+    /// umlaut forms are searched only where no section holds the word as
+    /// typed (`schluessel`; not `queue`), the first that some section holds.
     fn held_by(mut self, held: &dyn Fn(&str) -> bool) -> Word {
-        self.held = self.others.iter().map(|(_, ts)| ts.iter().all(|(_, t)| held(t))).collect();
+        let all_held = |ts: &[(usize, String)]| ts.iter().all(|(_, t)| held(t));
+        self.held = self.others.iter().map(|(_, ts)| all_held(ts)).collect();
+        let first_umlaut = self.others.len() - self.umlauts;
+        let mut wanted = !all_held(&self.terms);
+        for h in &mut self.held[first_umlaut..] {
+            *h &= wanted;
+            wanted &= !*h;
+        }
         self
     }
 
@@ -694,6 +734,16 @@ fn tier1(
     if !titled.is_empty() {
         tier1.push((Occur::Should, const_term(f.symbol, &titled, TITLE_SCORE)));
     }
+    // A qualified name where the manual declares or titles its member bare
+    // (Doxygen's `perspective()` in namespace glm, fastify's `#### register`
+    // on its Server page) names that member, below any declared as typed.
+    let member = member_of(symbol_text).map(|last| {
+        let clauses = vec![
+            (Occur::Should, const_term(f.symbol, last, SYMBOL_SCORE * MEMBER_SHARE)),
+            (Occur::Should, const_term(f.symbol, &title_key_of_folded(last), SYMBOL_SCORE * MEMBER_SHARE)),
+        ];
+        Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>
+    });
     // Every word that says something must match; stopwords only score
     // (unless they are all there is).
     let only_stopwords = units.stop.iter().all(|&s| s);
@@ -725,6 +775,7 @@ fn tier1(
         .map(|(k, as_typed)| (Occur::Should, symbol_query(f, (k, *as_typed), NAMED_SYMBOL_SCORE)))
         .collect();
     alternatives.extend(symbol.map(|s| (Occur::Should, s)));
+    alternatives.extend(member.map(|m| (Occur::Should, m)));
     match (all_words.is_empty(), alternatives.is_empty()) {
         (false, false) => {
             alternatives.push((Occur::Should, Box::new(BooleanQuery::new(all_words))));

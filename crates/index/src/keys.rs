@@ -122,6 +122,29 @@ fn joined_by_dots(key: &str) -> bool {
     !key.contains("::") && !key.contains('#')
 }
 
+/// Endings of file names, which a dotted name ending in one is
+/// (`pg_hba.conf`, `package.json`, `sources.list`), not a member.
+const FILE_ENDINGS: [&str; 34] = [
+    "c", "cfg", "conf", "cpp", "css", "csv", "d", "gz", "h", "hpp", "htm", "html", "ini", "java", "js",
+    "json", "list", "lock", "log", "md", "py", "rb", "rc", "rs", "service", "sh", "sql", "tar", "toml", "ts",
+    "txt", "xml", "yaml", "yml",
+];
+
+/// The member a qualified name names, its last part, when each of its
+/// parts is an identifier (`perspective` of `glm::perspective`, `register`
+/// of `fastify.register`); None for any other key (`.npmrc`, `a.b c`) and
+/// for a file's name (`pg_hba.conf`).
+pub(crate) fn member_of(key: &str) -> Option<&str> {
+    let parts = name_parts(key)?;
+    let ident = |p: &&str| {
+        p.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let last = parts[parts.len() - 1];
+    let file = joined_by_dots(key) && FILE_ENDINGS.contains(&last);
+    (parts.iter().all(ident) && !file).then_some(last)
+}
+
 fn partial_key_of(parts: &[&str]) -> String {
     format!("{PARTIAL_MARK}{}", parts.join("."))
 }
@@ -238,6 +261,21 @@ mod tests {
         assert_ne!(defined_key("operator class"), symbol_key("operator class"));
         assert_eq!(defined_key("操作符类"), format!("{DEFINED_MARK}操作符类"));
         assert_eq!(defined_key("—"), "");
+    }
+
+    #[test]
+    fn a_qualified_name_names_its_last_part_unless_it_is_a_file() {
+        assert_eq!(member_of("glm::perspective"), Some("perspective"));
+        assert_eq!(member_of("fastify.register"), Some("register"));
+        assert_eq!(member_of("hash#fetch"), Some("fetch"));
+        assert_eq!(member_of("json::value::ismember"), Some("ismember"));
+        for other in
+            ["pg_hba.conf", "package.json", "sources.list", ".npmrc", "perspective", "a.b c", "v1.2", "a::"]
+        {
+            assert_eq!(member_of(other), None, "{other}");
+        }
+        // (`::` joins no file name.)
+        assert_eq!(member_of("std::c"), Some("c"));
     }
 
     #[test]

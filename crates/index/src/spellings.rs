@@ -71,6 +71,43 @@ pub(crate) fn long_form(folded: &str) -> Option<&'static str> {
     SHORT_FORMS.iter().find(|(short, _)| *short == folded).map(|(_, long)| *long)
 }
 
+/// Most places in a word where `ae`, `oe` or `ue` is tried as the umlaut
+/// it may stand for (see [`umlaut_forms`]).
+const MAX_UMLAUT_SPOTS: usize = 3;
+
+/// The forms of a folded Latin word written with `ae`, `oe` or `ue` for
+/// `ä`, `ö`, `ü` (`schluessel`, `paketgroesse`), as a keyboard without
+/// umlauts types them: each with some of those pairs as the letter the
+/// index folds the umlaut to (`schlussel`, `paketgrosse`; `ß` is folded to
+/// `ss` already), those changing most first. A pair may be a real one
+/// (`steuerschluessel`), so each choice of them is a form. Empty for a
+/// word with none, or with CJK text.
+pub(crate) fn umlaut_forms(folded: &str) -> Vec<String> {
+    if folded.chars().any(is_cjk) {
+        return Vec::new();
+    }
+    let spots: Vec<usize> = folded
+        .match_indices(['a', 'o', 'u'])
+        .map(|(at, _)| at)
+        .filter(|&at| folded[at + 1..].starts_with('e'))
+        .take(MAX_UMLAUT_SPOTS)
+        .collect();
+    let mut forms: Vec<(u32, String)> = (1u32..1 << spots.len())
+        .map(|chosen| {
+            let mut form = folded.to_owned();
+            // (From the end, so earlier places keep their offsets.)
+            for (i, &at) in spots.iter().enumerate().rev() {
+                if chosen & (1 << i) != 0 {
+                    form.remove(at + 1);
+                }
+            }
+            (chosen.count_ones(), form)
+        })
+        .collect();
+    forms.sort_by_key(|(changed, _)| std::cmp::Reverse(*changed));
+    forms.into_iter().map(|(_, form)| form).collect()
+}
+
 /// Spellings of one word searched, at most (the one written among them):
 /// a sentence holding many such words is searched with the first ones'.
 const MAX_SPELLINGS: usize = 8;
@@ -143,6 +180,20 @@ mod tests {
         );
         assert_eq!(spellings("vacuum"), ["vacuum"]);
         assert_eq!(spellings("索引"), ["索引"]);
+    }
+
+    #[test]
+    fn umlauts_typed_as_two_letters_are_tried_as_the_letter_they_fold_to() {
+        assert_eq!(umlaut_forms("schluessel"), ["schlussel"]);
+        assert_eq!(umlaut_forms("paketgroesse"), ["paketgrosse"]);
+        // Each choice, those changing most first: a pair may be real.
+        assert_eq!(
+            umlaut_forms("steuerschluessel"),
+            ["steurschlussel", "steurschluessel", "steuerschlussel"]
+        );
+        assert_eq!(umlaut_forms("vacuum"), Vec::<String>::new());
+        assert_eq!(umlaut_forms("更改表"), Vec::<String>::new());
+        assert_eq!(umlaut_forms("aeaeaeae").len(), (1 << MAX_UMLAUT_SPOTS) - 1);
     }
 
     #[test]

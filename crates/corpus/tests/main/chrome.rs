@@ -578,3 +578,43 @@ fn the_same_h1_with_an_id_on_every_page_is_a_section() {
         assert!(page.markdown.contains(&format!("What {name} tells.")), "{}", page.markdown);
     }
 }
+
+/// A man page as mandoc writes it in a script other than Latin: its
+/// sections' `<h1>` headings carry no id, and every page has the same ones.
+fn mandoc_page(name: &str, what: &str, option: &str) -> String {
+    format!(
+        "<html><head><title>{name}(1)</title></head><body>
+<table class=\"head\"><tr><td class=\"head-ltitle\">{name}(1)</td></tr></table>
+<div class=\"manual-text\">
+<section class=\"Sh\"><h1 class=\"Sh\">名前</h1><p class=\"Pp\">{name} - {what}</p></section>
+<section class=\"Sh\"><h1 class=\"Sh\">書式</h1><p class=\"Pp\"><b>{name}</b> [オプション]</p></section>
+<section class=\"Sh\"><h1 class=\"Sh\">説明</h1><p class=\"Pp\">{what}。</p>
+<dl class=\"Bl-tag\"><dt id=\"{option}\"><a class=\"permalink\" href=\"#{option}\"><b>-{option}</b></a></dt>
+<dd>{name} の -{option} オプション</dd></dl></section>
+<section class=\"Sh\"><h1 class=\"Sh\">作者</h1><p class=\"Pp\">GNU</p></section>
+</div></body></html>"
+    )
+}
+
+#[test]
+fn section_headings_every_man_page_shares_are_no_banner() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = [
+        ("ls", "一覧表示する", "a"),
+        ("cp", "コピーする", "r"),
+        ("mv", "移動する", "f"),
+        ("rm", "削除する", "i"),
+    ];
+    for (name, what, option) in pages {
+        std::fs::write(dir.path().join(format!("{name}.html")), mandoc_page(name, what, option)).unwrap();
+    }
+    let ingested = crate::read(dir.path(), "/man");
+    assert_eq!(ingested.pages.len(), 4);
+    for page in &ingested.pages {
+        check_invariants(page);
+        let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+        assert!(titles.ends_with(&["名前", "書式", "説明", "作者"]), "{}: {titles:?}", page.path);
+    }
+    let ls = ingested.pages.iter().find(|p| p.path == "/man/ls").unwrap();
+    assert!(ls.markdown.contains("**-a**"), "{}", ls.markdown);
+}
