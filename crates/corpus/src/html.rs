@@ -866,12 +866,21 @@ fn is_skipped(el: &Element) -> bool {
         || el.id() == Some("titlearea")
 }
 
-/// Whether an element inside `node` is a link target (`id`, `<a name>`).
+/// Whether an element inside `node` is a link target (`id`, `<a name>`),
+/// outside what is dropped (Doxygen's tooltips, `div.ttc`, carry ids).
 fn has_targets(node: NodeRef<'_, Node>) -> bool {
-    node.descendants()
-        .skip(1)
-        .filter_map(|n| n.value().as_element())
-        .any(|e| e.id().is_some() || e.name() == "a" && e.attr("name").is_some())
+    let dropped = |n: &NodeRef<'_, Node>| {
+        n.ancestors()
+            .take_while(|a| a.id() != node.id())
+            .any(|a| a.value().as_element().is_some_and(is_skipped))
+    };
+    node.descendants().skip(1).any(|n| {
+        n.value().as_element().is_some_and(|e| {
+            (e.id().is_some() || e.name() == "a" && e.attr("name").is_some())
+                && !is_skipped(e)
+                && !dropped(&n)
+        })
+    })
 }
 
 /// Docutils' table of contents of the page itself, its "Contents" title
@@ -1223,9 +1232,11 @@ fn is_title_block(el: &Element) -> bool {
 }
 
 /// Whether `<title>` names a title block's text: all of it, or all but a
-/// site name before or after a separator ("LMDB: Getting Started").
+/// site name before or after a separator ("LMDB: Getting Started"); any
+/// text when the page has no `<title>`.
 fn titles_block(doc_title: Option<&str>, text: &str) -> bool {
-    let Some(doc_title) = doc_title else { return false };
+    // (A page with no `<title>`, Doxygen's under a custom header: the block.)
+    let Some(doc_title) = doc_title else { return !text.trim().is_empty() };
     let (title, text) = (collapse_whitespace(doc_title).to_lowercase(), text.to_lowercase());
     !text.is_empty() && (title == text || title.ends_with(&text) || title.starts_with(&text))
 }
@@ -2567,8 +2578,12 @@ impl<'p> Converter<'_, 'p> {
         // or leading nowhere but to a script ("► Table Of Contents"), shows nothing.
         let scripted =
             href.is_some_and(|h| h.get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:")));
+        // Doxygen's "More..." after each brief description of a summary
+        // table points to the description below: no word of the page.
+        let more = matches!(inner.text.trim(), "More..." | "More…" | "more..." | "more…");
         if (scripted && !inner.text.chars().any(char::is_alphanumeric))
             || (href.is_none() && el.attr("onclick").is_some())
+            || more
         {
             return;
         }

@@ -784,6 +784,37 @@ fn doxygen_title_blocks_are_the_page_title_and_its_summary_and_permalinks_go() {
     }
 }
 
+/// Doxygen 1.9 writes a fragment's hover tooltips inside it, and a custom
+/// header may leave a page without `<title>`.
+#[test]
+fn doxygen_fragments_with_tooltips_are_code_and_a_title_block_titles_a_page_without_title() {
+    let html = r##"<html><head><meta name="generator" content="Doxygen 1.9.4"/></head><body>
+<div class="header"><div class="headertitle"><div class="title">Matrix transforms</div></div></div>
+<div class="contents">
+<table class="memberdecls"><tr><td><a class="el" href="#ga2">translate</a> (m, v)</td></tr>
+<tr><td class="mdescRight">Builds a translation matrix. <a href="#ga2">More...</a></td></tr></table>
+<a id="ga2"></a><h2 class="memtitle">translate()</h2>
+<div class="memdoc"><div class="fragment"><div class="line">glm::mat4 m = <a class="code hl_function" href="#ga2">glm::translate</a>(glm::mat4(1.0f), v);</div>
+<div class="line"><span class="comment">// m[3][0] == 1.0f</span></div>
+<div class="ttc" id="aga2"><div class="ttname"><a href="#ga2">glm::translate</a></div><div class="ttdoc">Builds a translation matrix.</div></div>
+</div></div></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "group__transform.html", "/glm").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Matrix transforms");
+    let md = &page.markdown;
+    assert!(
+        md.contains(
+            "```
+glm::mat4 m = glm::translate(glm::mat4(1.0f), v);
+// m[3][0] == 1.0f
+```"
+        ),
+        "{md}"
+    );
+    assert!(!md.contains("More..."), "{md}");
+    assert_eq!(md.matches("Builds a translation matrix.").count(), 1, "{md}");
+}
+
 /// The empty targets generators write right before a heading: gtk-doc's
 /// `<a name="frob-new"></a><h3>`, Doxygen's `<a id="ga2"></a><h2
 /// class="memtitle">`, Javadoc 8's `<a name="turn-int-"><!-- --></a>`
