@@ -236,17 +236,54 @@ fn an_anchor_inside_a_section_starts_the_page_there() {
     let text = lib.ok(&["search", "levels"]);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].contains("Logs") && lines[1].trim() == "Help", "{text}");
+    // The id of a page's own heading (DocBook's chapter `<h1>`) reads the
+    // page from its start, in either format.
+    let html = lib.dir.path().join("html");
+    std::fs::create_dir_all(&html).unwrap();
+    std::fs::write(
+        html.join("ch02.html"),
+        "<html><head><title>Chapter 2. Packages</title></head><body><h1 id=\"_packages\">Chapter 2. Packages</h1>\
+         <p>Packages hold programs.</p><h2 id=\"_basics\">2.1. Basics</h2><p>Install them.</p></body></html>",
+    )
+    .unwrap();
+    lib.ok(&["add", html.to_str().unwrap(), "--project", "h", "--version", "1", "--locale", "en"]);
+    for format in [&[][..], &["--markdown"][..]] {
+        let read = lib.json(&[&["read", "/h/ch02#_packages"][..], format].concat());
+        let content = read["content"].as_str().unwrap();
+        assert!(content.contains("Packages hold programs.") && content.contains("Install them."), "{read}");
+        assert!(!content.contains("Install them.") || content.find("Packages hold").unwrap() < 60, "{read}");
+    }
 }
 
 #[test]
 fn several_projects_and_no_default_say_how_to_choose() {
     let lib = Lib::new();
+    let mut notes = Vec::new();
     for project in ["alpha", "beta"] {
         let docs = lib.dir.path().join(project);
         std::fs::create_dir_all(&docs).unwrap();
         std::fs::write(docs.join("index.md"), "# Home\n\nWords.\n").unwrap();
-        lib.ok(&["add", docs.to_str().unwrap(), "--project", project, "--version", "1", "--locale", "en"]);
+        let out = lib.run(&[
+            "add",
+            docs.to_str().unwrap(),
+            "--project",
+            project,
+            "--version",
+            "1",
+            "--locale",
+            "en",
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        notes.push(String::from_utf8_lossy(&out.stderr).into_owned());
     }
+    // The add that makes the default project undecidable says so.
+    assert!(!notes[0].contains("note:"), "{}", notes[0]);
+    assert!(
+        notes[1].contains("several projects are installed (alpha, beta) and none is the default")
+            && notes[1].contains("lectern config set default.project NAME"),
+        "{}",
+        notes[1]
+    );
     let err = lib.fails(&["search", "words"], 1);
     assert!(
         err.contains("several projects are installed (alpha, beta)")

@@ -48,6 +48,24 @@ pub fn run(config: &Config, args: AddArgs) -> Result<()> {
     for r in &reports {
         print_report(r)?;
     }
+    no_default_project_note(&library)
+}
+
+/// Says on stderr when the library now holds several projects and none is
+/// its default: a search must then name one (`project:NAME`) or all.
+fn no_default_project_note(library: &lectern_library::Library) -> Result<()> {
+    let list = library.list(&lectern_library::ListRequest { all: false, generation: None })?;
+    let mut projects: Vec<&str> =
+        list.editions.iter().filter(|e| e.enabled).map(|e| e.project.as_str()).collect();
+    projects.sort_unstable();
+    projects.dedup();
+    if list.defaults.project.is_none() && projects.len() > 1 {
+        eprintln!(
+            "  note: several projects are installed ({}) and none is the default: searches name one \
+             (project:NAME, or project:* for all), or set one with `lectern config set default.project NAME`",
+            projects.join(", ")
+        );
+    }
     Ok(())
 }
 

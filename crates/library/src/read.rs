@@ -374,7 +374,10 @@ fn element_at(markdown: &str, anchor: &str) -> Option<usize> {
 /// None when the page has no such element.
 fn inner_in_text(view: &View, page: &PageRecord, text: &str, anchor: &str) -> Option<usize> {
     let markdown = page.markdown.as_str();
-    let mark = element_at(markdown, anchor)?;
+    // A heading no section is cut at (the page's own, DocBook's `<h1>` with
+    // the chapter's id): where the section holding it starts.
+    let heading = markdown.find(&format!("{{#{anchor}}}"));
+    let mark = element_at(markdown, anchor).or(heading)?;
     let sections: std::collections::HashMap<&str, usize> =
         page.anchors.iter().enumerate().filter_map(|(i, a)| Some((a.as_deref()?, i))).collect();
     let holding = markdown[..mark]
@@ -387,6 +390,9 @@ fn inner_in_text(view: &View, page: &PageRecord, text: &str, anchor: &str) -> Op
         .unwrap_or(0);
     let section = page.section_keys.get(holding).and_then(|key| view.snapshot.section(key));
     let start = section.filter(|s| !s.text.is_empty()).and_then(|s| text.find(s.text.as_str())).unwrap_or(0);
+    if heading == Some(mark) {
+        return Some(start);
+    }
     // The words after the element (`<a id="wantarray"></a>wantarray`), on
     // its line or the next, found however the text breaks its lines.
     let rest = &markdown[mark..];
