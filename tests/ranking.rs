@@ -45,7 +45,8 @@
 //! - a qualified name whose member the manual declares bare (Doxygen's
 //!   `perspective()` in namespace glm) finds that member
 //! - German words typed with `ae`, `oe`, `ue` for umlauts find the words
-//!   the manual writes with them
+//!   the manual writes with them; a Japanese loanword is found with its
+//!   long vowel mark written or not (`ユーザー`, `ユーザ`)
 
 use std::path::Path;
 
@@ -1016,6 +1017,7 @@ fn library() -> tempfile::TempDir {
     );
     write(ja.path(), "files.html", page("ファイルの一覧", "ファイルの使い方と管理方法を説明します。", &[]));
     write(ja.path(), "firewall.html", page("ファイアウォール", "ファイアウォールの設定を説明します。", &[]));
+    write(ja.path(), "users.html", page("ユーザの追加", "adduser でユーザを追加します。", &[]));
     // And in German, whose umlauts a keyboard without them types as `ae`,
     // `oe`, `ue`.
     let de = tempfile::tempdir().unwrap();
@@ -1461,6 +1463,13 @@ fn check_languages(face: &mut dyn Face, name: &str) {
     let paths: Vec<&str> =
         r["hits"].as_array().unwrap().iter().map(|h| h["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["/ja/m/firewall"], "{name}: {r}");
+    // A loanword's long vowel mark may be written or not: `ユーザー` finds
+    // the manual's `ユーザ`, and is lit as the manual writes it.
+    let r = face.search("ユーザーの追加", "ja");
+    assert_eq!(first(&r).0, "/ja/m/users", "{name}: {r}");
+    let r = face.search("ユーザー", "ja");
+    assert_eq!(first(&r).0, "/ja/m/users", "{name}: {r}");
+    assert!(lit_words(&r["hits"][0]).iter().any(|w| w == "ユーザ"), "{name}: {r}");
     // `ae`, `oe` and `ue` stand for the umlauts where no section holds the
     // word as typed (`Paketgroesse`, `Schluessel`), and are lit as the manual
     // writes them; a word some section holds is searched as typed only

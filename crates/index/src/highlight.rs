@@ -14,9 +14,10 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use rustc_hash::FxHashMap;
 
 use crate::snippet::{Match, SNIPPET_CHARS, snippet, title_lead};
-use crate::text::{is_cjk, is_word_char};
+use crate::text::{is_cjk, is_katakana, is_word_char};
 use crate::tokenizer::{
-    Keep, MAX_LEADING_UNDERSCORES, analyze_each_where, lead_mask, operator_run_around, stem_lead,
+    Keep, MAX_LEADING_UNDERSCORES, after_long_vowels, analyze_each_where, lead_mask, operator_run_around,
+    stem_lead,
 };
 
 /// Text beyond this many bytes of a section is not scanned for highlights.
@@ -156,9 +157,12 @@ impl Highlight {
             let (from, to) = if operator {
                 (op_from, op_to)
             } else if is_cjk(c) {
-                // The char's unigram and its bigram with the next char.
-                let next = text[at + c.len_utf8()..].chars().next().filter(|&n| is_cjk(n));
-                (at, at + c.len_utf8() + next.map_or(0, char::len_utf8))
+                // The char's unigram and its bigram with the next char (past
+                // a long vowel mark after katakana, as the tokenizer reads it).
+                let after = at + c.len_utf8();
+                let after = if is_katakana(c) { after_long_vowels(text, after) } else { after };
+                let next = text[after..].chars().next().filter(|&n| is_cjk(n));
+                (at, after + next.map_or(0, char::len_utf8))
             } else {
                 run_around(text, at)
             };

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
-use crate::text::{fold, is_cjk, is_word_char, push_unaccented};
+use crate::text::{fold, is_cjk, is_katakana, is_word_char, push_unaccented};
 
 /// Name of the analyzer registered for the body.
 pub const LECTERN: &str = "lectern";
@@ -245,6 +245,19 @@ fn char_at(text: &str, i: usize) -> Option<char> {
     }
 }
 
+/// The katakana-hiragana prolonged sound mark, which Japanese writes after
+/// a loanword's last vowel or leaves out (`ユーザー`, `ユーザ`).
+const LONG_VOWEL: char = '\u{30FC}';
+
+/// The byte after the long vowel marks starting at byte `at` of `text`
+/// (`at` itself when none does).
+pub(crate) fn after_long_vowels(text: &str, mut at: usize) -> usize {
+    while text[at..].starts_with(LONG_VOWEL) {
+        at += LONG_VOWEL.len_utf8();
+    }
+    at
+}
+
 /// Like [`analyze_each`], but only the tokens `keep` lets through are
 /// reported (positions stay those of the full analysis).
 pub fn analyze_each_where(
@@ -289,7 +302,10 @@ pub fn analyze_each_where(
             let mut cur = c;
             loop {
                 let to = from + cur.len_utf8();
-                let following = char_at(to).filter(|&n| is_cjk(n));
+                // A long vowel mark after katakana is skipped, written or
+                // not (`ユーザー` is `ユーザ`, `インターフェース` is `インタフェース`).
+                let next_at = if is_katakana(cur) { after_long_vowels(text, to) } else { to };
+                let following = char_at(next_at).filter(|&n| is_cjk(n));
                 if keep.cjk(cur) {
                     buf.clear();
                     push_cjk(cur, &mut buf);
@@ -298,17 +314,17 @@ pub fn analyze_each_where(
                     }
                     if let Some(n) = following {
                         push_cjk(n, &mut buf);
-                        if !each(&buf, from, to + n.len_utf8(), position, TokenKind::Bigram) {
+                        if !each(&buf, from, next_at + n.len_utf8(), position, TokenKind::Bigram) {
                             return;
                         }
                     }
                 }
                 position += 1;
                 let Some(n) = following else {
-                    i = to;
+                    i = next_at;
                     break;
                 };
-                from = to;
+                from = next_at;
                 cur = n;
             }
         } else if is_word_char(c) {
@@ -870,6 +886,29 @@ mod tests {
         {
             assert!(joined(none).is_empty(), "{none}: {:?}", joined(none));
         }
+    }
+
+    #[test]
+    fn a_long_vowel_mark_after_katakana_is_written_or_not() {
+        let terms = |text: &str| texts(text).into_iter().map(|t| (t.0, t.1)).collect::<Vec<_>>();
+        assert_eq!(terms("ユーザー管理"), terms("ユーザ管理"));
+        assert_eq!(terms("インターフェース"), terms("インタフェース"));
+        assert_eq!(terms("サーバー"), terms("サーバ"));
+        // Its bigrams span it, so a hit lights the word as written.
+        let spans: Vec<(String, usize, usize)> = {
+            let mut out = Vec::new();
+            analyze_each("ユーザー", false, &mut |t, from, to, _, kind| {
+                if kind == TokenKind::Bigram {
+                    out.push((t.to_owned(), from, to));
+                }
+                true
+            });
+            out
+        };
+        assert_eq!(spans, [("ユザ".to_owned(), 0, "ユーザ".len())]);
+        // After any other char it is a char of its own.
+        assert_eq!(terms("らーめん").len(), terms("らめん").len() + 2);
+        assert_eq!(terms("ー"), [("ー".to_owned(), 0)]);
     }
 
     #[test]
