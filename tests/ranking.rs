@@ -335,9 +335,24 @@ fn library() -> tempfile::TempDir {
         "<html><head><title>GLM_EXT_matrix_clip_space</title></head><body><h1>GLM_EXT_matrix_clip_space</h1>\
          <p>Defines functions that generate clip space transformation matrices.</p>\
          <h2 class=\"memtitle\" id=\"ga12af\">frustum()</h2><p>Creates a frustum matrix.</p>\
-         <h2 class=\"memtitle\" id=\"ga747c\">perspective()</h2><p>Creates a matrix for a symmetric perspective-view frustum.</p></body></html>"
+         <h2 class=\"memtitle\" id=\"ga747c\">perspective()</h2><p>Creates a matrix for a symmetric perspective-view frustum.</p>\
+         <h2 class=\"memtitle\" id=\"ga602b\">slerp() [1/2]</h2><p>Spherical linear interpolation of two quaternions.</p></body></html>"
             .to_owned(),
     );
+    // Two classes with a member of one name, one of them overloaded.
+    for (file, class, title, anchor) in [
+        ("class-reader.html", "Reader", "parse() [1/2]", "a71ef"),
+        ("class-char-reader.html", "CharReader", "parse()", "a6551"),
+    ] {
+        write(
+            en.path(),
+            file,
+            format!(
+                "<html><head><title>Json::{class} Class Reference</title></head><body><h1>Json::{class} Class Reference</h1>\
+                 <p>Reads JSON text.</p><h2 class=\"memtitle\" id=\"{anchor}\">{title}</h2><p>Reads a value from a document.</p></body></html>"
+            ),
+        );
+    }
     write(
         en.path(),
         "glm-guide.html",
@@ -1188,6 +1203,11 @@ fn check(face: &mut dyn Face, name: &str) {
         // member, before a guide writing the name as typed.
         ("glm::perspective", "/m/group-clip-space", "ga747c"),
         ("glm::frustum", "/m/group-clip-space", "ga12af"),
+        // An overload's number after the call; the member of the class
+        // the name qualifies it by before another class's.
+        ("glm::slerp", "/m/group-clip-space", "ga602b"),
+        ("Json::Reader::parse", "/m/class-reader", "a71ef"),
+        ("Json::CharReader::parse", "/m/class-char-reader", "a6551"),
     ] {
         let r = face.search(query, "en");
         assert_eq!(first(&r), (path.to_owned(), anchor.to_owned()), "{name}: {query}: {r}");

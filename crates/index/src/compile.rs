@@ -737,12 +737,16 @@ fn tier1(
     // A qualified name where the manual declares or titles its member bare
     // (Doxygen's `perspective()` in namespace glm, fastify's `#### register`
     // on its Server page) names that member, below any declared as typed.
+    // Among such members, those on the page of what qualifies it
+    // (`Json::Reader::parse` on "Json::Reader Class Reference") come first.
     let member = member_of(symbol_text).map(|last| {
-        let clauses = vec![
-            (Occur::Should, const_term(f.symbol, last, SYMBOL_SCORE * MEMBER_SHARE)),
-            (Occur::Should, const_term(f.symbol, &title_key_of_folded(last), SYMBOL_SCORE * MEMBER_SHARE)),
-        ];
-        Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>
+        let qualifier = symbol_text[..symbol_text.len() - last.len()].trim_end_matches([':', '.', '#']);
+        tier1.push((Occur::Should, const_term(f.page_symbol, qualifier, PAGE_SYMBOL_SCORE)));
+        // (Declared and titled so: counted once.)
+        let score = SYMBOL_SCORE * MEMBER_SHARE;
+        let either =
+            vec![const_term(f.symbol, last, score), const_term(f.symbol, &title_key_of_folded(last), score)];
+        Box::new(DisjunctionMaxQuery::new(either)) as Box<dyn Query>
     });
     // Every word that says something must match; stopwords only score
     // (unless they are all there is).

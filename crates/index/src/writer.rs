@@ -95,6 +95,11 @@ fn heading_name(title: &str, page_title: &str, anchor: &str) -> Option<String> {
     if let Some(callee) = anchored_callee(title, anchor) {
         return Some(callee.to_owned());
     }
+    // A function's name as an empty call, alone or with its overload's
+    // number (Doxygen's member headings `perspective()`, `parse() [2/3]`).
+    if let Some(name) = empty_call(title) {
+        return Some(name.to_owned());
+    }
     let ident_end =
         |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(s.len());
     let is_ident =
@@ -198,6 +203,23 @@ fn anchored_callee<'a>(title: &'a str, anchor: &str) -> Option<&'a str> {
     let named = callee.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.'))
         && callee.starts_with(|c: char| c.is_alphabetic() || c == '_');
     (named && !last.is_empty() && last == anchor).then_some(callee)
+}
+
+/// The name of a heading that is an empty call, with an overload's number
+/// after it or not (`perspective()`, `parse() [2/3]` → `perspective`,
+/// `parse`); None for any other heading.
+fn empty_call(title: &str) -> Option<&str> {
+    let mut call = title.trim_end();
+    if let Some(open) = call.strip_suffix(']').and_then(|c| c.rfind('[')) {
+        let number = &call[open + 1..call.len() - 1];
+        let (i, n) = number.split_once('/')?;
+        [i, n].iter().all(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())).then_some(())?;
+        call = call[..open].trim_end();
+    }
+    let name = call.strip_suffix("()")?;
+    (name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    .then_some(name)
 }
 
 /// Words a page title names the kind of thing the page is about with,
@@ -729,6 +751,12 @@ mod tests {
             None
         );
         assert_eq!(name("QVector::~QVector()", "QVector Class", "dtor.QVector"), None);
+        // Doxygen: a member's empty call, an overload's number after it.
+        assert_eq!(name("perspective()", "GLM_EXT_matrix_clip_space", "ga12af"), Some("perspective".into()));
+        assert_eq!(name("parse() [2/3]", "Json::Reader Class Reference", "a1b2"), Some("parse".into()));
+        for other in ["parse() [2/]", "parse() [a/3]", "parse(x)", "()", "9lives()", "a b()", "Parse [1/2]"] {
+            assert_eq!(empty_call(other), None, "{other}");
+        }
         // Titles naming an entity by its kind.
         assert_eq!(title_entity("Struct std::vec::Vec"), Some("std::vec::Vec"));
         assert_eq!(title_entity("Primitive Type str"), Some("str"));
