@@ -1859,6 +1859,15 @@ impl<'p> Converter<'_, 'p> {
         let sec = self.current();
         sec.markdown.push_str(&out);
         if searched && !text.trim().is_empty() {
+            // A list item's marker, indented as in the Markdown: a reader
+            // of the text sees the steps' numbers and what is under what.
+            if let Some(m) = &marker {
+                let outer = prefix.get(..prefix.len().saturating_sub(m.len())).unwrap_or("");
+                if outer.trim().is_empty() {
+                    sec.text.push_str(outer);
+                }
+                sec.text.push_str(m);
+            }
             sec.text.push_str(text);
             sec.text.push('\n');
         }

@@ -116,6 +116,8 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
     let mut depth = 0usize; // containers (quotes, lists, footnotes) we are inside
     let mut heading: Option<(HeadingLevel, Option<String>, usize, String)> = None;
     let mut html = TagStripper::default();
+    // The lists we are in: each ordered one's next item number.
+    let mut lists: Vec<Option<u64>> = Vec::new();
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, id, .. }) => {
@@ -136,14 +138,16 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 }
                 push_line_end(&mut parsed.texts);
             }
-            Event::Start(Tag::List(_)) => {
+            Event::Start(Tag::List(first)) => {
                 // A list inside an item's text starts on a line of its own.
                 push_line_end(&mut parsed.texts);
                 depth += 1;
+                lists.push(first);
                 contents.start_list(parsed.texts.last().map_or(0, String::len));
             }
             Event::End(TagEnd::List(_)) => {
                 depth = depth.saturating_sub(1);
+                lists.pop();
                 // A table of contents is shown, not searched: its words are
                 // left out, now or (when it names this page's own headings,
                 // which may come later) once every heading is known.
@@ -157,7 +161,20 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 }
                 push_line_end(&mut parsed.texts);
             }
-            Event::Start(Tag::Item) => contents.start_item(),
+            Event::Start(Tag::Item) => {
+                contents.start_item();
+                // The item's marker, indented by its depth: a reader of
+                // the text sees the steps' numbers and what is under what.
+                let indent = "  ".repeat(lists.len().saturating_sub(1));
+                let marker = match lists.last_mut() {
+                    Some(Some(n)) => {
+                        *n += 1;
+                        format!("{}. ", *n - 1)
+                    }
+                    _ => "- ".to_owned(),
+                };
+                push(&mut parsed.texts, &format!("{indent}{marker}"));
+            }
             Event::End(TagEnd::Item) => {
                 contents.end_item();
                 push_line_end(&mut parsed.texts);
@@ -671,7 +688,23 @@ Turn it.
     #[test]
     fn a_nested_list_starts_on_a_line_of_its_own() {
         let p = page("- routerOptions\n  - allowUnsafeRegex\n  - caseSensitive\n- http2\n");
-        assert!(p.text.contains("routerOptions\nallowUnsafeRegex"), "{:?}", p.text);
+        assert_eq!(
+            p.text, "- routerOptions\n  - allowUnsafeRegex\n  - caseSensitive\n- http2",
+            "{:?}",
+            p.text
+        );
+    }
+
+    #[test]
+    fn list_items_keep_their_numbers_and_depth_in_the_text() {
+        // Numbered as shown, from the list's first number, however the
+        // source numbers them.
+        let p = page("Steps:\n\n3. Flag the server.\n1. Run the hooks:\n   * idle\n   * all\n1. Stop.\n");
+        assert_eq!(
+            p.text, "Steps:\n3. Flag the server.\n4. Run the hooks:\n  - idle\n  - all\n5. Stop.",
+            "{:?}",
+            p.text
+        );
     }
 
     #[test]
