@@ -276,22 +276,38 @@ fn several_projects_and_no_default_say_how_to_choose() {
         assert!(out.status.success(), "{out:?}");
         notes.push(String::from_utf8_lossy(&out.stderr).into_owned());
     }
-    // The add that makes the default project undecidable says so.
-    assert!(!notes[0].contains("note:"), "{}", notes[0]);
+    // The add that makes the default project undecidable says so (and
+    // `--quiet` keeps it quiet).
+    assert!(!notes[0].contains("several projects"), "{}", notes[0]);
     assert!(
         notes[1].contains("several projects are installed (alpha, beta) and none is the default")
             && notes[1].contains("lectern config set default.project NAME"),
         "{}",
         notes[1]
     );
+    let docs = lib.dir.path().join("gamma");
+    std::fs::create_dir_all(&docs).unwrap();
+    std::fs::write(docs.join("index.md"), "# Home\n\nWords.\n").unwrap();
+    let out = lib.run(&[
+        "add",
+        "-q",
+        docs.to_str().unwrap(),
+        "--project",
+        "gamma",
+        "--version",
+        "1",
+        "--locale",
+        "en",
+    ]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
     let err = lib.fails(&["search", "words"], 1);
     assert!(
-        err.contains("several projects are installed (alpha, beta)")
+        err.contains("several projects are installed (alpha, beta, gamma)")
             && err.contains("project:*")
             && err.contains("lectern config set default.project NAME"),
         "{err}"
     );
-    assert_eq!(lib.json(&["search", "project:* words"])["total"], 2);
+    assert_eq!(lib.json(&["search", "project:* words"])["total"], 3);
 }
 
 #[test]

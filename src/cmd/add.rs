@@ -51,8 +51,8 @@ pub fn run(config: &Config, args: AddArgs) -> Result<()> {
     no_default_project_note(&library)
 }
 
-/// Says on stderr when the library now holds several projects and none is
-/// its default: a search must then name one (`project:NAME`) or all.
+/// Warns when the library now holds several projects and none is its
+/// default: a search must then name one (`project:NAME`) or all.
 fn no_default_project_note(library: &lectern_library::Library) -> Result<()> {
     let list = library.list(&lectern_library::ListRequest { all: false, generation: None })?;
     let mut projects: Vec<&str> =
@@ -60,8 +60,8 @@ fn no_default_project_note(library: &lectern_library::Library) -> Result<()> {
     projects.sort_unstable();
     projects.dedup();
     if list.defaults.project.is_none() && projects.len() > 1 {
-        eprintln!(
-            "  note: several projects are installed ({}) and none is the default: searches name one \
+        tracing::warn!(
+            "several projects are installed ({}) and none is the default: searches name one \
              (project:NAME, or project:* for all), or set one with `lectern config set default.project NAME`",
             projects.join(", ")
         );

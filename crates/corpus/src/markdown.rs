@@ -163,17 +163,7 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
             }
             Event::Start(Tag::Item) => {
                 contents.start_item();
-                // The item's marker, indented by its depth: a reader of
-                // the text sees the steps' numbers and what is under what.
-                let indent = "  ".repeat(lists.len().saturating_sub(1));
-                let marker = match lists.last_mut() {
-                    Some(Some(n)) => {
-                        *n += 1;
-                        format!("{}. ", *n - 1)
-                    }
-                    _ => "- ".to_owned(),
-                };
-                push(&mut parsed.texts, &format!("{indent}{marker}"));
+                push(&mut parsed.texts, &item_marker(&mut lists));
             }
             Event::End(TagEnd::Item) => {
                 contents.end_item();
@@ -406,6 +396,20 @@ impl ContentsScan {
         if let Some(item) = self.item() {
             item.first.get_or_insert(false);
         }
+    }
+}
+
+/// The next item's marker in the innermost of `lists` (each ordered one's
+/// next number), indented by its depth: a reader of the text sees the
+/// steps' numbers and what is under what.
+fn item_marker(lists: &mut [Option<u64>]) -> String {
+    let indent = "  ".repeat(lists.len().saturating_sub(1));
+    match lists.last_mut() {
+        Some(Some(n)) => {
+            *n += 1;
+            format!("{indent}{}. ", *n - 1)
+        }
+        _ => format!("{indent}- "),
     }
 }
 
