@@ -739,8 +739,7 @@ fn tier1(
     // on its Server page) names that member, below any declared as typed.
     // Among such members, those on the page of what qualifies it
     // (`Json::Reader::parse` on "Json::Reader Class Reference") come first.
-    let member = member_of(symbol_text).map(|last| {
-        let qualifier = symbol_text[..symbol_text.len() - last.len()].trim_end_matches([':', '.', '#']);
+    let member = member_of(symbol_text).map(|(qualifier, last)| {
         tier1.push((Occur::Should, const_term(f.page_symbol, qualifier, PAGE_SYMBOL_SCORE)));
         // (Declared and titled so: counted once.)
         let score = SYMBOL_SCORE * MEMBER_SHARE;

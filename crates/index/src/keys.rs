@@ -130,19 +130,24 @@ const FILE_ENDINGS: [&str; 34] = [
     "txt", "xml", "yaml", "yml",
 ];
 
-/// The member a qualified name names, its last part, when each of its
-/// parts is an identifier (`perspective` of `glm::perspective`, `register`
-/// of `fastify.register`); None for any other key (`.npmrc`, `a.b c`) and
-/// for a file's name (`pg_hba.conf`).
-pub(crate) fn member_of(key: &str) -> Option<&str> {
+/// Whether `s` is an identifier: letters, digits and `_`, not starting
+/// with a digit.
+pub(crate) fn is_identifier(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The qualifier and the member a qualified name names, its last part,
+/// when each of its parts is an identifier (`glm` and `perspective` of
+/// `glm::perspective`, `json::reader` and `parse` of `json::reader::parse`);
+/// None for any other key (`.npmrc`, `a.b c`) and for a file's name
+/// (`pg_hba.conf`).
+pub(crate) fn member_of(key: &str) -> Option<(&str, &str)> {
     let parts = name_parts(key)?;
-    let ident = |p: &&str| {
-        p.starts_with(|c: char| c.is_alphabetic() || c == '_')
-            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
-    };
     let last = parts[parts.len() - 1];
     let file = joined_by_dots(key) && FILE_ENDINGS.contains(&last);
-    (parts.iter().all(ident) && !file).then_some(last)
+    let qualifier = key[..key.len() - last.len()].trim_end_matches([':', '.', '#']);
+    (parts.iter().all(|p| is_identifier(p)) && !file).then_some((qualifier, last))
 }
 
 fn partial_key_of(parts: &[&str]) -> String {
@@ -265,17 +270,17 @@ mod tests {
 
     #[test]
     fn a_qualified_name_names_its_last_part_unless_it_is_a_file() {
-        assert_eq!(member_of("glm::perspective"), Some("perspective"));
-        assert_eq!(member_of("fastify.register"), Some("register"));
-        assert_eq!(member_of("hash#fetch"), Some("fetch"));
-        assert_eq!(member_of("json::value::ismember"), Some("ismember"));
+        assert_eq!(member_of("glm::perspective"), Some(("glm", "perspective")));
+        assert_eq!(member_of("fastify.register"), Some(("fastify", "register")));
+        assert_eq!(member_of("hash#fetch"), Some(("hash", "fetch")));
+        assert_eq!(member_of("json::value::ismember"), Some(("json::value", "ismember")));
         for other in
             ["pg_hba.conf", "package.json", "sources.list", ".npmrc", "perspective", "a.b c", "v1.2", "a::"]
         {
             assert_eq!(member_of(other), None, "{other}");
         }
         // (`::` joins no file name.)
-        assert_eq!(member_of("std::c"), Some("c"));
+        assert_eq!(member_of("std::c"), Some(("std", "c")));
     }
 
     #[test]

@@ -15,8 +15,8 @@ use tantivy::schema::TantivyDocument;
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
 use crate::keys::{
-    cased_key, defined_key, is_defined_key, partial_keys, section_key, section_key_num, symbol_key,
-    title_key, unqualified_key,
+    cased_key, defined_key, is_defined_key, is_identifier, partial_keys, section_key, section_key_num,
+    symbol_key, title_key, unqualified_key,
 };
 use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
@@ -216,10 +216,7 @@ fn empty_call(title: &str) -> Option<&str> {
         [i, n].iter().all(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())).then_some(())?;
         call = call[..open].trim_end();
     }
-    let name = call.strip_suffix("()")?;
-    (name.starts_with(|c: char| c.is_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
-    .then_some(name)
+    call.strip_suffix("()").filter(|name| is_identifier(name))
 }
 
 /// Words a page title names the kind of thing the page is about with,
