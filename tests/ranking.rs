@@ -838,6 +838,35 @@ fn library() -> tempfile::TempDir {
         page("6.3.9. 通过 PXE 在网络上安装和引导", "在网络上用 PXE 引导计算机，然后启动系统的安装。", &[]),
     );
     write(zh.path(), "mirrors.html", page("2. 镜像", "我们通过网络提供镜像，PXE 的说明见别处。", &[]));
+    // A heading made of a question's words (密码文件, the password file)
+    // beside options and notes whose text holds more of them.
+    write(
+        zh.path(),
+        "libpq-pgpass.html",
+        page("32.16. 密码文件", "主目录中的 .pgpass 可以写下连接要用的密码，每行一个服务器。", &[]),
+    );
+    write(
+        zh.path(),
+        "app-createuser.html",
+        page(
+            "createuser",
+            "创建一个新的用户。",
+            &[(
+                "APP-CREATEUSER-OPTIONS",
+                "选项",
+                "<p>-w 从不提示输入密码。如果服务器要求密码认证而又没有别的办法得到密码（例如一个 .pgpass 文件），连接尝试将失败。脚本里没有人来输入密码，这个选项就有用。-W 在连接之前总是提示输入密码，每次连接都要输入。</p>",
+            )],
+        ),
+    );
+    write(
+        zh.path(),
+        "lo-interfaces.html",
+        page(
+            "33.3. 客户端接口",
+            "大对象接口仿照文件系统的接口：打开、读写文件。出错时错误消息会保存在连接对象里，每次调用都要检查返回值；输入输出都在事务里进行。",
+            &[],
+        ),
+    );
     // A manual writes out what programmers write in short (standard error
     // for stderr); another page holds the query's other words more often.
     write(
@@ -1374,6 +1403,9 @@ fn check(face: &mut dyn Face, name: &str) {
         // Three words in one run, ranked as a question: the section on
         // replication slots before notes holding the run in passing.
         ("创建复制槽", "/zh-Hans/m/warm-standby"),
+        // A heading made of the question's words outranks sections whose
+        // text holds more of them.
+        ("如何把连接密码保存在文件里，免得每次都要输入", "/zh-Hans/m/libpq-pgpass"),
     ] {
         let r = face.search(query, "zh-Hans");
         assert_eq!(first(&r).0, page, "{name}: {query}: {r}");

@@ -14,6 +14,7 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 
+use crate::heading::HeadingCover;
 use crate::highlight::Highlight;
 use crate::keys::{
     cased_key, defined_key_of_folded, dotted_form, member_of, partial_query_keys, symbol_key,
@@ -142,6 +143,8 @@ pub(crate) struct Coverage {
     pub(crate) merged: bool,
     /// A question's words, scored where one passage holds most of them.
     pub(crate) passage: Option<Passage>,
+    /// A question's words, scored where they make up a section's heading.
+    pub(crate) heading: Option<HeadingCover>,
     /// A longer question's sections holding any one of its words (and what
     /// every section must): searched when those holding most of them are
     /// fewer than [`FEW_ANSWERS`], so a question whose answer the manual
@@ -1304,7 +1307,10 @@ fn tier2(
     let passage = merged
         .then(|| Passage::new(all().zip(&weights).filter_map(|(u, w)| Some((first_terms(u)?, *w)))))
         .flatten();
-    let coverage = Coverage { units: coverage, total, scale, merged, passage, loose: any };
+    // And in a heading they make up: each word by all its terms.
+    let heading =
+        merged.then(|| HeadingCover::new(all().zip(&weights).map(|(u, w)| (u.terms(), *w)))).flatten();
+    let coverage = Coverage { units: coverage, total, scale, merged, passage, heading, loose: any };
     Some((Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>, coverage))
 }
 
@@ -1577,7 +1583,15 @@ fn with_twin_pages(f: &Fields, units: &Units, mut compiled: Compiled, pages: &[T
         let nothing: Box<dyn Query> = Box::new(BooleanQuery::new(Vec::new()));
         (
             nothing,
-            Coverage { units: Vec::new(), total: 1.0, scale: 0.0, merged: false, passage: None, loose: None },
+            Coverage {
+                units: Vec::new(),
+                total: 1.0,
+                scale: 0.0,
+                merged: false,
+                passage: None,
+                heading: None,
+                loose: None,
+            },
         )
     });
     // One list, as for a question: the twin's pages need not hold the

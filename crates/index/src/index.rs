@@ -90,6 +90,7 @@ pub(crate) struct SegmentColumns {
     pub(crate) path: Option<StrColumn>,
     pub(crate) key: Option<Column<u64>>,
     pub(crate) weight: Option<Column<u64>>,
+    pub(crate) title_shape: Option<Column<u64>>,
     /// By edition ordinal: true when no other segment holds that edition,
     /// so that each of its pages lies whole in this segment (a commit's
     /// segments are merged into one, and an edition is written by one
@@ -105,6 +106,7 @@ impl SegmentColumns {
             path: fast.str("path").ok().flatten(),
             key: fast.u64("key_num").ok(),
             weight: fast.u64("weight").ok(),
+            title_shape: fast.u64("title_shape").ok(),
             whole: Vec::new(),
         }
     }

@@ -21,7 +21,7 @@
 //! - `spellings`: Chinese words written more than one way (帐号 and 账号, 口令 and 密码), searched as one.
 //! - `request`: a search's request, outcome and hits.
 //! - `compile`: a query compiled into the two tiers' queries and what snippets light.
-//! - `proximity`, `passage`: the best candidates rescored by their words' positions.
+//! - `proximity`, `passage`, `heading`: the best candidates rescored by their words' positions.
 //! - `search`: ranked search over a set of editions, tiers, deadline, cancellation.
 //! - `twin`: words a translated edition renders otherwise, looked up in the edition it was translated from.
 //! - `cache`: a snapshot's recent search results.
@@ -39,6 +39,7 @@ mod error;
 mod folder;
 mod format;
 pub mod grams;
+mod heading;
 mod highlight;
 mod hitdoc;
 mod index;

@@ -13,7 +13,7 @@ use crate::tokenizer::{GRAMS, LECTERN, LECTERN_TITLE};
 
 /// Bump when the schema, the tokenizers or what is stored changes; an index
 /// of another format is refused at open (`IndexError::Format`).
-pub const FORMAT_VERSION: u32 = 13;
+pub const FORMAT_VERSION: u32 = 14;
 
 /// The small file beside tantivy's files that records [`FORMAT_VERSION`].
 pub const FORMAT_FILE: &str = "lectern-index.json";
@@ -53,6 +53,9 @@ pub struct Fields {
     pub page_symbol: Field,
     /// Rank weight in percent (100; lower for generated listings).
     pub weight: Field,
+    /// Section docs: its heading's shape for heading cover (fast; see
+    /// `heading::shape`).
+    pub title_shape: Field,
     /// Page docs: the file inside the source (resolves relative links).
     pub source_file: Field,
     /// Page docs: each section's anchor in order ("" for none).
@@ -116,6 +119,7 @@ impl Fields {
         let symbol = b.add_text_field("symbol", STRING);
         let page_symbol = b.add_text_field("page_symbol", STRING);
         let weight = b.add_u64_field("weight", FAST);
+        let title_shape = b.add_u64_field("title_shape", FAST);
         let source_file = b.add_text_field("source_file", STORED);
         let anchors = b.add_text_field("anchors", STORED);
         let markdown = b.add_text_field("markdown", STORED);
@@ -153,6 +157,7 @@ impl Fields {
             symbol,
             page_symbol,
             weight,
+            title_shape,
             source_file,
             anchors,
             markdown,
@@ -182,7 +187,7 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 30);
+        assert_eq!(f.schema.fields().count(), 31);
         assert_eq!(f.schema.get_field("asset_hash").ok(), Some(f.asset_hash));
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));

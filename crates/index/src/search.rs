@@ -41,6 +41,7 @@ use tantivy::{DocAddress, DocId, DocSet, Score, TERMINATED, Term};
 
 use crate::cache::Key;
 use crate::compile::{Compiled, Coverage, FEW_ANSWERS, PROXIMITY_TITLE_BOOST, TwinPage, compile};
+use crate::heading::{HEADING_SCORE, HeadingCover};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{SegmentColumns, Snapshot, SnapshotInner};
@@ -245,16 +246,16 @@ fn skipped(skip: &[DocAddress], at: &mut usize, address: DocAddress) -> bool {
 
 /// Rescores the best [`RERANK_DEPTH`] candidates: adds the proximity score
 /// (see `compile::proximity`) and, for a question, the passage score (see
-/// `passage`), then lowers each further section of a page
-/// ([`PAGE_REPEAT_DECAY`]). Only they are rescored, so proximity costs a
-/// few dozen seeks rather than every candidate's positions; which candidates
-/// they are depends on the query alone, so the order is the same for every
-/// page size.
+/// `passage`) and the heading cover (see `heading`), then lowers each
+/// further section of a page ([`PAGE_REPEAT_DECAY`]). Only they are
+/// rescored, so proximity costs a few dozen seeks rather than every
+/// candidate's positions; which candidates they are depends on the query
+/// alone, so the order is the same for every page size.
 fn rerank(
     snap: &SnapshotInner,
     stats: &Stats<'_>,
     proximity: Option<&Proximity>,
-    passage: Option<&Passage>,
+    (passage, heading): (Option<&Passage>, Option<&HeadingCover>),
     candidates: &mut [Candidate],
 ) {
     let searcher = &snap.searcher;
@@ -280,6 +281,13 @@ fn rerank(
                 let shares = passage.scores(reader, &snap.fields, &docs);
                 for (c, share) in best[at..end].iter_mut().zip(shares) {
                     c.score += PASSAGE_SCORE * share * c.weight;
+                }
+            }
+            if let Some(heading) = heading {
+                let shapes = snap.columns.get(ord as usize).and_then(|c| c.title_shape.as_ref());
+                let shares = heading.scores(reader, snap.fields.title, shapes, &docs);
+                for (c, share) in best[at..end].iter_mut().zip(shares) {
+                    c.score += HEADING_SCORE * share * c.weight;
                 }
             }
             // One segment holds them all (one edition, most often): its
@@ -459,10 +467,11 @@ fn search(snap: &SnapshotInner, request: &SearchRequest<'_>) -> SearchOutcome {
         tier1.append(&mut tier2);
     }
     if !flags.stop() {
-        let passage = compiled.tier2.as_ref().and_then(|(_, c)| c.passage.as_ref());
-        rerank(snap, &stats, compiled.proximity.as_ref(), passage, &mut tier1);
+        let words = compiled.tier2.as_ref().map(|(_, c)| (c.passage.as_ref(), c.heading.as_ref()));
+        let words = words.unwrap_or((None, None));
+        rerank(snap, &stats, compiled.proximity.as_ref(), words, &mut tier1);
         if !loose.is_empty() {
-            rerank(snap, &stats, compiled.proximity.as_ref(), passage, &mut loose);
+            rerank(snap, &stats, compiled.proximity.as_ref(), words, &mut loose);
         }
     }
     top(&mut tier1, wanted);

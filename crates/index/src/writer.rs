@@ -502,6 +502,7 @@ impl Writer {
                 doc.add_text(f.page_symbol, symbol);
             }
             doc.add_u64(f.weight, crate::weight::section_weight(page, section));
+            doc.add_u64(f.title_shape, crate::heading::shape(&section.title));
             // After everything a search hit shows: reading a hit stops at
             // the body (`hitdoc::read`).
             match markdown_at[ordinal] {
