@@ -33,6 +33,9 @@ pub(crate) const HEADING_SCORE: Score = 40.0;
 /// A heading's covered share counts to this power: only headings (almost)
 /// made of the question's words count much.
 const PRECISION_POWER: i32 = 4;
+/// Words of a question scored, at most (the first ones), as for passages:
+/// a 256-char Chinese question has about 250 bigrams.
+const MAX_WORDS: usize = 32;
 
 /// The question's words, for heading cover: every term of each word (its
 /// spellings and forms, a phrase's each), with its weight.
@@ -52,6 +55,9 @@ impl HeadingCover {
         let mut terms: Vec<String> = Vec::new();
         let mut out: Vec<(Vec<usize>, Score)> = Vec::new();
         for (spellings, weight) in words {
+            if out.len() == MAX_WORDS {
+                break;
+            }
             let mut ids: Vec<usize> = Vec::new();
             for term in spellings {
                 let id = terms.iter().position(|t| t == term).unwrap_or_else(|| {
@@ -177,6 +183,14 @@ mod tests {
         // lead section's title) are not the heading's.
         let past = q.cover(shape, &[none, &[9], none, none, &[11]]);
         assert_eq!(past, 0.0);
+    }
+
+    #[test]
+    fn a_long_question_reads_its_first_words_only() {
+        let words: Vec<(Vec<String>, Score)> = (0..100).map(|i| (vec![format!("w{i}")], 1.0)).collect();
+        let q = HeadingCover::new(words.iter().map(|(ts, w)| (ts.iter().map(String::as_str).collect(), *w)));
+        let q = q.unwrap();
+        assert_eq!((q.words.len(), q.terms.len()), (MAX_WORDS, MAX_WORDS));
     }
 
     #[test]
