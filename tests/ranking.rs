@@ -1167,6 +1167,7 @@ fn check(face: &mut dyn Face, name: &str) {
         ("/m/runtime-config-resource".to_owned(), "RUNTIME-CONFIG-RESOURCE-MEMORY".to_owned()),
         "{name}: {r}"
     );
+
     // A short form finds the words it stands for; quoted, only itself.
     let r = face.search("redirect stderr to a file", "en");
     assert_eq!(first(&r).0, "/m/redirections", "{name}: {r}");
@@ -1331,7 +1332,13 @@ fn check(face: &mut dyn Face, name: &str) {
         let r = face.search(query, "en");
         let expected = ("/m/widget-tasks".to_owned(), "running-together".to_owned());
         assert_eq!(first(&r), expected, "{name}: {query}: {r}");
+        // The hit links to the entry defining the name inside the section.
+        assert_eq!(r["hits"][0]["entry"], "widget.gather", "{name}: {query}: {r}");
     }
+    // A query naming nothing defined there links to no entry.
+    let r = face.search("awaitable objects at once", "en");
+    assert_eq!(first(&r), ("/m/widget-tasks".to_owned(), "running-together".to_owned()), "{name}: {r}");
+    assert!(r["hits"][0]["entry"].is_null(), "{name}: {r}");
     let r = face.search("widget commit --amend", "en");
     assert_eq!(first(&r), ("/m/widget-commit".to_owned(), "_options".to_owned()), "{name}: {r}");
     // The snippet leaves out the heading, not the option's dashes.

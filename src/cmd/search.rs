@@ -28,7 +28,7 @@ pub fn run(config: &Config, args: SearchArgs) -> Result<()> {
     let colour = output::colour();
     let first = params.offset.unwrap_or(0) as usize;
     for (i, hit) in response.hits.iter().enumerate() {
-        let place = match &hit.anchor {
+        let place = match hit.entry.as_ref().or(hit.anchor.as_ref()) {
             Some(a) => format!("{}#{a}", hit.path),
             None => hit.path.clone(),
         };

@@ -318,7 +318,7 @@ function openHit(i) {
   const h = state.hits[i];
   if (!h) return;
   state.fromSearch = true;
-  navigate(pageUrl(h.path, h.anchor));
+  navigate(pageUrl(h.path, h.entry || h.anchor));
 }
 
 // --- reading ----------------------------------------------------------------

@@ -125,6 +125,9 @@ pub(crate) struct Compiled {
     pub(crate) proximity: Option<Proximity>,
     /// What snippets look for.
     pub(crate) highlight: Highlight,
+    /// The symbol keys the tiers ask, each once, in the order asked: a hit
+    /// links to the entry of the first its section defines inside it.
+    pub(crate) names: Vec<String>,
 }
 
 /// How much of the query a tier-2 section covers: the sum of the rarity
@@ -692,6 +695,22 @@ impl Lit {
 /// marks the word before it as qualifying the next (`表的大小`).
 fn of_de(term: &str) -> bool {
     term.chars().count() == 2 && term.contains('的')
+}
+
+/// The symbol keys `queries` ask, each once, in the order asked.
+fn asked_names<'a>(f: &Fields, queries: impl Iterator<Item = &'a dyn Query>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for query in queries {
+        query.query_terms(&mut |term, _| {
+            if term.field() == f.symbol
+                && let Some(key) = term.value().as_str()
+                && !out.iter().any(|k| k == key)
+            {
+                out.push(key.to_owned());
+            }
+        });
+    }
+    out
 }
 
 fn const_term(field: Field, text: &str, score: Score) -> Box<dyn Query> {
@@ -1516,7 +1535,9 @@ pub(crate) fn compile(
         lit.add_grams(&grams);
     }
     let (tier1, tier2) = with_message_windows(f, message, tier1, tier2);
-    let compiled = Compiled { tier1, tier2, proximity, highlight: Highlight::new(lit.terms, lit.groups) };
+    let names = asked_names(f, std::iter::once(&*tier1).chain(tier2.as_ref().map(|t| &*t.0)));
+    let highlight = Highlight::new(lit.terms, lit.groups);
+    let compiled = Compiled { tier1, tier2, proximity, highlight, names };
     Some(with_twin_pages(f, &units, compiled, twin_pages))
 }
 

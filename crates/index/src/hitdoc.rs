@@ -35,6 +35,9 @@ pub(crate) struct HitFields<S> {
     /// as its snippet when the section has no text of its own.
     pub description: Option<S>,
     pub breadcrumb: Vec<S>,
+    /// The names the section defines at elements inside it (see
+    /// `schema::Fields::entries`).
+    pub entries: Option<S>,
     pub body: S,
 }
 
@@ -57,6 +60,7 @@ impl<S> HitFields<S> {
             }
             _ if field == f.title && self.description.is_none() => self.description = Some(text),
             _ if field == f.breadcrumb => self.breadcrumb.push(text),
+            _ if field == f.entries => self.entries = Some(text),
             _ => {}
         }
         false
@@ -74,6 +78,7 @@ impl HitFields<String> {
             titled: self.titled,
             description: self.description.as_deref(),
             breadcrumb: self.breadcrumb.iter().map(String::as_str).collect(),
+            entries: self.entries.as_deref(),
             body: &self.body,
         }
     }

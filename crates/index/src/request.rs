@@ -46,6 +46,9 @@ pub struct Hit {
     pub edition: String,
     pub path: String,
     pub anchor: Option<String>,
+    /// The id of the entry inside the section that defines a name the
+    /// query asks (an option, a setting, a function), when there is one.
+    pub entry: Option<String>,
     pub title: String,
     pub breadcrumb: Vec<String>,
     pub snippet: String,

@@ -56,6 +56,10 @@ pub struct Fields {
     /// Section docs: its heading's shape for heading cover (fast; see
     /// `heading::shape`).
     pub title_shape: Field,
+    /// Section docs: the names it defines at elements inside it, each with
+    /// that element's id, one `key<TAB>id` per line (stored, before the
+    /// body; see `writer::section_symbols`).
+    pub entries: Field,
     /// Page docs: the file inside the source (resolves relative links).
     pub source_file: Field,
     /// Page docs: each section's anchor in order ("" for none).
@@ -120,6 +124,7 @@ impl Fields {
         let page_symbol = b.add_text_field("page_symbol", STRING);
         let weight = b.add_u64_field("weight", FAST);
         let title_shape = b.add_u64_field("title_shape", FAST);
+        let entries = b.add_text_field("entries", STORED);
         let source_file = b.add_text_field("source_file", STORED);
         let anchors = b.add_text_field("anchors", STORED);
         let markdown = b.add_text_field("markdown", STORED);
@@ -158,6 +163,7 @@ impl Fields {
             page_symbol,
             weight,
             title_shape,
+            entries,
             source_file,
             anchors,
             markdown,
@@ -187,7 +193,7 @@ mod tests {
     #[test]
     fn schema_has_every_field_once() {
         let f = Fields::build();
-        assert_eq!(f.schema.fields().count(), 31);
+        assert_eq!(f.schema.fields().count(), 32);
         assert_eq!(f.schema.get_field("asset_hash").ok(), Some(f.asset_hash));
         assert_eq!(f.schema.get_field("page_symbol").ok(), Some(f.page_symbol));
         assert_eq!(f.schema.get_field("weight").ok(), Some(f.weight));

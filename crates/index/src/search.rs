@@ -604,12 +604,21 @@ fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
         edition: fields.edition.to_owned(),
         path: fields.path.to_owned(),
         anchor: fields.anchor.map(str::to_owned),
+        entry: entry(fields.entries, &compiled.names),
         title: fields.title.to_owned(),
         breadcrumb: fields.breadcrumb.into_iter().map(str::to_owned).collect(),
         snippet,
         highlights,
         score,
     }
+}
+
+/// The entry a hit links to: the id stored with the first of the query's
+/// names (in the order it asks them) that the section defines at an
+/// element inside it.
+fn entry(entries: Option<&str>, names: &[String]) -> Option<String> {
+    let entries: Vec<(&str, &str)> = entries?.lines().filter_map(|line| line.split_once('\t')).collect();
+    names.iter().find_map(|name| entries.iter().find(|(key, _)| key == name)).map(|(_, id)| (*id).to_owned())
 }
 
 /// The stored fields of a section that a hit shows, as tantivy's

@@ -294,6 +294,14 @@ const MAX_PARTIAL_NAMES: usize = 2_000;
 /// exact symbol query finds that section first either way.
 const PAGE_SYMBOLS_MAX: usize = 256;
 
+/// Most entries stored per section (see [`section_symbols`]): an options
+/// list of a few hundred names, each under its keys.
+const MAX_ENTRIES: usize = 1_024;
+
+/// A section's entries: each key of a name defined inside it, with the id
+/// of the element defining it.
+type Entries = Vec<(String, String)>;
+
 /// Each section's symbols (keys): a symbol goes to the section whose anchor
 /// it names, or that holds the element it names (`<a id="asyncio.gather">`
 /// inside "Running Tasks Concurrently": a Sphinx or Dash entry points at its
@@ -316,12 +324,19 @@ const PAGE_SYMBOLS_MAX: usize = 256;
 /// Third, each section's names as written, their case kept ([`cased_key`]):
 /// `-O` and `-o` fold to one key, and these tell them apart. They too name
 /// only their own section.
-fn section_symbols(page: &Page) -> [Vec<Vec<String>>; 3] {
+///
+/// Last, each section's entries: every key of a name whose anchor is an
+/// element inside the section rather than its heading (mandoc's `<dt
+/// id="R">` for `-R`, Texinfo's `index-strsplit`, DocBook's `<dt
+/// id="GUC-WORK-MEM">`), with that anchor, at most [`MAX_ENTRIES`] per
+/// section: a hit on the section for that name links to its entry.
+fn section_symbols(page: &Page) -> ([Vec<Vec<String>>; 3], Vec<Entries>) {
     let sections = page.sections.len().max(1);
     let mut symbols: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut tails: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut cased: Vec<Vec<String>> = vec![Vec::new(); sections];
     let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); sections];
+    let mut entries: Vec<Entries> = vec![Vec::new(); sections];
     let mut by_anchor: HashMap<String, usize> = HashMap::new();
     for (ordinal, section) in page.sections.iter().enumerate() {
         if let Some(anchor) = section.anchor.as_deref() {
@@ -344,6 +359,14 @@ fn section_symbols(page: &Page) -> [Vec<Vec<String>>; 3] {
             return;
         }
         let at = anchor.and_then(|a| by_anchor.get(a).copied()).unwrap_or(0);
+        if let Some(a) = anchor.filter(|a| by_anchor.contains_key(*a))
+            && page.sections.get(at).is_some_and(|s| s.anchor.as_deref() != Some(a))
+            && entries[at].len() < MAX_ENTRIES
+            && !entries[at].iter().any(|(k, _)| *k == key)
+            && !(key.contains(['\t', '\n']) || a.contains(['\t', '\n']))
+        {
+            entries[at].push((key.clone(), a.to_owned()));
+        }
         if seen[at].insert(key.clone()) {
             [&mut symbols, &mut tails, &mut cased][to][at].push(key);
         }
@@ -389,7 +412,7 @@ fn section_symbols(page: &Page) -> [Vec<Vec<String>>; 3] {
     for symbol in page.symbols.iter().filter(|s| s.kind == DEFINED_TERM) {
         attach(defined_key(&symbol.name), symbol.anchor.as_deref(), 0);
     }
-    [symbols, tails, cased]
+    ([symbols, tails, cased], entries)
 }
 
 /// The last part of a qualified name (`setrecursionlimit` of
@@ -453,7 +476,7 @@ impl Writer {
     /// derived from (edition, page path, section ordinal).
     pub fn add_page(&mut self, edition: &str, page: &Page) -> Result<(), IndexError> {
         let f = &self.shared.fields;
-        let [symbols, tails, cased] = section_symbols(page);
+        let ([symbols, tails, cased], entries) = section_symbols(page);
         let markdown_at = slices(&page.markdown, page.sections.iter().map(|s| s.markdown.as_str()));
         let page_symbols = page_symbols(&symbols);
         for (ordinal, section) in page.sections.iter().enumerate() {
@@ -493,6 +516,10 @@ impl Writer {
             }
             for crumb in &section.breadcrumb {
                 doc.add_text(f.breadcrumb, crumb);
+            }
+            if !entries[ordinal].is_empty() {
+                let lines: Vec<String> = entries[ordinal].iter().map(|(k, a)| format!("{k}\t{a}")).collect();
+                doc.add_text(f.entries, lines.join("\n"));
             }
             doc.add_text(f.body, &section.text);
             for symbol in symbols[ordinal].iter().chain(&tails[ordinal]).chain(&cased[ordinal]) {
@@ -695,10 +722,20 @@ mod tests {
             symbol("nowhere", Some("missing")),
             symbol("page", None),
         ];
-        let [found, tails, cased] = section_symbols(&page);
+        let ([found, tails, cased], entries) = section_symbols(&page);
         assert_eq!(found[0], ["nowhere", "page"]);
         assert_eq!(found[1], ["asyncio.sleep"]);
         assert_eq!(found[2], ["asyncio.gather", "asyncio.run", "odd"]);
+        // A name defined at an element inside its section is an entry of it,
+        // under each of its keys; one named by a heading's anchor is not.
+        let keys = |at: usize, id: &str| -> Vec<String> {
+            entries[at].iter().filter(|(_, a)| a == id).map(|(k, _)| k.clone()).collect()
+        };
+        assert!(keys(1, "asyncio.sleep").contains(&"asyncio.sleep".to_owned()), "{entries:?}");
+        assert_eq!(keys(1, "asyncio.sleep").len(), 4, "its key, last part and both as written: {entries:?}");
+        assert!(keys(2, "asyncio.gather").contains(&"asyncio.gather".to_owned()), "{entries:?}");
+        assert_eq!(keys(2, "a&b\"")[0], "odd");
+        assert!(entries[2].iter().all(|(_, a)| a != "running") && entries[0].is_empty(), "{entries:?}");
         // Each qualified name's last part and shorter forms name the same
         // section, and no page.
         assert_eq!(tails[1], [partial_keys("asyncio.sleep"), vec![unqualified_key("sleep")]].concat());
@@ -779,7 +816,7 @@ mod tests {
         page.sections = vec![section(None, "# Page")];
         page.symbols =
             (0..MAX_PARTIAL_NAMES + 5).map(|i| symbol(&format!("m.Class{i}.f{i}"), None)).collect();
-        let [_, tails, _] = section_symbols(&page);
+        let ([_, tails, _], _) = section_symbols(&page);
         let partials = |i: usize| partial_keys(&symbol_key(&format!("m.Class{i}.f{i}")));
         assert!(partials(0).iter().all(|k| tails[0].contains(k)));
         assert!(partials(MAX_PARTIAL_NAMES + 4).iter().all(|k| !tails[0].contains(k)));
@@ -811,7 +848,7 @@ mod tests {
                 anchor: Some("opclass".into()),
             },
         ];
-        let [found, ..] = section_symbols(&page);
+        let ([found, ..], _) = section_symbols(&page);
         assert_eq!(found[1], [defined_key("operator class")], "stemmed, in its own key space");
         // A defined term does not favour every section of its page.
         assert_eq!(page_symbols(&found), ["amhandler"]);

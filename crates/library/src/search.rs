@@ -59,6 +59,10 @@ pub struct SearchHit {
     pub path: String,
     /// The section's anchor in the page, if any.
     pub anchor: Option<String>,
+    /// The id of the entry inside the section that defines a name the
+    /// query asks (an option, a setting, a function), if any: link to
+    /// `path#entry` to land on it.
+    pub entry: Option<String>,
     pub edition: String,
     pub project: String,
     pub version: String,
@@ -454,6 +458,7 @@ impl Checked {
                     breadcrumb: h.breadcrumb.clone(),
                     path: h.path.clone(),
                     anchor: h.anchor.clone(),
+                    entry: h.entry.clone(),
                     edition: e.id.clone(),
                     project: e.project.clone(),
                     version: e.version.clone(),
