@@ -1167,6 +1167,14 @@ fn check(face: &mut dyn Face, name: &str) {
         ("/m/runtime-config-resource".to_owned(), "RUNTIME-CONFIG-RESOURCE-MEMORY".to_owned()),
         "{name}: {r}"
     );
+    // The hit links to the term that defines the name inside its section,
+    // for a question naming it too; words that name nothing link to none.
+    assert_eq!(r["hits"][0]["entry"], "GUC-WORK-MEM", "{name}: {r}");
+    let r = face.search("how much memory does work_mem allow", "en");
+    assert_eq!(r["hits"][0]["entry"], "GUC-WORK-MEM", "{name}: {r}");
+    let r = face.search("base maximum amount of memory", "en");
+    assert_eq!(first(&r).0, "/m/runtime-config-resource", "{name}: {r}");
+    assert!(r["hits"][0]["entry"].is_null(), "{name}: {r}");
 
     // A short form finds the words it stands for; quoted, only itself.
     let r = face.search("redirect stderr to a file", "en");

@@ -50,7 +50,10 @@ pub(crate) fn entries(markdown: &str, prefix: &str) -> Option<Vec<(String, Symbo
                         Some((p, a)) => (p.to_owned(), Some(a.to_owned()).filter(|a| !a.is_empty())),
                         None => (url.clone(), None),
                     };
-                    out.push((path, Symbol { name: name.to_owned(), kind: "Entry".to_owned(), anchor }));
+                    out.push((
+                        path,
+                        Symbol { name: name.to_owned(), kind: "Entry".to_owned(), anchor, entry: None },
+                    ));
                 }
             }
             _ => {}

@@ -63,7 +63,7 @@ impl Defined {
         }
         let anchor = anchor.map(str::to_owned);
         if !self.symbols.iter().any(|s| s.name == name && s.anchor == anchor) {
-            self.symbols.push(Symbol { name, kind: DEFINED_TERM.to_owned(), anchor });
+            self.symbols.push(Symbol { name, kind: DEFINED_TERM.to_owned(), anchor, entry: None });
         }
     }
 

@@ -1352,7 +1352,7 @@ fn refentry(root: NodeRef<'_, Node>) -> (Vec<Symbol>, Option<String>) {
     for name in names {
         let name = nfc(&name);
         if !name.is_empty() && name.len() <= 200 && !symbols.iter().any(|s| s.name == name) {
-            symbols.push(Symbol { name, kind: "Command".to_owned(), anchor: None });
+            symbols.push(Symbol { name, kind: "Command".to_owned(), anchor: None, entry: None });
         }
     }
     (symbols, description)
@@ -1375,7 +1375,12 @@ impl Entries {
     fn add(&mut self, name: &str, anchor: &str) -> bool {
         let name = nfc(name);
         if !name.is_empty() && self.named.insert(name.clone()) {
-            self.symbols.push(Symbol { name, kind: "Entry".to_owned(), anchor: Some(anchor.to_owned()) });
+            self.symbols.push(Symbol {
+                name,
+                kind: "Entry".to_owned(),
+                anchor: Some(anchor.to_owned()),
+                entry: None,
+            });
         }
         self.symbols.len() < MAX_TERM_SYMBOLS
     }
@@ -1463,7 +1468,7 @@ fn separated_names(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     [shown, joined]
         .into_iter()
         .filter(|t| named(t))
-        .map(|name| Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: None })
+        .map(|name| Symbol { name: nfc(&name), kind: "Entry".to_owned(), anchor: None, entry: None })
         .collect()
 }
 

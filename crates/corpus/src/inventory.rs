@@ -94,7 +94,10 @@ fn entry(line: &str) -> Option<Entry> {
     if let Some(first) = kind.first_mut() {
         *first = first.to_ascii_uppercase();
     }
-    Some(Entry { file, symbol: Symbol { name: name.to_owned(), kind: kind.into_iter().collect(), anchor } })
+    Some(Entry {
+        file,
+        symbol: Symbol { name: name.to_owned(), kind: kind.into_iter().collect(), anchor, entry: None },
+    })
 }
 
 #[cfg(test)]

@@ -67,7 +67,12 @@ fn entry(member: Member) -> Option<Entry> {
         Some(module) => format!("{module}/{folder}/{}.html", member.c),
         None => format!("{folder}/{}.html", member.c),
     };
-    let symbol = Symbol { name: format!("{}.{name}", member.c), kind: kind.to_owned(), anchor: Some(anchor) };
+    let symbol = Symbol {
+        name: format!("{}.{name}", member.c),
+        kind: kind.to_owned(),
+        anchor: Some(anchor),
+        entry: None,
+    };
     Some(Entry { file, symbol })
 }
 

@@ -85,7 +85,7 @@ fn is_name_heading(title: &str) -> bool {
 /// (`git-blame`, `git-send-email`) also as typed (`git blame`, `git
 /// send-email`).
 fn commands(names: &[&str]) -> Vec<Symbol> {
-    let command = |name: String| Symbol { name, kind: "Command".to_owned(), anchor: None };
+    let command = |name: String| Symbol { name, kind: "Command".to_owned(), anchor: None, entry: None };
     let mut symbols: Vec<Symbol> = Vec::new();
     for name in names {
         symbols.push(command((*name).to_owned()));

@@ -70,6 +70,11 @@ pub struct Symbol {
     pub kind: String,
     /// Anchor inside the page, when the row pointed at one.
     pub anchor: Option<String>,
+    /// The id of the element inside the section (of `anchor`) that
+    /// defines the name, when it has one of its own (a `<dt id>` of an
+    /// options list): a hit for the name links to it.
+    #[serde(default)]
+    pub entry: Option<String>,
 }
 
 /// A file that was reported and skipped (unreadable, not UTF-8, too large,

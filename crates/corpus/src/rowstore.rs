@@ -66,6 +66,7 @@ impl RowStore {
             .query_map([file], |r| {
                 let anchor: String = r.get(2)?;
                 Ok(Symbol {
+                    entry: None,
                     name: r.get(0)?,
                     kind: r.get(1)?,
                     anchor: (!anchor.is_empty()).then_some(anchor),

@@ -122,10 +122,11 @@ fn encode(page: &Page, out: &mut Vec<u8>) {
         put_str(out, text);
     }
     put_u64(out, symbols.len() as u64);
-    for Symbol { name, kind, anchor } in symbols {
+    for Symbol { name, kind, anchor, entry } in symbols {
         put_str(out, name);
         put_str(out, kind);
         put_opt(out, anchor.as_deref());
+        put_opt(out, entry.as_deref());
     }
 }
 
@@ -200,7 +201,7 @@ fn decode(bytes: &[u8]) -> Option<Page> {
     let count = c.len()?.min(c.bytes.len());
     let mut symbols = Vec::with_capacity(count);
     for _ in 0..count {
-        symbols.push(Symbol { name: c.string()?, kind: c.string()?, anchor: c.opt()? });
+        symbols.push(Symbol { name: c.string()?, kind: c.string()?, anchor: c.opt()?, entry: c.opt()? });
     }
     Some(Page {
         path,
@@ -232,7 +233,12 @@ mod tests {
             "/x",
         )
         .unwrap();
-        a.symbols.push(Symbol { name: "f".into(), kind: "Function".into(), anchor: Some("b".into()) });
+        a.symbols.push(Symbol {
+            name: "f".into(),
+            kind: "Function".into(),
+            anchor: Some("b".into()),
+            entry: None,
+        });
         a.draft = true;
         let mut b = markdown_to_page(b"plain", "c.md", "").unwrap();
         b.listing = true;

@@ -39,7 +39,7 @@ pub(crate) fn index_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         let Some(id) = el.id() else { continue };
         let Some(name) = entry_name(id) else { continue };
         if seen.insert(name.clone()) {
-            symbols.push(Symbol { name, kind: "Entry".to_owned(), anchor: Some(id.to_owned()) });
+            symbols.push(Symbol { name, kind: "Entry".to_owned(), anchor: Some(id.to_owned()), entry: None });
             if symbols.len() >= MAX_ENTRIES {
                 break;
             }

@@ -141,13 +141,20 @@ pub(crate) fn varlist_symbols(
             let kind = out[before].kind.clone();
             push(&mut out, id.to_owned(), &kind, &anchor);
         }
+        // A term with an id of its own inside its section (`<dt
+        // id="GUC-WORK-MEM">`, mandoc's `<dt id="R">`) is its names' entry.
+        if let Some(id) = el.id().filter(|id| anchor.as_deref() != Some(*id)) {
+            for symbol in &mut out[before..] {
+                symbol.entry = Some(id.to_owned());
+            }
+        }
     }
     out
 }
 
 fn push(out: &mut Vec<Symbol>, name: String, kind: &str, anchor: &Option<String>) {
     if !out.iter().any(|s| s.name == name && s.anchor == *anchor) {
-        out.push(Symbol { name, kind: kind.to_owned(), anchor: anchor.clone() });
+        out.push(Symbol { name, kind: kind.to_owned(), anchor: anchor.clone(), entry: None });
     }
 }
 
@@ -693,6 +700,10 @@ mod tests {
             ]
         );
         assert!(page.sections.iter().any(|s| s.anchor.as_deref() == Some("CONFIG-MEMORY")));
+        // A term with an id of its own is its names' entry; one without
+        // gives none.
+        let entries: Vec<Option<&str>> = page.symbols.iter().map(|s| s.entry.as_deref()).collect();
+        assert_eq!(entries, [Some("GUC-WORK-MEM"), Some("GUC-WORK-MEM"), None, None, None]);
     }
 
     #[test]

@@ -166,7 +166,6 @@ pub(crate) fn cased_key(name: &str) -> Option<String> {
 }
 
 /// True for the key of a name as written ([`cased_key`]).
-#[cfg(test)]
 pub(crate) fn is_cased_key(key: &str) -> bool {
     key.starts_with(CASED_MARK)
 }

@@ -45,6 +45,7 @@ use crate::heading::{HEADING_SCORE, HeadingCover};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{SegmentColumns, Snapshot, SnapshotInner};
+use crate::keys::is_cased_key;
 use crate::passage::Passage;
 use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
@@ -614,11 +615,14 @@ fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
 }
 
 /// The entry a hit links to: the id stored with the first of the query's
-/// names (in the order it asks them) that the section defines at an
-/// element inside it.
+/// names that the section defines at an element inside it, names as
+/// written first (`-i`, not `-I`, which folds to the same key), then in
+/// the order the query asks them.
 fn entry(entries: Option<&str>, names: &[String]) -> Option<String> {
     let entries: Vec<(&str, &str)> = entries?.lines().filter_map(|line| line.split_once('\t')).collect();
-    names.iter().find_map(|name| entries.iter().find(|(key, _)| key == name)).map(|(_, id)| (*id).to_owned())
+    let (cased, folded): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| is_cased_key(n));
+    let mut names = cased.into_iter().chain(folded);
+    names.find_map(|name| entries.iter().find(|(key, _)| key == name)).map(|(_, id)| (*id).to_owned())
 }
 
 /// The stored fields of a section that a hit shows, as tantivy's
@@ -658,6 +662,17 @@ mod tests {
             markdown: format!("## {title}\n\n{text}\n"),
             text: text.to_owned(),
         }
+    }
+
+    #[test]
+    fn a_hit_links_to_the_entry_of_a_name_as_written_first() {
+        let entries = "-i\tI\n-i\ti\n\u{3}-I\tI\n\u{3}-i\ti\n-r\tR";
+        let names = |ns: &[&str]| -> Vec<String> { ns.iter().map(|n| (*n).to_owned()).collect() };
+        assert_eq!(entry(Some(entries), &names(&["-i", "\u{3}-i"])).as_deref(), Some("i"));
+        assert_eq!(entry(Some(entries), &names(&["-i", "\u{3}-I"])).as_deref(), Some("I"));
+        assert_eq!(entry(Some(entries), &names(&["-i"])).as_deref(), Some("I"), "folded: the first");
+        assert_eq!(entry(Some(entries), &names(&["-x"])), None);
+        assert_eq!(entry(None, &names(&["-i"])), None);
     }
 
     #[test]

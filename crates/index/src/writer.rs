@@ -354,12 +354,15 @@ fn section_symbols(page: &Page) -> ([Vec<Vec<String>>; 3], Vec<Entries>) {
         }
     }
     // Where each key goes: symbols, tails or cased.
-    let mut attach = |key: String, anchor: Option<&str>, to: usize| {
+    let mut attach = |key: String, anchor: Option<&str>, to: usize, entry: Option<&str>| {
         if key.is_empty() {
             return;
         }
         let at = anchor.and_then(|a| by_anchor.get(a).copied()).unwrap_or(0);
-        if let Some(a) = anchor.filter(|a| by_anchor.contains_key(*a))
+        // Its entry: the element it names inside the section, or the one
+        // of its own the source gave.
+        let inner = anchor.filter(|a| by_anchor.contains_key(*a));
+        if let Some(a) = entry.or(inner)
             && page.sections.get(at).is_some_and(|s| s.anchor.as_deref() != Some(a))
             && entries[at].len() < MAX_ENTRIES
             && !entries[at].iter().any(|(k, _)| *k == key)
@@ -377,40 +380,40 @@ fn section_symbols(page: &Page) -> ([Vec<Vec<String>>; 3], Vec<Entries>) {
     // forms a qualified name is typed in: its last part (`update`) and
     // its shorter forms (`QuerySet.update`).
     let mut partial_names = 0;
-    let mut attach_name = |name: &str, anchor: Option<&str>| {
+    let mut attach_name = |name: &str, anchor: Option<&str>, entry: Option<&str>| {
         let key = symbol_key(name);
         if partial_names < MAX_PARTIAL_NAMES {
             let partials = partial_keys(&key);
             partial_names += usize::from(!partials.is_empty());
             for partial in partials {
-                attach(partial, anchor, 1);
+                attach(partial, anchor, 1, entry);
             }
         }
-        attach(key, anchor, 0);
-        attach(cased_of(name), anchor, 2);
+        attach(key, anchor, 0, entry);
+        attach(cased_of(name), anchor, 2, entry);
         if let Some(tail) = unqualified(name) {
-            attach(unqualified_key(&symbol_key(tail)), anchor, 1);
+            attach(unqualified_key(&symbol_key(tail)), anchor, 1, entry);
             if let Some(key) = cased_key(tail) {
-                attach(unqualified_key(&key), anchor, 2);
+                attach(unqualified_key(&key), anchor, 2, entry);
             }
         }
     };
     for symbol in page.symbols.iter().filter(|s| s.kind != DEFINED_TERM) {
-        attach_name(&symbol.name, symbol.anchor.as_deref());
+        attach_name(&symbol.name, symbol.anchor.as_deref(), symbol.entry.as_deref());
     }
     for section in page.sections.iter().skip(1) {
         let Some(anchor) = section.anchor.as_deref() else { continue };
         if let Some(name) = heading_name(&section.title, &page.title, anchor) {
-            attach_name(&name, Some(anchor));
+            attach_name(&name, Some(anchor), None);
         }
     }
     if title_is_symbol(&page.title) {
-        attach_name(&page.title, None);
+        attach_name(&page.title, None, None);
     } else if let Some(entity) = title_entity(&page.title) {
-        attach_name(entity, None);
+        attach_name(entity, None, None);
     }
     for symbol in page.symbols.iter().filter(|s| s.kind == DEFINED_TERM) {
-        attach(defined_key(&symbol.name), symbol.anchor.as_deref(), 0);
+        attach(defined_key(&symbol.name), symbol.anchor.as_deref(), 0, symbol.entry.as_deref());
     }
     ([symbols, tails, cased], entries)
 }
@@ -656,7 +659,7 @@ mod tests {
     }
 
     fn symbol(name: &str, anchor: Option<&str>) -> Symbol {
-        Symbol { name: name.into(), kind: "Function".into(), anchor: anchor.map(str::to_owned) }
+        Symbol { name: name.into(), kind: "Function".into(), anchor: anchor.map(str::to_owned), entry: None }
     }
 
     #[test]
@@ -843,6 +846,7 @@ mod tests {
         page.symbols = vec![
             symbol("amhandler", None),
             Symbol {
+                entry: None,
                 name: "Operator Classes".into(),
                 kind: DEFINED_TERM.into(),
                 anchor: Some("opclass".into()),

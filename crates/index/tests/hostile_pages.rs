@@ -36,6 +36,7 @@ fn crafted(sections: usize, symbols: usize, anchored: bool) -> Page {
         sections,
         symbols: (0..symbols)
             .map(|i| Symbol {
+                entry: None,
                 name: format!("sym_{i}"),
                 kind: "Function".into(),
                 anchor: (anchored && i % count > 0).then(|| format!("s{}", i % count)),

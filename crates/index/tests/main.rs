@@ -56,7 +56,7 @@ fn page(path: &str, title: &str, sections: &[(Option<&str>, &str, &str)], symbol
         sections,
         symbols: symbols
             .iter()
-            .map(|s| Symbol { name: s.to_string(), kind: "Command".into(), anchor: None })
+            .map(|s| Symbol { name: s.to_string(), kind: "Command".into(), anchor: None, entry: None })
             .collect(),
         listing: false,
         nav: Default::default(),
@@ -1057,7 +1057,12 @@ fn a_member_named_by_its_class_and_name_apart_finds_its_definition() {
     for (name, anchor) in
         [("ArrayUtils.addFirst", "addFirst(int[],int)"), ("ArrayUtils.contains", "contains(int[],int)")]
     {
-        arrays.symbols.push(Symbol { name: name.into(), kind: "Method".into(), anchor: Some(anchor.into()) });
+        arrays.symbols.push(Symbol {
+            name: name.into(),
+            kind: "Method".into(),
+            anchor: Some(anchor.into()),
+            entry: None,
+        });
     }
     let strings = page(
         "/java/StringUtils",
