@@ -23,6 +23,7 @@ use tantivy::columnar::Column;
 use tantivy::schema::Field;
 use tantivy::{DocId, Score, SegmentReader};
 
+use crate::passage::{Words, question_words};
 use crate::proximity::positions;
 use crate::text::is_cjk;
 use crate::tokenizer::{TokenKind, analyze_each};
@@ -33,48 +34,26 @@ pub(crate) const HEADING_SCORE: Score = 40.0;
 /// A heading's covered share counts to this power: only headings (almost)
 /// made of the question's words count much.
 const PRECISION_POWER: i32 = 4;
-/// Words of a question scored, at most (the first ones), as for passages:
-/// a 256-char Chinese question has about 250 bigrams.
-const MAX_WORDS: usize = 32;
 
 /// The question's words, for heading cover: every term of each word (its
-/// spellings and forms, a phrase's each), with its weight.
+/// spellings and forms, a phrase's each), with its weight: the first
+/// `passage::MAX_WORDS`, as for passages.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct HeadingCover {
     terms: Vec<String>,
     /// Per term: how many positions it stands for (a CJK bigram two).
     spans: Vec<u32>,
     /// Per word: its terms (indexes into `terms`) and its weight.
-    words: Vec<(Vec<usize>, Score)>,
+    words: Words,
     total: Score,
 }
 
 impl HeadingCover {
     /// From each word's terms and weight; None for fewer than two words.
     pub(crate) fn new<'a>(words: impl IntoIterator<Item = (Vec<&'a str>, Score)>) -> Option<HeadingCover> {
-        let mut terms: Vec<String> = Vec::new();
-        let mut out: Vec<(Vec<usize>, Score)> = Vec::new();
-        for (spellings, weight) in words {
-            if out.len() == MAX_WORDS {
-                break;
-            }
-            let mut ids: Vec<usize> = Vec::new();
-            for term in spellings {
-                let id = terms.iter().position(|t| t == term).unwrap_or_else(|| {
-                    terms.push(term.to_owned());
-                    terms.len() - 1
-                });
-                if !ids.contains(&id) {
-                    ids.push(id);
-                }
-            }
-            if !ids.is_empty() && !out.iter().any(|w| w.0 == ids) {
-                out.push((ids, weight));
-            }
-        }
-        let total: Score = out.iter().map(|w| w.1).sum();
+        let (terms, words, total) = question_words(words)?;
         let spans = terms.iter().map(|t| if is_bigram(t) { 2 } else { 1 }).collect();
-        (out.len() >= 2 && total > 0.0).then_some(HeadingCover { terms, spans, words: out, total })
+        Some(HeadingCover { terms, spans, words, total })
     }
 
     /// Each of `docs` (ascending, one segment's): its heading's share of
@@ -190,7 +169,8 @@ mod tests {
         let words: Vec<(Vec<String>, Score)> = (0..100).map(|i| (vec![format!("w{i}")], 1.0)).collect();
         let q = HeadingCover::new(words.iter().map(|(ts, w)| (ts.iter().map(String::as_str).collect(), *w)));
         let q = q.unwrap();
-        assert_eq!((q.words.len(), q.terms.len()), (MAX_WORDS, MAX_WORDS));
+        let most = crate::passage::MAX_WORDS;
+        assert_eq!((q.words.len(), q.terms.len()), (most, most));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::schema::Fields;
 const PASSAGE_SPAN: u32 = 24;
 /// Words of a question scored, at most (a 256-char Chinese question has
 /// about 250 bigrams): the first ones.
-const MAX_WORDS: usize = 32;
+pub(crate) const MAX_WORDS: usize = 32;
 /// Positions of a word read per section, at most (the first ones): a
 /// section's cost stays bounded whatever its length.
 const MAX_POSITIONS: usize = 512;
@@ -31,35 +31,15 @@ const MAX_POSITIONS: usize = 512;
 pub(crate) struct Passage {
     terms: Vec<String>,
     /// Per word: its terms (indexes into `terms`) and its weight.
-    words: Vec<(Vec<usize>, Score)>,
+    words: Words,
     total: Score,
 }
 
 impl Passage {
     /// From each word's terms and weight; None for fewer than two words.
     pub(crate) fn new<'a>(words: impl IntoIterator<Item = (Vec<&'a str>, Score)>) -> Option<Passage> {
-        let mut terms: Vec<String> = Vec::new();
-        let mut out: Vec<(Vec<usize>, Score)> = Vec::new();
-        for (spellings, weight) in words {
-            if out.len() == MAX_WORDS {
-                break;
-            }
-            let ids: Vec<usize> = spellings
-                .into_iter()
-                .map(|term| match terms.iter().position(|t| t == term) {
-                    Some(i) => i,
-                    None => {
-                        terms.push(term.to_owned());
-                        terms.len() - 1
-                    }
-                })
-                .collect();
-            if !ids.is_empty() && !out.iter().any(|w| w.0 == ids) {
-                out.push((ids, weight));
-            }
-        }
-        let total: Score = out.iter().map(|w| w.1).sum();
-        (out.len() >= 2 && total > 0.0).then_some(Passage { terms, words: out, total })
+        let (terms, words, total) = question_words(words)?;
+        Some(Passage { terms, words, total })
     }
 
     /// Each of `docs` (ascending, one segment's): the share of the
@@ -82,6 +62,41 @@ impl Passage {
             })
             .collect()
     }
+}
+
+/// Each word of a question: its terms (indexes into the distinct terms)
+/// and its weight.
+pub(crate) type Words = Vec<(Vec<usize>, Score)>;
+
+/// A question's words (each its terms, or its spellings' terms, with its
+/// weight) as their distinct terms, each word's indexes into them and the
+/// sum of the weights: the first [`MAX_WORDS`] distinct words. None for
+/// fewer than two words or no weight.
+pub(crate) fn question_words<'a>(
+    words: impl IntoIterator<Item = (Vec<&'a str>, Score)>,
+) -> Option<(Vec<String>, Words, Score)> {
+    let mut terms: Vec<String> = Vec::new();
+    let mut out: Words = Vec::new();
+    for (spellings, weight) in words {
+        if out.len() == MAX_WORDS {
+            break;
+        }
+        let mut ids: Vec<usize> = Vec::new();
+        for term in spellings {
+            let id = terms.iter().position(|t| t == term).unwrap_or_else(|| {
+                terms.push(term.to_owned());
+                terms.len() - 1
+            });
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        if !ids.is_empty() && !out.iter().any(|w| w.0 == ids) {
+            out.push((ids, weight));
+        }
+    }
+    let total: Score = out.iter().map(|w| w.1).sum();
+    (out.len() >= 2 && total > 0.0).then_some((terms, out, total))
 }
 
 /// The largest weight of distinct words found within [`PASSAGE_SPAN`]
