@@ -101,8 +101,12 @@ pub(crate) fn read<'a>(bytes: &'a [u8], f: &Fields, body_bytes: usize) -> Option
         let len = usize::try_from(vint(bytes, &mut at)?).ok()?;
         let value = bytes.get(at..at.checked_add(len)?)?;
         at += len;
-        let text =
-            if field == f.body { utf8_head(value, body_bytes)? } else { std::str::from_utf8(value).ok()? };
+        let text = if field == f.body {
+            utf8_head(value, body_bytes)?
+        } else {
+            // (A section's entries run to kilobytes: the fast check.)
+            simdutf8::basic::from_utf8(value).ok()?
+        };
         if out.set(f, field, text) {
             return Some(out);
         }

@@ -619,6 +619,9 @@ fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
 /// written first (`-i`, not `-I`, which folds to the same key), then in
 /// the order the query asks them.
 fn entry(entries: Option<&str>, names: &[String]) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
     let entries: Vec<(&str, &str)> = entries?.lines().filter_map(|line| line.split_once('\t')).collect();
     let (cased, folded): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| is_cased_key(n));
     let mut names = cased.into_iter().chain(folded);
