@@ -43,6 +43,7 @@ mod heading;
 mod highlight;
 mod hitdoc;
 mod index;
+mod inflight;
 mod keys;
 mod languages;
 mod passage;

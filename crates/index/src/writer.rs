@@ -9,11 +9,12 @@ use lectern_corpus::Page;
 use lectern_corpus::page::DEFINED_TERM;
 use tantivy::Term;
 use tantivy::index::SegmentId;
-use tantivy::indexer::LogMergePolicy;
+use tantivy::indexer::NoMergePolicy;
 use tantivy::schema::TantivyDocument;
 
 use crate::error::IndexError;
 use crate::index::{Index, Shared};
+use crate::inflight::{Tracked, Waiting};
 use crate::keys::{
     cased_key, defined_key, is_defined_key, is_identifier, partial_keys, section_key, section_key_num,
     symbol_key, title_key, unqualified_key,
@@ -30,11 +31,15 @@ const WRITER_THREADS: usize = 2;
 /// a manual that size keeps a segment of its own, which a search scoped
 /// to other editions skips whole.
 const MAX_MERGED_SEGMENT_DOCS: usize = 2_000;
+/// How many segments of at most [`MAX_MERGED_SEGMENT_DOCS`] documents a
+/// commit leaves before merging them into one.
+const SMALL_SEGMENTS_MERGED: usize = 8;
 
 /// A writer holding tantivy's writer lock; dropped without `commit` = nothing changes.
 pub struct Writer {
     shared: Arc<Shared>,
-    writer: tantivy::IndexWriter,
+    writer: tantivy::IndexWriter<Tracked>,
+    waiting: Arc<Waiting>,
 }
 
 impl Index {
@@ -44,18 +49,17 @@ impl Index {
         if self.shared.read_only {
             return Err(IndexError::open(&self.shared.dir, "opened read-only"));
         }
-        let writer = self.shared.index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)?;
-        // Editions written by earlier commits stay apart (see `commit`);
-        // only small segments merge, in eights.
-        let mut policy = LogMergePolicy::default();
-        policy.set_max_docs_before_merge(MAX_MERGED_SEGMENT_DOCS);
-        writer.set_merge_policy(Box::new(policy));
+        let writer =
+            self.shared.index.writer_with_num_threads::<Tracked>(WRITER_THREADS, WRITER_MEMORY_BYTES)?;
+        // `commit` chooses every merge itself: a merge tantivy started at
+        // the commit would take the segments `commit` is about to merge.
+        writer.set_merge_policy(Box::new(NoMergePolicy));
         // Files of an ingest that died (a crash, a full disk) are not in the
         // last commit: drop them first, or a full disk stays full.
         if let Err(e) = writer.garbage_collect_files().wait() {
             tracing::warn!("could not remove files left by an interrupted write: {e}");
         }
-        Ok(Writer { shared: self.shared.clone(), writer })
+        Ok(Writer { shared: self.shared.clone(), writer, waiting: Default::default() })
     }
 }
 
@@ -543,9 +547,9 @@ impl Writer {
                 None => doc.add_text(f.markdown, &section.markdown),
             }
             doc.add_u64(f.ordinal, ordinal as u64);
-            self.writer.add_document(doc)?;
+            self.writer.add_document(self.waiting.admit(doc))?;
         }
-        self.writer.add_document(self.page_document(edition, page))?;
+        self.writer.add_document(self.waiting.admit(self.page_document(edition, page)))?;
         Ok(())
     }
 
@@ -567,7 +571,7 @@ impl Writer {
         doc.add_text(f.asset_hash, hash);
         doc.add_text(f.asset_type, content_type);
         doc.add_u64(f.asset_size, size);
-        self.writer.add_document(doc)?;
+        self.writer.add_document(self.waiting.admit(doc))?;
         Ok(())
     }
 
@@ -609,6 +613,16 @@ impl Writer {
         doc
     }
 
+    /// Merges committed segments into one, waiting for it. A failure leaves
+    /// them as they are (only slower searches: the commit stands).
+    fn merge(&mut self, segments: &[SegmentId]) {
+        if segments.len() > 1
+            && let Err(e) = self.writer.merge(segments).wait()
+        {
+            tracing::warn!("could not merge {} segments of the index: {e}", segments.len());
+        }
+    }
+
     /// Commits atomically with `payload` (the library manifest) and refreshes
     /// the owning index's snapshot. A crash before this returns leaves the
     /// previous commit in place.
@@ -627,13 +641,21 @@ impl Writer {
             .into_iter()
             .filter(|id| !before.contains(id))
             .collect();
-        if fresh.len() > 1
-            && let Err(e) = self.writer.merge(&fresh).wait()
-        {
-            // Only slower searches: the commit stands.
-            tracing::warn!("could not merge the segments just written: {e}");
+        self.merge(&fresh);
+        // Editions written by earlier commits stay apart, except small ones:
+        // once there are enough small segments, they become one.
+        let small: Vec<SegmentId> = self
+            .shared
+            .index
+            .searchable_segment_metas()?
+            .iter()
+            .filter(|m| m.num_docs() as usize <= MAX_MERGED_SEGMENT_DOCS)
+            .map(|m| m.id())
+            .collect();
+        if small.len() >= SMALL_SEGMENTS_MERGED {
+            self.merge(&small);
         }
-        // Let merges finish so the next reader sees few segments, and release the lock.
+        // Release the lock.
         self.writer.wait_merging_threads()?;
         self.shared.refresh(true)?;
         Ok(())
@@ -660,6 +682,38 @@ mod tests {
 
     fn symbol(name: &str, anchor: Option<&str>) -> Symbol {
         Symbol { name: name.into(), kind: "Function".into(), anchor: anchor.map(str::to_owned), entry: None }
+    }
+
+    /// The segments the index holds now.
+    fn segments(index: &Index) -> usize {
+        index.shared.index.searchable_segment_ids().unwrap().len()
+    }
+
+    fn add_edition(index: &Index, edition: &str, pages: usize) {
+        let mut writer = index.writer().unwrap();
+        for i in 0..pages {
+            let page = crate::weight::tests::page(&format!("/p{i}"), &format!("Page {i}"));
+            writer.add_page(edition, &page).unwrap();
+        }
+        writer.commit("").unwrap();
+    }
+
+    #[test]
+    fn each_commit_leaves_one_segment_and_small_ones_merge_in_eights() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = Index::open(dir.path()).unwrap();
+        // Pages spread over the writer's threads, each writing a segment:
+        // the commit merges them.
+        add_edition(&index, "big@1/en", 3000);
+        assert_eq!(segments(&index), 1);
+        for n in 1..SMALL_SEGMENTS_MERGED {
+            add_edition(&index, &format!("small{n}@1/en"), 20);
+            assert_eq!(segments(&index), 1 + n, "small editions stay apart until there are eight");
+        }
+        add_edition(&index, "small8@1/en", 20);
+        assert_eq!(segments(&index), 2, "the eight small segments became one; the big one stays apart");
+        let snap = index.snapshot().inner;
+        assert_eq!(snap.searcher.num_docs(), 3000 + 8 * 20, "a page without sections is one document");
     }
 
     #[test]
