@@ -1,12 +1,15 @@
-// What both browser tests share: the binary and browser they drive, named
-// checks that count instead of stopping at the first failure, and the
-// summary line `scripts/test` reads ("<label>: N passed, M failed"; exit 1
-// on a failure).
+// What the browser tests and the Lighthouse runs share: the binary and the
+// browser they drive, named checks that count instead of stopping at the
+// first failure, and the summary line `scripts/test` reads ("<label>: N
+// passed, M failed"; exit 1 on a failure).
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
+import * as chromeLauncher from "chrome-launcher";
 import { chromium } from "playwright-core";
 
 export const bin = process.env.LECTERN_BIN || new URL("../../target/debug/lectern", import.meta.url).pathname;
@@ -42,6 +45,34 @@ export function launchBrowser() {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+}
+
+/**
+ * Debian's Chromium for Lighthouse, headless, its temporary files in a
+ * folder of their own. chrome-launcher stops Chromium with SIGKILL, which
+ * leaves Chromium's singleton folders in the temporary folder, so `kill`
+ * removes that folder too. Returns `{ port, kill }`.
+ */
+export async function launchChrome() {
+  const tmp = mkdtempSync(join(tmpdir(), "lectern-chrome-"));
+  try {
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH || executablePath,
+      chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      envVars: { ...process.env, TMPDIR: tmp },
+    });
+    return {
+      port: chrome.port,
+      kill: async () => {
+        await chrome.kill();
+        rmSync(tmp, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 export function assert(cond, message) {

@@ -10,8 +10,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { existsSync } from "node:fs";
 import lighthouse from "lighthouse";
-import * as chromeLauncher from "chrome-launcher";
-import { assert, bin, check, fail, finish } from "./harness.mjs";
+import { assert, bin, check, fail, finish, launchChrome } from "./harness.mjs";
 
 const MIN = { performance: 90, accessibility: 95, "best-practices": 95, seo: 95 };
 // Each page, and the API call that proves Lighthouse saw it logged in.
@@ -51,11 +50,7 @@ const origin = new URL(url).origin;
 let chrome = null;
 try {
   const cookie = await login(url);
-  chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH || "/usr/bin/chromium",
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
+  chrome = await launchChrome();
   for (const [name, path, call] of PAGES) {
     let scores = null;
     try {

@@ -10,11 +10,10 @@
 // (CHROME_PATH, default /usr/bin/chromium) headless; needs Node 22 or later.
 // Prints "lighthouse: N passed, M failed" and exits 1 on a failure.
 import lighthouse from "lighthouse";
-import * as chromeLauncher from "chrome-launcher";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assert, check, fail, finish, startSite, stopServer } from "./harness.mjs";
+import { assert, check, fail, finish, launchChrome, startSite, stopServer } from "./harness.mjs";
 
 export const THRESHOLDS = { performance: 90, accessibility: 95, "best-practices": 95, seo: 95 };
 
@@ -24,11 +23,7 @@ export const THRESHOLDS = { performance: 90, accessibility: 95, "best-practices"
  * with scores out of 100. `headers` go with every request.
  */
 export async function audit(urls, { headers = {}, formFactor = "desktop" } = {}) {
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH || "/usr/bin/chromium",
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const chrome = await launchChrome();
   const results = [];
   try {
     for (const url of urls) {
