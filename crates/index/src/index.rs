@@ -21,12 +21,11 @@ use crate::format;
 use crate::schema::Fields;
 use crate::tokenizer::{GRAMS, GramTokenizer, LECTERN, LECTERN_TITLE, LecternTokenizer};
 
-/// Uncompressed size of a document-store block, at least: a block closes
-/// after the document that fills it. 1 KiB: a search hit decompresses its
-/// own section and rarely a neighbour (the PostgreSQL library grew 2%, a
-/// miss of the API benchmark cost about 5% less than with 4 KiB).
+/// Size of a document-store block, at least: a block closes after the
+/// document that fills it. 1 KiB: a search hit copies its own section and
+/// rarely a neighbour.
 const STORE_BLOCK_BYTES: usize = 1024;
-/// Decompressed store blocks cached per segment (tantivy's default: 100).
+/// Store blocks cached per segment (tantivy's default: 100).
 const STORE_CACHE_BLOCKS: usize = 8;
 
 /// The index of one library.
@@ -236,9 +235,16 @@ fn open_tantivy(dir: &Path, fields: &Fields, read_only: bool) -> Result<tantivy:
     // The format file first: an index without one is refused as format 0.
     format::write(dir)?;
     let folder = crate::folder::IndexFolder::open(dir).map_err(|e| IndexError::open(dir, e))?;
-    // Small store blocks: a hit decompresses its own section, not
-    // its neighbours' (search reads 20 sections per page).
-    let settings = tantivy::IndexSettings { docstore_blocksize: STORE_BLOCK_BYTES, ..Default::default() };
+    // Small store blocks: a hit reads its own section, not its neighbours'
+    // (search reads 20 sections per page). The store is not compressed: a
+    // hit's section is read as it lies, where decompressing it took a tenth
+    // of a search; a page's Markdown and text, the bulk of what is stored,
+    // are packed one by one (`packed`).
+    let settings = tantivy::IndexSettings {
+        docstore_blocksize: STORE_BLOCK_BYTES,
+        docstore_compression: tantivy::store::Compressor::None,
+        ..Default::default()
+    };
     tantivy::Index::create(folder, fields.schema.clone(), settings).map_err(|e| IndexError::open(dir, e))
 }
 

@@ -46,6 +46,7 @@ mod index;
 mod inflight;
 mod keys;
 mod languages;
+mod packed;
 mod passage;
 mod proximity;
 pub mod query;

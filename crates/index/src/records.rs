@@ -80,6 +80,12 @@ fn first_str(doc: &TantivyDocument, field: Field) -> Option<String> {
     doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string)
 }
 
+/// The text a packed field holds (see `packed`); None when it is absent
+/// or damaged.
+fn first_packed(doc: &TantivyDocument, field: Field) -> Option<String> {
+    crate::packed::unpack(doc.get_first(field)?.as_bytes()?)
+}
+
 fn all_str(doc: &TantivyDocument, field: Field) -> Vec<String> {
     doc.get_all(field).filter_map(|v| v.as_str()).map(str::to_string).collect()
 }
@@ -187,10 +193,10 @@ impl Snapshot {
         let doc = self.section_doc(key)?;
         let mut record = section_record(f, &doc);
         let at: Vec<u64> = doc.get_all(f.markdown_at).filter_map(|v| v.as_u64()).collect();
-        record.markdown = match (first_str(&doc, f.markdown), at.as_slice()) {
+        record.markdown = match (first_packed(&doc, f.markdown), at.as_slice()) {
             (Some(own), _) => Some(own),
             (None, &[from, len]) => self.page_doc(&record.edition, &record.page_path).and_then(|page| {
-                let whole = page.get_first(f.markdown)?.as_str()?;
+                let whole = first_packed(&page, f.markdown)?;
                 let from = usize::try_from(from).ok()?;
                 Some(whole.get(from..from.checked_add(usize::try_from(len).ok()?)?)?.to_owned())
             }),
@@ -212,8 +218,8 @@ impl Snapshot {
             order: doc.get_first(f.order).and_then(|v| v.as_i64()),
             draft: doc.get_first(f.draft).and_then(|v| v.as_bool()).unwrap_or(false),
             frontmatter: first_str(&doc, f.frontmatter),
-            markdown: first_str(&doc, f.markdown).unwrap_or_default(),
-            text: first_str(&doc, f.page_text).unwrap_or_default(),
+            markdown: first_packed(&doc, f.markdown).unwrap_or_default(),
+            text: first_packed(&doc, f.page_text).unwrap_or_default(),
             section_keys: (0..count as usize).map(|i| section_key(edition, &path, i)).collect(),
             source_file: first_str(&doc, f.source_file).unwrap_or_default(),
             anchors: doc
@@ -350,7 +356,7 @@ impl Snapshot {
             path: first_str(doc, f.path).unwrap_or_default(),
             title: first_str(doc, f.page_title).unwrap_or_default(),
             description: first_str(doc, f.description),
-            text: first_str(doc, f.page_text).unwrap_or_default(),
+            text: first_packed(doc, f.page_text).unwrap_or_default(),
         }
     }
 

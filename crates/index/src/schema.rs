@@ -13,7 +13,7 @@ use crate::tokenizer::{GRAMS, LECTERN, LECTERN_TITLE};
 
 /// Bump when the schema, the tokenizers or what is stored changes; an index
 /// of another format is refused at open (`IndexError::Format`).
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 
 /// The small file beside tantivy's files that records [`FORMAT_VERSION`].
 pub const FORMAT_FILE: &str = "lectern-index.json";
@@ -64,8 +64,9 @@ pub struct Fields {
     pub source_file: Field,
     /// Page docs: each section's anchor in order ("" for none).
     pub anchors: Field,
-    /// Page docs: the page's Markdown. Section docs: only when the section's
-    /// Markdown is not a slice of its page's (it always is, from our parsers).
+    /// Page docs: the page's Markdown, packed (see `packed`). Section docs:
+    /// only when the section's Markdown is not a slice of its page's (it
+    /// always is, from our parsers).
     pub markdown: Field,
     /// Section docs: where the section's Markdown is in its page's, two
     /// values (byte offset, byte length). The Markdown is stored once, so a
@@ -74,6 +75,7 @@ pub struct Fields {
     pub ordinal: Field,
     /// Page title (stored, fast: listing pages reads no document).
     pub page_title: Field,
+    /// Page docs: the page's plain text, packed (see `packed`).
     pub page_text: Field,
     pub description: Field,
     pub frontmatter: Field,
@@ -127,11 +129,11 @@ impl Fields {
         let entries = b.add_text_field("entries", STORED);
         let source_file = b.add_text_field("source_file", STORED);
         let anchors = b.add_text_field("anchors", STORED);
-        let markdown = b.add_text_field("markdown", STORED);
+        let markdown = b.add_bytes_field("markdown", STORED);
         let markdown_at = b.add_u64_field("markdown_at", STORED);
         let ordinal = b.add_u64_field("ordinal", STORED);
         let page_title = b.add_text_field("page_title", STORED | FAST);
-        let page_text = b.add_text_field("page_text", STORED);
+        let page_text = b.add_bytes_field("page_text", STORED);
         let description = b.add_text_field("description", STORED);
         let frontmatter = b.add_text_field("frontmatter", STORED);
         let order = b.add_i64_field("order", STORED | FAST);

@@ -19,7 +19,7 @@ use crate::keys::{
     cased_key, defined_key, is_defined_key, is_identifier, partial_keys, section_key, section_key_num,
     symbol_key, title_key, unqualified_key,
 };
-use crate::schema::{KIND_ASSET, KIND_PAGE, KIND_SECTION};
+use crate::schema::{Fields, KIND_ASSET, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
 
 /// Writer memory budget, shared by its threads: small enough that an ingest
@@ -544,7 +544,7 @@ impl Writer {
                     doc.add_u64(f.markdown_at, from as u64);
                     doc.add_u64(f.markdown_at, len as u64);
                 }
-                None => doc.add_text(f.markdown, &section.markdown),
+                None => doc.add_bytes(f.markdown, &crate::packed::pack(&section.markdown)),
             }
             doc.add_u64(f.ordinal, ordinal as u64);
             self.writer.add_document(self.waiting.admit(doc))?;
@@ -571,6 +571,7 @@ impl Writer {
         doc.add_text(f.asset_hash, hash);
         doc.add_text(f.asset_type, content_type);
         doc.add_u64(f.asset_size, size);
+        dense_columns(f, &mut doc);
         self.writer.add_document(self.waiting.admit(doc))?;
         Ok(())
     }
@@ -581,6 +582,7 @@ impl Writer {
         let mut doc = TantivyDocument::default();
         doc.add_text(f.kind, KIND_PAGE);
         doc.add_text(f.edition, edition);
+        dense_columns(f, &mut doc);
         doc.add_text(f.path, &page.path);
         doc.add_text(f.page_title, &page.title);
         doc.add_text(f.source_file, &page.source_file);
@@ -593,8 +595,8 @@ impl Writer {
         {
             doc.add_text(f.nav, json);
         }
-        doc.add_text(f.page_text, &page.text);
-        doc.add_text(f.markdown, &page.markdown);
+        doc.add_bytes(f.page_text, &crate::packed::pack(&page.text));
+        doc.add_bytes(f.markdown, &crate::packed::pack(&page.markdown));
         if let Some(d) = &page.description {
             doc.add_text(f.description, d);
         }
@@ -662,6 +664,17 @@ impl Writer {
     }
 }
 
+/// The section columns' values for a document that is not a section (no
+/// key, full weight, no heading shape): with a value in every document, a
+/// column is read by document id directly, where a column some documents
+/// lack first ranks the id among those holding one (a search reads the key
+/// and weight of every candidate).
+fn dense_columns(f: &Fields, doc: &mut TantivyDocument) {
+    doc.add_u64(f.key_num, u64::MAX);
+    doc.add_u64(f.weight, crate::weight::FULL_WEIGHT);
+    doc.add_u64(f.title_shape, 0);
+}
+
 #[cfg(test)]
 mod tests {
     use lectern_corpus::{Section, Symbol};
@@ -714,6 +727,28 @@ mod tests {
         assert_eq!(segments(&index), 2, "the eight small segments became one; the big one stays apart");
         let snap = index.snapshot().inner;
         assert_eq!(snap.searcher.num_docs(), 3000 + 8 * 20, "a page without sections is one document");
+    }
+
+    #[test]
+    fn every_document_has_a_key_a_weight_and_a_heading_shape() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = Index::open(dir.path()).unwrap();
+        let mut writer = index.writer().unwrap();
+        let mut page = crate::weight::tests::page("/p", "Page");
+        page.sections = vec![section(None, "Intro"), section(Some("tasks"), "Tasks")];
+        writer.add_page("e@1/en", &page).unwrap();
+        writer.add_page("e@1/en", &crate::weight::tests::page("/empty", "Empty")).unwrap();
+        writer.add_asset("e@1/en", "/logo.png", "00", "image/png", 1).unwrap();
+        writer.commit("").unwrap();
+        let snap = index.snapshot().inner;
+        assert_eq!(snap.searcher.num_docs(), 5, "two sections, two pages, one asset");
+        for columns in &snap.columns {
+            // Read by document id, with no rank among the documents holding a value.
+            for (name, column) in [("key", &columns.key), ("weight", &columns.weight), ("shape", &columns.title_shape)] {
+                let index = &column.as_ref().unwrap().index;
+                assert!(matches!(index, tantivy::columnar::ColumnIndex::Full), "{name}: {index:?}");
+            }
+        }
     }
 
     #[test]
