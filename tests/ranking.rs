@@ -123,6 +123,29 @@ fn library() -> tempfile::TempDir {
             )],
         ),
     );
+    // A license a manual reprints: long, legal, holding many a question's words.
+    write(
+        en.path(),
+        "copying.html",
+        page(
+            "Appendix G GNU GENERAL PUBLIC LICENSE",
+            "The GNU General Public License is a free, copyleft license for software and other kinds of works.",
+            &[(
+                "TERMS-AND-CONDITIONS",
+                "TERMS AND CONDITIONS",
+                "<p>The Corresponding Source for a work in object code form means all the source code needed to generate, install, and run the object code, for as long as the code is offered. To run a covered work takes no permission; the code you convey must carry notices, and the object code must run with the source code. This requirement takes effect for as long as you run the code, and you must measure nothing to run code you do not convey.</p>",
+            )],
+        ),
+    );
+    write(
+        en.path(),
+        "timing-utilities.html",
+        page(
+            "36.1 Timing Utilities",
+            "Functions that read the clock: tic starts a timer, and toc says how long the code since took to run.",
+            &[],
+        ),
+    );
     write(
         en.path(),
         "sql-vacuum.html",
@@ -1209,6 +1232,13 @@ fn check(face: &mut dyn Face, name: &str) {
     let r = face.search("what does VACUUM FULL do differently from a plain VACUUM", "en");
     assert_eq!(first(&r), ("/m/sql-vacuum".to_owned(), "SQL-VACUUM-DESCRIPTION".to_owned()), "{name}: {r}");
     assert!(r["hits"].as_array().unwrap().iter().any(|h| h["path"] == "/m/release-18-1"), "{name}: {r}");
+
+    // A license's terms hold a question's words more often than the page
+    // answering it, and rank below it; a query naming the license finds it.
+    let r = face.search("measure how long my code takes to run", "en");
+    assert_eq!(first(&r).0, "/m/timing-utilities", "{name}: {r}");
+    let r = face.search("GNU General Public License", "en");
+    assert_eq!(first(&r).0, "/m/copying", "{name}: {r}");
 
     // A version number is rarer than its digits: the section naming it
     // comes before the pages about versions in general.

@@ -57,7 +57,9 @@ impl Waiting {
 /// What a document costs while it waits: its text and a little per value.
 fn size_of_doc(doc: &TantivyDocument) -> usize {
     doc.field_values()
-        .map(|(_, v)| v.as_str().map(str::len).or_else(|| v.as_bytes().map(<[u8]>::len)).unwrap_or(0) + VALUE_OVERHEAD)
+        .map(|(_, v)| {
+            v.as_str().map(str::len).or_else(|| v.as_bytes().map(<[u8]>::len)).unwrap_or(0) + VALUE_OVERHEAD
+        })
         .sum()
 }
 

@@ -34,7 +34,8 @@ mod tests {
 
     #[test]
     fn texts_round_trip() {
-        for text in ["", "a", "# 标题\n\n正文 text, text, text, text, text.", &"SELECT 1;\n".repeat(10_000)] {
+        for text in ["", "a", "# 标题\n\n正文 text, text, text, text, text.", &"SELECT 1;\n".repeat(10_000)]
+        {
             assert_eq!(unpack(&pack(text)).as_deref(), Some(text));
         }
     }

@@ -16,7 +16,7 @@
 //! English words that a translated edition renders in its own words are
 //! first searched in the edition it was translated from (see `twin`): the
 //! searched edition's copies of the pages found there count as matching.
-//! Scores are multiplied by the section's rank weight (release notes,
+//! Scores are multiplied by the section's rank weight (release notes, license texts,
 //! appendices and "See Also" parts weigh less; see `weight`). The best
 //! forty of the first list are then rescored: a proximity score (the
 //! query's neighbouring words found within a few words of each other) is

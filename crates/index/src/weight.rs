@@ -1,5 +1,5 @@
 //! A section's rank weight, decided at ingest from what its page is: a
-//! generated listing, release notes or a changelog, an appendix, or the
+//! generated listing, release notes or a changelog, a license's text, an appendix, or the
 //! trailing "Compatibility" / "See Also" part of a reference page. Ranked
 //! search multiplies scores by it, so among sections that match alike the
 //! reference and tutorial text comes first.
@@ -16,6 +16,10 @@ pub(crate) const LISTING_WEIGHT: u64 = 5;
 /// Release notes and changelogs mention every feature in passing, in long
 /// sections that match most queries.
 const RELEASE_NOTES_WEIGHT: u64 = 45;
+/// A license's text (the GPL an appendix reprints, a "License" page) is
+/// long and legal: it holds the words of many questions (`run`, `code`,
+/// `copy`, `end`) and answers none of them but its own.
+const LICENSE_WEIGHT: u64 = 45;
 /// A page's "Compatibility" or "See Also" part repeats the page's name
 /// without defining it.
 const TRAILER_WEIGHT: u64 = 70;
@@ -45,6 +49,11 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
     }
     if is_release_notes(page) {
         return RELEASE_NOTES_WEIGHT;
+    }
+    // (The license's own heading is what a query naming it asks for.)
+    let in_license = names_license(&page.title) || section.breadcrumb.iter().any(|t| names_license(t));
+    if !names_license(&section.title) && (in_license || is_license_terms(&section.title)) {
+        return LICENSE_WEIGHT;
     }
     // A part of a trailer ("Zero-Column Tables" under "Compatibility") is
     // one too.
@@ -261,6 +270,53 @@ fn is_trailer(title: &str) -> bool {
     ["compatibility", "see also", "兼容性", "另请参阅", "另见", "参见"].contains(&t.as_str())
 }
 
+/// A title naming a license (`GNU GENERAL PUBLIC LICENSE`, `GNU Free
+/// Documentation License`, `The MIT License`), or one that is only
+/// `License`, `Copying`, `Legal Notice` or their like, numbered or not; not
+/// a file's name written in lower case (`copyright`, the file a Debian
+/// package's guide explains).
+fn names_license(title: &str) -> bool {
+    const NAMING: &[&str] = &[
+        "public license",
+        "documentation license",
+        "mit license",
+        "apache license",
+        "bsd license",
+        "isc license",
+        "license agreement",
+        "licence agreement",
+        "许可证",
+        "许可协议",
+        "授权协议",
+        "ライセンス",
+    ];
+    const ALONE: &[&str] = &[
+        "license",
+        "licence",
+        "licenses",
+        "licensing",
+        "copying",
+        "copyright",
+        "copyright notice",
+        "legal notice",
+        "legal notices",
+        "版权",
+        "版权声明",
+        "法律声明",
+    ];
+    let written = unnumbered(title).trim();
+    let t = written.to_lowercase();
+    NAMING.iter().any(|n| t.contains(n))
+        || (ALONE.contains(&t.as_str()) && !written.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+/// A title of a license's terms (`TERMS AND CONDITIONS`, `END OF TERMS AND
+/// CONDITIONS`, `Copying Conditions`).
+fn is_license_terms(title: &str) -> bool {
+    let t = title.to_lowercase();
+    t.contains("terms and conditions") || t.contains("copying conditions")
+}
+
 /// An appendix page: titled so, or numbered with a letter (`B.6.`).
 fn is_appendix(title: &str) -> bool {
     let t = title.trim();
@@ -364,9 +420,35 @@ pub(crate) mod tests {
             ("/zh/pg/glossary", "附录 M. 术语表", APPENDIX_WEIGHT),
             ("/pg/sql-createindex", "CREATE INDEX", FULL_WEIGHT),
             ("/pg/indexes-types", "11.2. Index Types", FULL_WEIGHT),
+            ("/octave/Copying", "Appendix G GNU GENERAL PUBLIC LICENSE", LICENSE_WEIGHT),
+            ("/gettext/GNU-FDL", "C.2 GNU Free Documentation License", LICENSE_WEIGHT),
+            ("/pg/legalnotice", "Legal Notice", LICENSE_WEIGHT),
+            ("/zh/pg/legalnotice", "版权声明", LICENSE_WEIGHT),
+            ("/app/docs/license", "License", LICENSE_WEIGHT),
+            ("/app/docs/licensing", "Licensing", LICENSE_WEIGHT),
+            ("/lib/LICENSE", "The MIT License", LICENSE_WEIGHT),
+            ("/lib/NOTICE", "Apache License, Version 2.0", LICENSE_WEIGHT),
+            ("/lib/license-check", "license-checker: list the licenses of dependencies", FULL_WEIGHT),
+            ("/app/docs/copy", "Copying Files", FULL_WEIGHT),
+            ("/debian/maint-guide/dreq", "4.2. copyright", FULL_WEIGHT),
         ] {
             assert_eq!(section_weight(&page(path, title), &lead), want, "{path} {title}");
         }
+        // The sections of a license a manual reprints as a section.
+        let manual = page("/octave/Copying", "Copying (GNU Octave (version 7.3.0))");
+        let mut terms = section(Some("TERMS-AND-CONDITIONS"), "TERMS AND CONDITIONS");
+        assert_eq!(section_weight(&manual, &terms), LICENSE_WEIGHT);
+        // Its heading is what a query naming it asks for.
+        let mut heading = section(Some("Copying"), "Appendix G GNU GENERAL PUBLIC LICENSE");
+        heading.breadcrumb = vec![manual.title.clone()];
+        assert_eq!(section_weight(&manual, &heading), APPENDIX_WEIGHT);
+        assert_eq!(
+            section_weight(&page("/app/docs/license", "License"), &section(None, "License")),
+            FULL_WEIGHT
+        );
+        terms.title = "How to Apply These Terms to Your New Programs".into();
+        terms.breadcrumb = vec![manual.title.clone(), "Appendix G GNU GENERAL PUBLIC LICENSE".into()];
+        assert_eq!(section_weight(&manual, &terms), LICENSE_WEIGHT);
         let p = page("/pg/sql-createindex", "CREATE INDEX");
         assert_eq!(section_weight(&p, &section(Some("a"), "Compatibility")), TRAILER_WEIGHT);
         assert_eq!(section_weight(&p, &section(Some("b"), "另请参阅")), TRAILER_WEIGHT);

@@ -744,7 +744,9 @@ mod tests {
         assert_eq!(snap.searcher.num_docs(), 5, "two sections, two pages, one asset");
         for columns in &snap.columns {
             // Read by document id, with no rank among the documents holding a value.
-            for (name, column) in [("key", &columns.key), ("weight", &columns.weight), ("shape", &columns.title_shape)] {
+            for (name, column) in
+                [("key", &columns.key), ("weight", &columns.weight), ("shape", &columns.title_shape)]
+            {
                 let index = &column.as_ref().unwrap().index;
                 assert!(matches!(index, tantivy::columnar::ColumnIndex::Full), "{name}: {index:?}");
             }
