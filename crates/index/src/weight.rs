@@ -50,9 +50,12 @@ pub(crate) fn section_weight(page: &Page, section: &Section) -> u64 {
     if is_release_notes(page) {
         return RELEASE_NOTES_WEIGHT;
     }
-    // (The license's own heading is what a query naming it asks for.)
-    let in_license = names_license(&page.title) || section.breadcrumb.iter().any(|t| names_license(t));
-    if !names_license(&section.title) && (in_license || is_license_terms(&section.title)) {
+    // (The heading of a license whose text is in the sections after it is
+    // what a query naming the license asks for.)
+    let named = names_license(&section.title);
+    let in_license =
+        named || names_license(&page.title) || section.breadcrumb.iter().any(|t| names_license(t));
+    if !(named && page.sections.len() > 1) && (in_license || is_license_terms(&section.title)) {
         return LICENSE_WEIGHT;
     }
     // A part of a trailer ("Zero-Column Tables" under "Compatibility") is
@@ -387,6 +390,42 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_license_text_weighs_less_but_not_its_heading() {
+        let lead = section(None, "t");
+        for (path, title, want) in [
+            ("/octave/Copying", "Appendix G GNU GENERAL PUBLIC LICENSE", LICENSE_WEIGHT),
+            ("/gettext/GNU-FDL", "C.2 GNU Free Documentation License", LICENSE_WEIGHT),
+            ("/pg/legalnotice", "Legal Notice", LICENSE_WEIGHT),
+            ("/zh/pg/legalnotice", "版权声明", LICENSE_WEIGHT),
+            ("/app/docs/license", "License", LICENSE_WEIGHT),
+            ("/app/docs/licensing", "Licensing", LICENSE_WEIGHT),
+            ("/lib/LICENSE", "The MIT License", LICENSE_WEIGHT),
+            ("/lib/NOTICE", "Apache License, Version 2.0", LICENSE_WEIGHT),
+            ("/lib/license-check", "license-checker: list the licenses of dependencies", FULL_WEIGHT),
+            ("/app/docs/copy", "Copying Files", FULL_WEIGHT),
+            ("/debian/maint-guide/dreq", "4.2. copyright", FULL_WEIGHT),
+        ] {
+            assert_eq!(section_weight(&page(path, title), &lead), want, "{path} {title}");
+        }
+        // The sections of a license a manual reprints as a section.
+        let mut manual = page("/octave/Copying", "Copying (GNU Octave (version 7.3.0))");
+        let mut terms = section(Some("TERMS-AND-CONDITIONS"), "TERMS AND CONDITIONS");
+        let mut heading = section(Some("Copying"), "Appendix G GNU GENERAL PUBLIC LICENSE");
+        heading.breadcrumb = vec![manual.title.clone()];
+        manual.sections = vec![heading.clone(), terms.clone()];
+        assert_eq!(section_weight(&manual, &terms), LICENSE_WEIGHT);
+        // Its heading, with the text in the sections after it, is what a
+        // query naming it asks for; a license that is one section is text.
+        assert_eq!(section_weight(&manual, &heading), APPENDIX_WEIGHT);
+        let mut mit = page("/lib/LICENSE", "LICENSE");
+        mit.sections = vec![section(None, "The MIT License")];
+        assert_eq!(section_weight(&mit, &mit.sections[0]), LICENSE_WEIGHT);
+        terms.title = "How to Apply These Terms to Your New Programs".into();
+        terms.breadcrumb = vec![manual.title.clone(), "Appendix G GNU GENERAL PUBLIC LICENSE".into()];
+        assert_eq!(section_weight(&manual, &terms), LICENSE_WEIGHT);
+    }
+
+    #[test]
     fn weights_by_what_the_page_is() {
         let lead = section(None, "t");
         for (path, title, want) in [
@@ -420,35 +459,9 @@ pub(crate) mod tests {
             ("/zh/pg/glossary", "附录 M. 术语表", APPENDIX_WEIGHT),
             ("/pg/sql-createindex", "CREATE INDEX", FULL_WEIGHT),
             ("/pg/indexes-types", "11.2. Index Types", FULL_WEIGHT),
-            ("/octave/Copying", "Appendix G GNU GENERAL PUBLIC LICENSE", LICENSE_WEIGHT),
-            ("/gettext/GNU-FDL", "C.2 GNU Free Documentation License", LICENSE_WEIGHT),
-            ("/pg/legalnotice", "Legal Notice", LICENSE_WEIGHT),
-            ("/zh/pg/legalnotice", "版权声明", LICENSE_WEIGHT),
-            ("/app/docs/license", "License", LICENSE_WEIGHT),
-            ("/app/docs/licensing", "Licensing", LICENSE_WEIGHT),
-            ("/lib/LICENSE", "The MIT License", LICENSE_WEIGHT),
-            ("/lib/NOTICE", "Apache License, Version 2.0", LICENSE_WEIGHT),
-            ("/lib/license-check", "license-checker: list the licenses of dependencies", FULL_WEIGHT),
-            ("/app/docs/copy", "Copying Files", FULL_WEIGHT),
-            ("/debian/maint-guide/dreq", "4.2. copyright", FULL_WEIGHT),
         ] {
             assert_eq!(section_weight(&page(path, title), &lead), want, "{path} {title}");
         }
-        // The sections of a license a manual reprints as a section.
-        let manual = page("/octave/Copying", "Copying (GNU Octave (version 7.3.0))");
-        let mut terms = section(Some("TERMS-AND-CONDITIONS"), "TERMS AND CONDITIONS");
-        assert_eq!(section_weight(&manual, &terms), LICENSE_WEIGHT);
-        // Its heading is what a query naming it asks for.
-        let mut heading = section(Some("Copying"), "Appendix G GNU GENERAL PUBLIC LICENSE");
-        heading.breadcrumb = vec![manual.title.clone()];
-        assert_eq!(section_weight(&manual, &heading), APPENDIX_WEIGHT);
-        assert_eq!(
-            section_weight(&page("/app/docs/license", "License"), &section(None, "License")),
-            FULL_WEIGHT
-        );
-        terms.title = "How to Apply These Terms to Your New Programs".into();
-        terms.breadcrumb = vec![manual.title.clone(), "Appendix G GNU GENERAL PUBLIC LICENSE".into()];
-        assert_eq!(section_weight(&manual, &terms), LICENSE_WEIGHT);
         let p = page("/pg/sql-createindex", "CREATE INDEX");
         assert_eq!(section_weight(&p, &section(Some("a"), "Compatibility")), TRAILER_WEIGHT);
         assert_eq!(section_weight(&p, &section(Some("b"), "另请参阅")), TRAILER_WEIGHT);
