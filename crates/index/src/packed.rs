@@ -23,8 +23,9 @@ pub(crate) fn unpack(bytes: &[u8]) -> Option<String> {
     }
     let mut out = vec![0u8; size];
     let written = lz4_flex::block::decompress_into(block, &mut out).ok()?;
-    out.truncate(written);
-    (written == size).then_some(())?;
+    if written != size {
+        return None;
+    }
     String::from_utf8(out).ok()
 }
 
