@@ -264,7 +264,7 @@ impl Index {
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
-            // Each segment keeps this many decompressed store blocks; reads
+            // Each segment keeps this many store blocks; reads
             // are scattered (hits, pages by address), so a few suffice, and
             // memory no longer grows with the number of segments.
             .doc_store_cache_num_blocks(STORE_CACHE_BLOCKS)

@@ -70,7 +70,7 @@ pub struct Fields {
     pub markdown: Field,
     /// Section docs: where the section's Markdown is in its page's, two
     /// values (byte offset, byte length). The Markdown is stored once, so a
-    /// hit's document holds only what a hit shows and decompresses in half the time.
+    /// hit's document holds only what a hit shows, and a hit reads half the bytes.
     pub markdown_at: Field,
     pub ordinal: Field,
     /// Page title (stored, fast: listing pages reads no document).
