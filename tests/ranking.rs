@@ -656,6 +656,18 @@ fn library() -> tempfile::TempDir {
             )],
         ),
     );
+    // A manual page whose options are its subsections (mandoc's `.SS`),
+    // and another command's page whose option list defines the same letter.
+    write(
+        en.path(),
+        "gizmostat.8.html",
+        "<html><head><title>GIZMOSTAT(8)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmostat - Print gizmo connections</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><section class=\"Ss\"><h2 class=\"Ss\">--route, -r</h2><p>Display the gizmo routing tables.</p></section><section class=\"Ss\"><h2 class=\"Ss\">-p, --program</h2><p>Show the PID and name of the program to which each gizmo belongs.</p></section></section></body></html>".to_owned(),
+    );
+    write(
+        en.path(),
+        "gizmotop.1.html",
+        "<html><head><title>GIZMOTOP(1)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmotop - Display gizmo processes</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><dl class=\"Bl-tag\"><dt id=\"p\"><a class=\"permalink\" href=\"#p\"><b>-p</b></a> <i>pid</i></dt><dd>Monitor only the processes with the given process IDs.</dd><dt id=\"r\"><a class=\"permalink\" href=\"#r\"><b>-r</b></a></dt><dd>Reverse the order.</dd></dl></section></body></html>".to_owned(),
+    );
     write(
         en.path(),
         "widget-manual.html",
@@ -1392,6 +1404,16 @@ fn check(face: &mut dyn Face, name: &str) {
         let r = face.search(query, "en");
         assert_eq!(first(&r), (page.to_owned(), "_options".to_owned()), "{name}: {query}: {r}");
     }
+
+    // An option a manual page titles a subsection with is that command's
+    // option, before another command's option of the same letter.
+    for (query, title) in [("gizmostat -p", "-p, --program"), ("gizmostat -r", "--route, -r")] {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r).0, "/m/gizmostat.8", "{name}: {query}: {r}");
+        assert_eq!(r["hits"][0]["title"], title, "{name}: {query}: {r}");
+    }
+    let r = face.search("gizmotop -p", "en");
+    assert_eq!(first(&r), ("/m/gizmotop.1".to_owned(), "OPTIONS".to_owned()), "{name}: {r}");
 
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.

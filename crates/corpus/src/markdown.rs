@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use crate::frontmatter;
-use crate::page::{Page, PageError, Section, utf8};
+use crate::page::{Page, PageError, Section, Symbol, utf8};
 use crate::paths;
 use crate::text::{join_texts, nfc, tidy};
 
@@ -56,11 +56,17 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     let title = nfc(&title);
     let sections = build_sections(body, &parsed, &title);
     // Only a title the frontmatter gives names a command.
-    let symbols = fields
+    let mut symbols = fields
         .title
         .as_deref()
         .and_then(|t| crate::manpage::frontmatter_command(t.trim(), fields.description.as_deref()))
         .unwrap_or_default();
+    // A heading that lists options (`### -f, --force`) names them.
+    for section in sections.iter().skip(1) {
+        for (name, kind) in crate::varlist::option_heading_names(&section.title) {
+            symbols.push(Symbol { name, kind: kind.to_owned(), anchor: section.anchor.clone(), entry: None });
+        }
+    }
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     Ok(Page {
         path: paths::page_path(prefix, rel_file),
@@ -573,6 +579,17 @@ mod tests {
         // A title from the first heading, or without a description, names none.
         assert!(page("# npm-install\n\nInstall a package.\n").symbols.is_empty());
         assert!(page("---\ntitle: npm-install\n---\nText.\n").symbols.is_empty());
+    }
+
+    #[test]
+    fn a_heading_listing_options_names_them() {
+        let src = "# widget run\n\nRuns.\n\n## Options\n\n### `-f, --force`\n\nForce.\n\n### --out=FILE {#out}\n\nOut.\n\n### --force usage in scripts\n\nMore.\n";
+        let p = page(src);
+        let named: Vec<(&str, Option<&str>)> =
+            p.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+        let force = p.sections.iter().find(|s| s.title == "-f, --force").and_then(|s| s.anchor.as_deref());
+        assert!(force.is_some(), "{:?}", p.sections);
+        assert_eq!(named, [("-f", force), ("--force", force), ("--out", Some("out"))]);
     }
 
     #[test]

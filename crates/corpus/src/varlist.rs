@@ -72,8 +72,8 @@ pub(crate) fn varlist_symbols(
     for node in root.descendants() {
         if cuts.contains(&node.id()) {
             cut += 1;
-            if let Some((name, kind)) = heading_name(node) {
-                let anchor = anchors.get(cut - 1).map(|a| (*a).to_owned());
+            let anchor = anchors.get(cut - 1).map(|a| (*a).to_owned());
+            for (name, kind) in heading_names(node) {
                 push(&mut out, name, kind, &anchor);
             }
             // An API entry's signature (a `<dt>` that starts a section) is
@@ -469,6 +469,56 @@ fn describes(cell: NodeRef<'_, Node>) -> bool {
     text.split_whitespace().count() >= 3 || text.chars().filter(|&c| crate::script::is_cjk(c)).count() >= 4
 }
 
+/// The names a section heading is: the one `<code>` it is made of (see
+/// [`heading_name`]), or the options it lists and nothing else, as a
+/// manual page's subsections do (`-p, --program`, `--protocol=family, -A`;
+/// see [`option_heading_names`]).
+fn heading_names(heading: NodeRef<'_, Node>) -> Vec<(String, &'static str)> {
+    match heading_name(heading) {
+        // (`<code>-f, --force</code>` lists two.)
+        Some((name, kind)) => {
+            let options = option_heading_names(&name);
+            if options.is_empty() { vec![(name, kind)] } else { options }
+        }
+        None => option_heading_names(&text_of(heading)),
+    }
+}
+
+/// The options a heading's text lists and is made of, past its number and
+/// its permalink (`-p, --program`, `--protocol=family, -A`, `3.2. -o
+/// file`), each with at most one argument after it; none for a heading
+/// that says more (`--default-signal[=SIG] usage`, `-S/--split-string
+/// usage in scripts`).
+pub(crate) fn option_heading_names(text: &str) -> Vec<(String, &'static str)> {
+    let text = text.trim().trim_end_matches(['¶', '#', '§']).trim();
+    let text = match text.split_once(char::is_whitespace) {
+        Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit() || c == '.') => rest.trim(),
+        _ => text,
+    };
+    if !text.starts_with('-') || text.len() > MAX_NAME_BYTES * 2 {
+        return Vec::new();
+    }
+    let mut names = Vec::new();
+    for part in text.split([',', '|']).map(str::trim) {
+        let dashes = part.len() - part.trim_start_matches('-').len();
+        let body: String =
+            part[dashes..].chars().take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
+        let argument = &part[dashes + body.len()..];
+        if !(1..=2).contains(&dashes)
+            || !body.starts_with(char::is_alphanumeric)
+            || argument.split_whitespace().count() > 1
+            || !(argument.is_empty() || argument.starts_with(['=', '[', ' ', '<']))
+        {
+            return Vec::new();
+        }
+        let name = format!("{}{body}", &part[..dashes]);
+        if useful(&name) {
+            names.push((name, "Option"));
+        }
+    }
+    names
+}
+
 /// The name a section heading is, when it is nothing but one `<code>`
 /// (past its number and its permalink): `8.11.2. <code
 /// class="type">tsquery</code>`, `9.4.1. <code
@@ -642,6 +692,38 @@ mod tests {
         let reference = page("perlfunc - Perl builtin functions");
         assert!(named(&reference).iter().any(|(name, _, _)| *name == "local"), "{:?}", named(&reference));
         assert!(!reference.listing);
+    }
+
+    #[test]
+    fn a_heading_listing_options_names_them_and_one_saying_more_does_not() {
+        // As mandoc writes a page whose options are subsections (`.SS`).
+        let html = r#"<html><head><title>NETSTAT(8)</title></head><body>
+<section class="Sh"><h1 class="Sh" id="OPTIONS">OPTIONS</h1>
+<section class="Ss"><h2 class="Ss">-p, --program</h2><p>Show the PID of each socket's program.</p></section>
+<section class="Ss"><h2 class="Ss">--protocol=family, -A</h2><p>Family.</p></section>
+<section class="Ss"><h2 class="Ss">3.1. -o file</h2><p>Output.</p></section>
+<section class="Ss"><h2 class="Ss">--default-signal[=SIG] usage</h2><p>Usage.</p></section>
+<section class="Ss"><h2 class="Ss">-S/--split-string usage in scripts</h2><p>Scripts.</p></section>
+<section class="Ss"><h2 class="Ss">-v: verbose</h2><p>Not a list of options.</p></section>
+</section></body></html>"#;
+        let page = html_to_page(html.as_bytes(), "netstat.8.html", "/man").unwrap();
+        let anchor_of = |title: &str| page.sections.iter().find(|s| s.title == title).and_then(|s| s.anchor.clone());
+        let program = anchor_of("-p, --program");
+        let protocol = anchor_of("--protocol=family, -A");
+        let output = anchor_of("3.1. -o file");
+        assert!(program.is_some() && protocol.is_some() && output.is_some(), "{:?}", page.sections);
+        let options: Vec<(&str, &str, Option<&str>)> =
+            named(&page).into_iter().filter(|(name, _, _)| name.starts_with('-')).collect();
+        assert_eq!(
+            options,
+            [
+                ("-p", "Option", program.as_deref()),
+                ("--program", "Option", program.as_deref()),
+                ("--protocol", "Option", protocol.as_deref()),
+                ("-A", "Option", protocol.as_deref()),
+                ("-o", "Option", output.as_deref()),
+            ]
+        );
     }
 
     #[test]
