@@ -501,8 +501,10 @@ pub(crate) fn option_heading_names(text: &str) -> Vec<(String, &'static str)> {
     let mut names = Vec::new();
     for part in text.split([',', '|']).map(str::trim) {
         let dashes = part.len() - part.trim_start_matches('-').len();
-        let body: String =
-            part[dashes..].chars().take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
+        let body: String = part[dashes..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
         let argument = &part[dashes + body.len()..];
         if !(1..=2).contains(&dashes)
             || !body.starts_with(char::is_alphanumeric)
@@ -707,7 +709,8 @@ mod tests {
 <section class="Ss"><h2 class="Ss">-v: verbose</h2><p>Not a list of options.</p></section>
 </section></body></html>"#;
         let page = html_to_page(html.as_bytes(), "netstat.8.html", "/man").unwrap();
-        let anchor_of = |title: &str| page.sections.iter().find(|s| s.title == title).and_then(|s| s.anchor.clone());
+        let anchor_of =
+            |title: &str| page.sections.iter().find(|s| s.title == title).and_then(|s| s.anchor.clone());
         let program = anchor_of("-p, --program");
         let protocol = anchor_of("--protocol=family, -A");
         let output = anchor_of("3.1. -o file");
