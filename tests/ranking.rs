@@ -1367,6 +1367,12 @@ fn check(face: &mut dyn Face, name: &str) {
     assert_eq!(first(&r).0, "/m/plpgsql-trigger", "{name}: {r}");
     let r = face.search("SQL Procedural Language", "en");
     assert_eq!(first(&r).0, "/m/plpgsql", "{name}: {r}");
+    // Its hit shows the titles it lists, having no text of its own.
+    let snippet = r["hits"][0]["snippet"].as_str().unwrap_or("");
+    assert!(
+        snippet.starts_with("41.1. Overview of PL/pgSQL · 41.2. Writing Trigger Functions"),
+        "{name}: {r}"
+    );
 
     // A name an API page defines inside a section finds that section, not
     // the page's top that repeats it; an option written as a plain term

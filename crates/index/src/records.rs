@@ -139,6 +139,61 @@ impl SnapshotInner {
         let next = self.searcher.doc::<TantivyDocument>(*found.iter().min()?).ok()?;
         Some((first_str(&next, f.title).unwrap_or_default(), first_str(&next, f.body)?))
     }
+
+    /// The titles of the pages the section at `address` lists, when its
+    /// Markdown lists any (a chapter's page that is nothing but its
+    /// contents: Texinfo's menu, DocBook's `div.toc`, whose lines are shown
+    /// but not searched), joined as one line: what a hit on it shows.
+    pub(crate) fn listed_titles(&self, address: DocAddress) -> Option<String> {
+        let doc = self.searcher.doc::<TantivyDocument>(address).ok()?;
+        let markdown = self.section_markdown(&doc)?;
+        let listed: Vec<(usize, &str)> = markdown
+            .lines()
+            .filter_map(|line| Some((line.len() - line.trim_start().len(), listed_title(line)?)))
+            .collect();
+        // (The outermost list's: a chapter's sections, not theirs.)
+        let outer = listed.iter().map(|(indent, _)| *indent).min()?;
+        let titles: Vec<&str> = listed.iter().filter(|(i, _)| *i == outer).map(|(_, t)| *t).collect();
+        Some(titles.join(" · "))
+    }
+
+    /// A section's Markdown: its own, or its slice of its page's (None when
+    /// the page no longer holds that slice: a damaged index).
+    fn section_markdown(&self, doc: &TantivyDocument) -> Option<String> {
+        let f = &self.fields;
+        if let Some(own) = first_packed(doc, f.markdown) {
+            return Some(own);
+        }
+        let &[from, len] =
+            doc.get_all(f.markdown_at).filter_map(|v| v.as_u64()).collect::<Vec<_>>().as_slice()
+        else {
+            return None;
+        };
+        let query = BooleanQuery::intersection(vec![
+            term_query(f.kind, KIND_PAGE),
+            term_query(f.edition, &first_str(doc, f.edition)?),
+            term_query(f.path, &first_str(doc, f.path)?),
+        ]);
+        let found: HashSet<DocAddress> = self.searcher.search(&query, &DocSetCollector).ok()?;
+        let page = self.searcher.doc::<TantivyDocument>(*found.iter().min()?).ok()?;
+        let whole = first_packed(&page, f.markdown)?;
+        let from = usize::try_from(from).ok()?;
+        Some(whole.get(from..from.checked_add(usize::try_from(len).ok()?)?)?.to_owned())
+    }
+}
+
+/// The text of the link a line of a Markdown list starts with (`-
+/// [Solvers](/octave/Solvers)`, `  * [12.1. Introduction](…) — what`),
+/// if it does.
+fn listed_title(line: &str) -> Option<&str> {
+    let item = line.trim_start();
+    let item = item.strip_prefix(['-', '*', '+']).or_else(|| {
+        let digits = item.len() - item.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        (digits > 0).then(|| item[digits..].strip_prefix('.')).flatten()
+    })?;
+    let (text, _) = item.strip_prefix(' ')?.trim_start().strip_prefix('[')?.split_once("](")?;
+    let text = text.trim();
+    (!text.is_empty()).then_some(text)
 }
 
 impl Snapshot {
@@ -192,16 +247,7 @@ impl Snapshot {
         let f = &self.inner.fields;
         let doc = self.section_doc(key)?;
         let mut record = section_record(f, &doc);
-        let at: Vec<u64> = doc.get_all(f.markdown_at).filter_map(|v| v.as_u64()).collect();
-        record.markdown = match (first_packed(&doc, f.markdown), at.as_slice()) {
-            (Some(own), _) => Some(own),
-            (None, &[from, len]) => self.page_doc(&record.edition, &record.page_path).and_then(|page| {
-                let whole = first_packed(&page, f.markdown)?;
-                let from = usize::try_from(from).ok()?;
-                Some(whole.get(from..from.checked_add(usize::try_from(len).ok()?)?)?.to_owned())
-            }),
-            (None, _) => None,
-        };
+        record.markdown = self.inner.section_markdown(&doc);
         Some(record)
     }
 
@@ -438,5 +484,28 @@ impl Snapshot {
 
     pub(crate) fn matching_docs(&self, query: &dyn Query) -> Vec<DocAddress> {
         self.docs(query)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed_title;
+
+    #[test]
+    fn a_list_line_starting_with_a_link_gives_its_text() {
+        for (line, title) in [
+            ("- [Solvers](/octave/Solvers)", Some("Solvers")),
+            ("  - [12.1.1. 什么是文档？](/pg/textsearch-intro#DOC)", Some("12.1.1. 什么是文档？")),
+            ("* [ABORT](/pg/sql-abort) — abort the current transaction", Some("ABORT")),
+            ("3. [Install](install)", Some("Install")),
+            ("- See [Solvers](/octave/Solvers)", None),
+            ("[Solvers](/octave/Solvers)", None),
+            ("-[Solvers](/octave/Solvers)", None),
+            ("- [](/empty)", None),
+            ("- [unclosed", None),
+            ("2024. [x](y)", Some("x")),
+        ] {
+            assert_eq!(listed_title(line), title, "{line}");
+        }
     }
 }

@@ -588,6 +588,13 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
     {
         (hit.snippet, hit.highlights) = compiled.highlight.snippet_under(&title, &text);
     }
+    // A chapter's page that is nothing but its contents and ends its page
+    // shows the titles it lists.
+    if hit.snippet.is_empty()
+        && let Some(titles) = snap.listed_titles(address)
+    {
+        (hit.snippet, hit.highlights) = compiled.highlight.snippet(&titles);
+    }
     Some(hit)
 }
 
