@@ -668,6 +668,35 @@ fn library() -> tempfile::TempDir {
         "gizmotop.1.html",
         "<html><head><title>GIZMOTOP(1)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmotop - Display gizmo processes</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><dl class=\"Bl-tag\"><dt id=\"p\"><a class=\"permalink\" href=\"#p\"><b>-p</b></a> <i>pid</i></dt><dd>Monitor only the processes with the given process IDs.</dd><dt id=\"r\"><a class=\"permalink\" href=\"#r\"><b>-r</b></a></dt><dd>Reverse the order.</dd></dl></section></body></html>".to_owned(),
     );
+    // Two commands whose options are headings without their dashes, as
+    // npm's configuration is, each option's text naming both commands.
+    for (command, other) in [("ls", "outdated"), ("outdated", "ls")] {
+        write(
+            en.path(),
+            &format!("widget-{command}.html"),
+            page(
+                &format!("widget-{command}(1)"),
+                &format!("widget-{command} - The widget {command} command"),
+                &[
+                    (
+                        "synopsis",
+                        "Synopsis",
+                        &format!(
+                            "<pre>widget {command} [&lt;widget-spec&gt; ...]</pre><p>Run widget {command} in a widget folder.</p>"
+                        ),
+                    ),
+                    (
+                        "all",
+                        "<code>all</code>",
+                        &format!(
+                            "<p>When running widget {other} and widget {command}, setting --all shows every widget, not only the top level.</p>"
+                        ),
+                    ),
+                    ("long", "<code>long</code>", "<p>Show extended information.</p>"),
+                ],
+            ),
+        );
+    }
     write(
         en.path(),
         "widget-manual.html",
@@ -1420,6 +1449,15 @@ fn check(face: &mut dyn Face, name: &str) {
     }
     let r = face.search("gizmotop -p", "en");
     assert_eq!(first(&r), ("/m/gizmotop.1".to_owned(), "OPTIONS".to_owned()), "{name}: {r}");
+
+    // An option a command's page titles a section with, without its
+    // dashes, is that command's option, before the command's synopsis.
+    for (query, page) in
+        [("widget ls --all", "/m/widget-ls"), ("widget outdated --all", "/m/widget-outdated")]
+    {
+        let r = face.search(query, "en");
+        assert_eq!(first(&r), (page.to_owned(), "all".to_owned()), "{name}: {query}: {r}");
+    }
 
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.

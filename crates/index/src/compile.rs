@@ -799,6 +799,15 @@ fn tier1(
         .iter()
         .map(|(k, as_typed)| (Occur::Should, symbol_query(f, (k, *as_typed), NAMED_SYMBOL_SCORE)))
         .collect();
+    // An option named among other words may be defined under a heading
+    // of its own, with its dashes or without (npm's `#### all` for `--all`):
+    // the page the other words name picks among those headings.
+    for (_, as_typed) in &named {
+        let titled = as_typed.filter(|n| n.starts_with('-')).map(|n| title_key_of_folded(&fold(n)));
+        if let Some(titled) = titled.filter(|t| !t.is_empty() && *t != title_key_of_folded(symbol_text)) {
+            alternatives.push((Occur::Should, const_term(f.symbol, &titled, NAMED_SYMBOL_SCORE)));
+        }
+    }
     alternatives.extend(symbol.map(|s| (Occur::Should, s)));
     alternatives.extend(member.map(|m| (Occur::Should, m)));
     match (all_words.is_empty(), alternatives.is_empty()) {
