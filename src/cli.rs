@@ -177,6 +177,26 @@ pub struct OpenArgs {
     pub print: bool,
 }
 
+impl Command {
+    /// Whether the command was asked for JSON (its errors are JSON too).
+    pub fn json(&self) -> bool {
+        match self {
+            Command::Add(a) => a.json,
+            Command::List(a) => a.json,
+            Command::Enable(a) | Command::Disable(a) | Command::Remove(a) => a.json,
+            Command::Search(a) => a.json,
+            Command::Read(a) => a.json,
+            Command::Config(ConfigArgs {
+                action: ConfigAction::Get { json, .. } | ConfigAction::List { json },
+            }) => *json,
+            Command::Doctor(a) => a.json,
+            Command::Check(a) => a.json,
+            Command::Repair(a) => a.json,
+            _ => false,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// project@version/locale[/domain[/collection]]; every installed edition when left out.

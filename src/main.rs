@@ -1,7 +1,8 @@
 //! `lectern`: the command line. Parses flags (`cli`), resolves them into one
 //! typed config (`config`), sets up logging on stderr (`logging`), and runs
-//! one command from `cmd/`. Errors print their chain once; exit codes are
-//! 0 ok (also when the reader of stdout hung up early), 1 error, 2 usage.
+//! one command from `cmd/`. Errors print their chain once (and, for a
+//! command asked for `--json`, as JSON on stdout); exit codes are 0 ok
+//! (also when the reader of stdout hung up early), 1 error, 2 usage.
 
 // First: `cmd` prints with its `out!` and `outln!`.
 #[macro_use]
@@ -27,11 +28,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     logging::init(cli.global.verbose, cli.global.quiet);
+    let json = cli.command.json();
     match cmd::run(cli) {
         Ok(code) => code,
         Err(e) if output::reader_hung_up(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", output::chain(&e));
+            if json {
+                output::json_error(&e);
+            }
             ExitCode::from(1)
         }
     }

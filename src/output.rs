@@ -44,6 +44,21 @@ pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An error as the local API and both MCP faces send it, on stdout, for a
+/// command asked for `--json`: `{"error":{"code","message"}}`, the code of
+/// the library's error where it is one (`not_found`, `invalid_argument`…),
+/// `internal` for a failure to read or write, else `invalid_argument` (the
+/// command's arguments).
+pub fn json_error(e: &anyhow::Error) {
+    use lectern_library::{ErrorCode, LibraryError};
+    let code = e.chain().find_map(|c| c.downcast_ref::<LibraryError>()).map(LibraryError::code);
+    let io = e.chain().any(|c| c.is::<std::io::Error>());
+    let code = code.unwrap_or(if io { ErrorCode::Internal } else { ErrorCode::InvalidArgument });
+    let body = serde_json::json!({"error": {"code": code.as_str(), "message": chain(e)}});
+    // (A reader gone already is told nothing more.)
+    let _ = json(&body);
+}
+
 /// An error and its causes on one line, each cause once.
 pub fn chain(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();

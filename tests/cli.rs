@@ -308,6 +308,22 @@ fn several_projects_and_no_default_say_how_to_choose() {
         "{err}"
     );
     assert_eq!(lib.json(&["search", "project:* words"])["total"], 3);
+    // Asked for JSON, the error is JSON on stdout too, as the local API
+    // sends it: a script or an agent reads its code and message.
+    for (args, code, message) in [
+        (&["search", "words", "--json"][..], "invalid_argument", "several projects are installed"),
+        (&["read", "/alpha/no/such/page", "--json"][..], "not_found", "no page at /alpha/no/such/page"),
+    ] {
+        let out = lib.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let body: Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {out:?}"));
+        assert_eq!(body["error"]["code"], code, "{args:?}: {body}");
+        assert!(body["error"]["message"].as_str().is_some_and(|m| m.contains(message)), "{args:?}: {body}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "), "{args:?}: {out:?}");
+    }
+    // Without `--json`, stdout stays empty.
+    assert!(lib.run(&["search", "words"]).stdout.is_empty());
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! a text's leading repetition of the title it sits under is left out
 //! ([`title_lead`]).
 
-use crate::text::{is_katakana, is_word_char};
+use crate::text::{is_cjk, is_katakana, is_word_char};
 use lectern_corpus::script::is_hangul;
 
 /// Snippet length in Unicode scalars.
@@ -168,6 +168,23 @@ fn word_edges(
             from -= back.iter().map(|c| c.len_utf8()).sum::<usize>();
             let total = start + text[from..].chars().count();
             end = (start + window).min(total);
+        }
+    }
+    // A start inside a token of Latin text that is no word of its own (the
+    // `()` of `fastify.close()`, the `(7)` of `cmake-compile-features(7)`)
+    // moves past it and the spaces after, unless a match starts in it.
+    if start > 0 && text[..from].chars().next_back().is_some_and(|c| !c.is_whitespace()) {
+        let token: Vec<char> = text[from..].chars().take_while(|c| !c.is_whitespace()).collect();
+        let spaces: Vec<char> =
+            text[from..].chars().skip(token.len()).take_while(|c| c.is_whitespace()).collect();
+        let matched = spans.iter().any(|s| s.0 >= start && s.0 < start + token.len());
+        if !token.is_empty()
+            && !token.iter().any(|&c| is_cjk(c))
+            && (token.len() + spaces.len()) * 2 < end - start
+            && !matched
+        {
+            start += token.len() + spaces.len();
+            from += token.iter().chain(&spaces).map(|c| c.len_utf8()).sum::<usize>();
         }
     }
     // A start on the punctuation closing the clause before it moves past
@@ -550,6 +567,24 @@ mod tests {
                 prop_assert!(matches.iter().any(|m| text[m.from..m.to].contains(&lit) || lit.contains(&text[m.from..m.to])), "{lit:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_window_starting_inside_a_token_starts_after_it() {
+        let text = "The server closes when fastify.close() is called, and every route is closed first.";
+        // (From inside `close`, past its rest and then past `()`.)
+        let (start, end, from) = word_edges(text, &[], 33, 82, 33);
+        assert_eq!(&text[from..], "is called, and every route is closed first.");
+        assert_eq!((start, end), (39, 82));
+        let (_, _, from) = word_edges(text, &[], 36, 82, 36);
+        assert_eq!(&text[from..], "is called, and every route is closed first.");
+        // Not when a match starts in it, nor inside Chinese text.
+        let (_, _, from) = word_edges(text, &[(36, 38, 0)], 36, 82, 36);
+        assert_eq!(from, 36);
+        let zh = "参见函数pg_sleep()的说明，它会让当前会话的进程休眠指定的秒数，然后返回。";
+        let at = zh.find("()").unwrap();
+        let (_, _, from) = word_edges(zh, &[], zh[..at].chars().count(), 40, at);
+        assert_eq!(from, at);
     }
 
     #[test]
