@@ -697,6 +697,21 @@ fn library() -> tempfile::TempDir {
             ),
         );
     }
+    // A logger's options: each a heading naming it in code with its type
+    // after it, at an anchor that spells more than the name (as Markdown's
+    // are); a child logger's option of the same name is a member.
+    write(
+        en.path(),
+        "gizmo-api.html",
+        "<html><head><title>Gizmo API</title></head><body><h1>Gizmo API</h1><p>The gizmo logger.</p><h2 id=\"options\">Options</h2><h4 id=\"redact-array--object\"><code>redact</code> (Array | Object):</h4><p>As an array, each path names a key to hide from the gizmo log, such as a password.</p><h2 id=\"child\">child(bindings, options)</h2><h5 id=\"optionsredact-array--object\"><code>options.redact</code> (Array | Object)</h5><p>Setting options.redact overrides the parent redact option for the child.</p></body></html>".to_owned(),
+    );
+    // A section saying `severity` often, which shares its stem with
+    // `several`, and the one answering a question that says `several`.
+    write(
+        en.path(),
+        "gizmo-logs.html",
+        "<html><head><title>Gizmo Logs</title></head><body><h1>Gizmo Logs</h1><p>Where the gizmo log goes.</p><h2 id=\"severity\">Log Severity Levels</h2><p>The gizmo log writes a severity with each line at once: the severity of a line follows its level, and each severity maps to one level of the files.</p><h2 id=\"files\">Saving to files</h2><p>To write logs to files, pass a list of destinations, one per file.</p></body></html>".to_owned(),
+    );
     write(
         en.path(),
         "widget-manual.html",
@@ -1458,6 +1473,15 @@ fn check(face: &mut dyn Face, name: &str) {
         let r = face.search(query, "en");
         assert_eq!(first(&r), (page.to_owned(), "all".to_owned()), "{name}: {query}: {r}");
     }
+
+    // An option named in code with its type after it is defined there,
+    // before a member of the same last name.
+    let r = face.search("redact", "en");
+    assert_eq!(first(&r), ("/m/gizmo-api".to_owned(), "redact-array--object".to_owned()), "{name}: {r}");
+
+    // `several` says nothing about the answer (and is no `severity`).
+    let r = face.search("write logs to several files at once", "en");
+    assert_eq!(first(&r), ("/m/gizmo-logs".to_owned(), "files".to_owned()), "{name}: {r}");
 
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.

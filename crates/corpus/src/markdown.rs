@@ -61,9 +61,17 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         .as_deref()
         .and_then(|t| crate::manpage::frontmatter_command(t.trim(), fields.description.as_deref()))
         .unwrap_or_default();
-    // A heading that lists options (`### -f, --force`) names them.
-    for section in sections.iter().skip(1) {
-        for (name, kind) in crate::varlist::option_heading_names(&section.title) {
+    // A heading that lists options (`### -f, --force`) names them; one
+    // that is a name in code, with its type after it or not (`#### \`redact\`
+    // (Array | Object):`), names it.
+    let first_cut = sections.len() - parsed.cuts.len();
+    for (section, cut) in sections[first_cut..].iter().zip(&parsed.cuts) {
+        let typed = cut.code_lead.as_deref().and_then(|code| {
+            let rest = section.title.strip_prefix(code.trim())?;
+            Some((crate::varlist::typed_name(code, rest)?, "Entry"))
+        });
+        let options = crate::varlist::option_heading_names(&section.title);
+        for (name, kind) in if options.is_empty() { typed.into_iter().collect() } else { options } {
             symbols.push(Symbol { name, kind: kind.to_owned(), anchor: section.anchor.clone(), entry: None });
         }
     }
@@ -105,6 +113,8 @@ struct Cut {
     level: u8,
     id: Option<String>,
     title: String,
+    /// The code span the heading opens with (`` `redact` (Array | Object) ``).
+    code_lead: Option<String>,
 }
 
 struct Parsed {
@@ -121,16 +131,20 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
     let mut contents = ContentsScan::default();
     let mut depth = 0usize; // containers (quotes, lists, footnotes) we are inside
     let mut heading: Option<(HeadingLevel, Option<String>, usize, String)> = None;
+    // The code span a heading opens with, if it does.
+    let mut code_lead: Option<String> = None;
     let mut html = TagStripper::default();
     // The lists we are in: each ordered one's next item number.
     let mut lists: Vec<Option<u64>> = Vec::new();
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        let code = matches!(event, Event::Code(_));
         match event {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 if depth == 0 && level != HeadingLevel::H1 {
                     parsed.texts.push(String::new());
                 }
                 heading = Some((level, id.map(|i| i.to_string()), range.start, String::new()));
+                code_lead = None;
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, id, start, title)) = heading.take() {
@@ -139,7 +153,14 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                         parsed.first_h1 = Some(title.clone());
                     }
                     if depth == 0 && level != HeadingLevel::H1 {
-                        parsed.cuts.push(Cut { start, level: level as u8, id, title: nfc(&title) });
+                        let code_lead = code_lead.take();
+                        parsed.cuts.push(Cut {
+                            start,
+                            level: level as u8,
+                            id,
+                            title: nfc(&title),
+                            code_lead,
+                        });
                     }
                 }
                 push_line_end(&mut parsed.texts);
@@ -187,6 +208,9 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
             Event::Text(t) | Event::Code(t) => {
                 contents.text(&t);
                 if let Some((_, _, _, title)) = heading.as_mut() {
+                    if title.is_empty() && code {
+                        code_lead = Some(t.to_string());
+                    }
                     title.push_str(&t);
                 }
                 push(&mut parsed.texts, &t);
@@ -590,6 +614,25 @@ mod tests {
         let force = p.sections.iter().find(|s| s.title == "-f, --force").and_then(|s| s.anchor.as_deref());
         assert!(force.is_some(), "{:?}", p.sections);
         assert_eq!(named, [("-f", force), ("--force", force), ("--out", Some("out"))]);
+    }
+
+    #[test]
+    fn a_heading_naming_a_name_in_code_and_its_type_names_it() {
+        let src = "# API\n\n## Options\n\n#### `redact` (Array | Object):\n\nRedact.\n\n#### `level` (String)\n\nLevel.\n\n#### `save-dev`\n\nSave.\n\n### `npm install` in depth\n\nMore.\n\n### `level` and its uses\n\nMore.\n\n### The `child` method\n\nChild.\n";
+        let p = page(src);
+        let named: Vec<(&str, Option<&str>)> =
+            p.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+        let anchor =
+            |title: &str| p.sections.iter().find(|s| s.title == title).and_then(|s| s.anchor.as_deref());
+        assert_eq!(
+            named,
+            [
+                ("redact", anchor("redact (Array | Object):")),
+                ("level", anchor("level (String)")),
+                ("save-dev", anchor("save-dev")),
+            ]
+        );
+        assert!(named.iter().all(|(_, a)| a.is_some()), "{:?}", p.sections);
     }
 
     #[test]

@@ -521,8 +521,34 @@ pub(crate) fn option_heading_names(text: &str) -> Vec<(String, &'static str)> {
     names
 }
 
+/// Longest type written after a name in a heading (`(Array | Object)`).
+const MAX_TYPE_BYTES: usize = 60;
+
+/// The name a heading made of a name in code and at most its type after it
+/// is (`redact` with ` (Array | Object):`, `level` with ` (String)`,
+/// `all` alone): the code, when it is a name (letters, digits, `_`, `$`,
+/// `.`, `-` inside) and what follows is nothing, a colon, or a type in
+/// parentheses; None for a heading that says more (`` `npm install` in
+/// depth ``).
+pub(crate) fn typed_name(code: &str, rest: &str) -> Option<String> {
+    let code = code.trim();
+    let named = code.starts_with(|c: char| c.is_alphabetic() || matches!(c, '_' | '$'))
+        && code.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
+        && !code.ends_with(['.', '-']);
+    let rest = rest.trim().trim_end_matches(':').trim_end();
+    let typed = rest.is_empty()
+        || rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).is_some_and(|t| {
+            !t.trim().is_empty()
+                && t.len() <= MAX_TYPE_BYTES
+                && !t.contains(['(', ')'])
+                && t.chars().all(|c| c.is_alphanumeric() || " |,.<>[]_".contains(c))
+        });
+    (named && typed && useful(code)).then(|| nfc(code))
+}
+
 /// The name a section heading is, when it is nothing but one `<code>`
-/// (past its number and its permalink): `8.11.2. <code
+/// (past its number and its permalink; with the name's type after it, see
+/// [`typed_name`]): `8.11.2. <code
 /// class="type">tsquery</code>`, `9.4.1. <code
 /// class="function">format</code>`; a function's argument list is left out.
 fn heading_name(heading: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
@@ -533,7 +559,9 @@ fn heading_name(heading: NodeRef<'_, Node>) -> Option<(String, &'static str)> {
                 let t = t.trim();
                 let number = t.contains(|c: char| c.is_ascii_digit())
                     && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
-                if !t.is_empty() && !number {
+                // (Or the name's type after it: `<code>redact</code> (Array | Object):`.)
+                let typed = code.is_some_and(|(c, _)| typed_name(&text_of(c), t).is_some());
+                if !t.is_empty() && !number && !typed {
                     return None;
                 }
             }
@@ -727,6 +755,17 @@ mod tests {
                 ("-o", "Option", output.as_deref()),
             ]
         );
+    }
+
+    #[test]
+    fn a_heading_naming_a_name_in_code_and_its_type_names_it() {
+        let html = r#"<html><head><title>API</title></head><body><h1>API</h1><p>Top.</p>
+<h4 id="redact"><code>redact</code> (Array | Object):</h4><p>Redact.</p>
+<h4 id="level"><code>level</code> (String)</h4><p>Level.</p>
+<h4 id="install"><code>npm install</code> in depth</h4><p>More.</p>
+<h4 id="uses"><code>level</code> and its uses</h4><p>More.</p></body></html>"#;
+        let page = html_to_page(html.as_bytes(), "api.html", "/pino").unwrap();
+        assert_eq!(named(&page), [("redact", "Entry", Some("redact")), ("level", "Entry", Some("level"))]);
     }
 
     #[test]

@@ -9,18 +9,19 @@ use crate::keys::symbol_key;
 use crate::text::{is_cjk, is_hiragana, is_katakana};
 
 /// English words that say nothing about the answer (a common English
-/// stopword list, with `use` and `get`): they never have to
-/// match, and never count toward the "most words" of tier 2.
+/// stopword list, with `use`, `get` and `several`, whose stem is
+/// `severity`'s): they never have to match, and never count toward the
+/// "most words" of tier 2.
 const STOPWORDS: &[&str] = &[
     "a", "about", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
     "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could",
     "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "get", "had",
     "has", "have", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it",
     "its", "just", "me", "more", "most", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only",
-    "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such",
-    "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too",
-    "under", "until", "up", "use", "using", "very", "was", "we", "were", "what", "when", "where", "which",
-    "while", "who", "whom", "whose", "why", "will", "with", "without", "would", "you", "your",
+    "or", "other", "our", "ours", "out", "over", "own", "same", "several", "she", "should", "so", "some",
+    "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
+    "too", "under", "until", "up", "use", "using", "very", "was", "we", "were", "what", "when", "where",
+    "which", "while", "who", "whom", "whose", "why", "will", "with", "without", "would", "you", "your",
 ];
 
 /// Chinese words that ask rather than say (and the light verbs 使用 and
