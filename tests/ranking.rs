@@ -712,6 +712,13 @@ fn library() -> tempfile::TempDir {
         "gizmo-logs.html",
         "<html><head><title>Gizmo Logs</title></head><body><h1>Gizmo Logs</h1><p>Where the gizmo log goes.</p><h2 id=\"severity\">Log Severity Levels</h2><p>The gizmo log writes a severity with each line at once: the severity of a line follows its level, and each severity maps to one level of the files.</p><h2 id=\"files\">Saving to files</h2><p>To write logs to files, pass a list of destinations, one per file.</p></body></html>".to_owned(),
     );
+    // A class's page titled with its kind and a colon, whose methods name
+    // the class more often than its short top does.
+    write(
+        en.path(),
+        "gizmo-agent.html",
+        "<html><head><title>Class: GizmoAgent</title></head><body><h1>Class: GizmoAgent</h1><p>A mocked agent class.</p><h2 id=\"gizmoagentactivate\">GizmoAgent.activate()</h2><p>This method enables mocking in a GizmoAgent instance. When instantiated, a GizmoAgent is not active.</p><h2 id=\"gizmoagentclose\">GizmoAgent.close()</h2><p>Closes the GizmoAgent.</p></body></html>".to_owned(),
+    );
     write(
         en.path(),
         "widget-manual.html",
@@ -1482,6 +1489,10 @@ fn check(face: &mut dyn Face, name: &str) {
     // `several` says nothing about the answer (and is no `severity`).
     let r = face.search("write logs to several files at once", "en");
     assert_eq!(first(&r), ("/m/gizmo-logs".to_owned(), "files".to_owned()), "{name}: {r}");
+
+    // A class's name finds its page's top, before its methods.
+    let r = face.search("GizmoAgent", "en");
+    assert_eq!(first(&r), ("/m/gizmo-agent".to_owned(), String::new()), "{name}: {r}");
 
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.

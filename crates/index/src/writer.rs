@@ -266,13 +266,16 @@ const NOT_ENTITIES: [&str; 8] =
 
 /// The entity a page is titled by with its kind ([`KINDS_BEFORE`],
 /// [`KINDS_AFTER`]): `std::vec::Vec` of "Struct std::vec::Vec", `QVector`
-/// of "QVector Class", `split` of "Function template split". None for a
+/// of "QVector Class", `split` of "Function template split", `MockAgent`
+/// of "Class: MockAgent". None for a
 /// title of words ("Class Hierarchy", "Function Overloading").
 fn title_entity(title: &str) -> Option<&str> {
     let title = title.trim();
-    let name = KINDS_BEFORE
-        .iter()
-        .find_map(|k| title.strip_prefix(k).and_then(|r| r.strip_prefix(' ')))
+    // (A kind with a colon after it, undici's "Class: Client", says the
+    // rest is a name, a capitalised word too.)
+    let labelled = KINDS_BEFORE.iter().find_map(|k| title.strip_prefix(k)?.strip_prefix(": "));
+    let name = labelled
+        .or_else(|| KINDS_BEFORE.iter().find_map(|k| title.strip_prefix(k).and_then(|r| r.strip_prefix(' '))))
         .or_else(|| KINDS_AFTER.iter().find_map(|k| title.strip_suffix(k).and_then(|r| r.strip_suffix(' '))))?
         .trim();
     let identifier = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
@@ -282,7 +285,8 @@ fn title_entity(title: &str) -> Option<&str> {
         let mut chars = name.chars();
         chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase)
     };
-    (identifier && !word && !NOT_ENTITIES.contains(&name.to_lowercase().as_str())).then_some(name)
+    (identifier && (labelled.is_some() || !word) && !NOT_ENTITIES.contains(&name.to_lowercase().as_str()))
+        .then_some(name)
 }
 
 /// Most names of a page given their shorter forms ([`partial_keys`]): a
@@ -892,6 +896,10 @@ mod tests {
         assert_eq!(title_entity("QVector Class"), Some("QVector"));
         assert_eq!(title_entity("Frob::Table Class Reference"), Some("Frob::Table"));
         assert_eq!(title_entity("Function template split"), Some("split"));
+        assert_eq!(title_entity("Class: MockAgent"), Some("MockAgent"));
+        assert_eq!(title_entity("Class: fs.Dir"), Some("fs.Dir"));
+        assert_eq!(title_entity("Class: Client"), Some("Client"));
+        assert_eq!(title_entity("Class: Client and its pools"), None);
         for title in [
             "Class Hierarchy",
             "Function Overloading",
