@@ -719,6 +719,30 @@ fn library() -> tempfile::TempDir {
         "gizmo-agent.html",
         "<html><head><title>Class: GizmoAgent</title></head><body><h1>Class: GizmoAgent</h1><p>A mocked agent class.</p><h2 id=\"gizmoagentactivate\">GizmoAgent.activate()</h2><p>This method enables mocking in a GizmoAgent instance. When instantiated, a GizmoAgent is not active.</p><h2 id=\"gizmoagentclose\">GizmoAgent.close()</h2><p>Closes the GizmoAgent.</p></body></html>".to_owned(),
     );
+    // Two programs' options of one letter, as Sphinx writes them, named
+    // in its inventory by program; the other program's text names the
+    // first more often.
+    let option_page = |program: &str, body: &str| {
+        format!(
+            "<html><head><title>{program}(1)</title></head><body><section id=\"{program}-1\"><h1>{program}(1)</h1><section id=\"options\"><h2>Options</h2><dl class=\"std option\"><dt class=\"sig sig-object std\" id=\"cmdoption-{program}-G\"><span class=\"sig-name descname\"><span class=\"pre\">-G</span></span><span class=\"sig-prename descclassname\"> <span class=\"pre\">&lt;generator&gt;</span></span></dt><dd><p>{body}</p></dd></dl></section></section></body></html>"
+        )
+    };
+    write(en.path(), "gizmo.1.html", option_page("gizmo", "Specify a build system generator."));
+    write(
+        en.path(),
+        "gizmopack.1.html",
+        option_page(
+            "gizmopack",
+            "Packs with the given generators: gizmo packs what gizmo built, as gizmo -G chose.",
+        ),
+    );
+    let entries = "gizmo.-G std:cmdoption 1 gizmo.1.html#cmdoption-gizmo-G -\n\
+                   gizmopack.-G std:cmdoption 1 gizmopack.1.html#cmdoption-gizmopack-G -\n";
+    let mut inventory = b"# Sphinx inventory version 2\n# Project: m\n# Version: 1\n# The remainder of this file is compressed using zlib.\n".to_vec();
+    let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut zlib, entries.as_bytes()).unwrap();
+    inventory.extend(zlib.finish().unwrap());
+    std::fs::write(en.path().join("objects.inv"), inventory).unwrap();
     write(
         en.path(),
         "widget-manual.html",
@@ -1493,6 +1517,10 @@ fn check(face: &mut dyn Face, name: &str) {
     // A class's name finds its page's top, before its methods.
     let r = face.search("GizmoAgent", "en");
     assert_eq!(first(&r), ("/m/gizmo-agent".to_owned(), String::new()), "{name}: {r}");
+
+    // A program and its option find that program's option.
+    let r = face.search("gizmo -G", "en");
+    assert_eq!(first(&r), ("/m/gizmo.1".to_owned(), "cmdoption-gizmo-G".to_owned()), "{name}: {r}");
 
     // A word that only an index entry holds (`listkeys`, no text says it)
     // names that entry's section inside a longer query.

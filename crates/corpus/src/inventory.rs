@@ -53,7 +53,22 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Entry>, String> {
         .take(MAX_BYTES)
         .read_to_string(&mut text)
         .map_err(|e| format!("its compressed part does not decompress as UTF-8 ({e})"))?;
-    Ok(text.lines().filter_map(entry).take(MAX_ENTRIES).collect())
+    Ok(text.lines().filter_map(entry).flat_map(with_command_line).take(MAX_ENTRIES).collect())
+}
+
+/// An entry, and for a program's option (`cmake.-G`, `std:cmdoption`) the
+/// same entry named as the command line writes it (`cmake -G`): another
+/// program's `-G` (`cpack.-G`) is not what `cmake -G` asks for.
+fn with_command_line(entry: Entry) -> impl Iterator<Item = Entry> {
+    let typed = (entry.symbol.kind == "Cmdoption")
+        .then(|| entry.symbol.name.split_once(".-"))
+        .flatten()
+        .filter(|(program, _)| !program.is_empty() && !program.contains(char::is_whitespace))
+        .map(|(program, option)| {
+            let name = format!("{program} -{option}");
+            Entry { file: entry.file.clone(), symbol: Symbol { name, ..entry.symbol.clone() } }
+        });
+    std::iter::once(entry).chain(typed)
 }
 
 /// One line, or None for a line that is not an entry, a heading label (the
@@ -137,5 +152,27 @@ mod tests {
         );
         assert!(parse(b"# Sphinx inventory version 1\na\nb\nc\n").is_err());
         assert!(parse(b"nonsense").is_err());
+    }
+
+    #[test]
+    fn a_programs_option_is_also_named_as_the_command_line_writes_it() {
+        let inv = inventory(
+            "cmake.-G std:cmdoption 1 manual/cmake.1.html#cmdoption-cmake-G -\n\
+             cmake--build.--preset std:cmdoption 1 manual/cmake.1.html#cmdoption-cmake-build-preset -\n\
+             cmake-E.copy std:cmdoption 1 manual/cmake.1.html#cmdoption-cmake-E-arg-copy -\n\
+             os.path py:module 0 library/os.path.html#module-$ -\n",
+        );
+        let names: Vec<String> = parse(&inv).unwrap().into_iter().map(|e| e.symbol.name).collect();
+        assert_eq!(
+            names,
+            [
+                "cmake.-G",
+                "cmake -G",
+                "cmake--build.--preset",
+                "cmake--build --preset",
+                "cmake-E.copy",
+                "os.path"
+            ]
+        );
     }
 }
