@@ -58,17 +58,45 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Entry>, String> {
 
 /// An entry, and for a program's option (`cmake.-G`, `std:cmdoption`) the
 /// same entry named as the command line writes it (`cmake -G`): another
-/// program's `-G` (`cpack.-G`) is not what `cmake -G` asks for.
+/// program's `-G` (`cpack.-G`) is not what `cmake -G` asks for. Sphinx
+/// names the program of a mode with a dash for each space (`cmake-E` for
+/// `cmake -E`, `cmake--build` for `cmake --build`): such an option is also
+/// named with the mode written out (`cmake -E copy_directory`).
 fn with_command_line(entry: Entry) -> impl Iterator<Item = Entry> {
-    let typed = (entry.symbol.kind == "Cmdoption")
-        .then(|| entry.symbol.name.split_once(".-"))
-        .flatten()
-        .filter(|(program, _)| !program.is_empty() && !program.contains(char::is_whitespace))
-        .map(|(program, option)| {
-            let name = format!("{program} -{option}");
-            Entry { file: entry.file.clone(), symbol: Symbol { name, ..entry.symbol.clone() } }
-        });
-    std::iter::once(entry).chain(typed)
+    let name = &entry.symbol.name;
+    let split =
+        name.split_once(".-").map(|(p, _)| (p, &name[p.len() + 1..])).or_else(|| name.rsplit_once('.'));
+    let typed: Vec<String> = match split {
+        Some((program, option))
+            if entry.symbol.kind == "Cmdoption"
+                && !program.is_empty()
+                && !option.is_empty()
+                && !name.contains(char::is_whitespace) =>
+        {
+            let mode = mode_program(program).map(|p| format!("{p} {option}"));
+            std::iter::once(format!("{program} {option}")).chain(mode).collect()
+        }
+        _ => Vec::new(),
+    };
+    let more: Vec<Entry> = typed
+        .into_iter()
+        .map(|name| Entry { file: entry.file.clone(), symbol: Symbol { name, ..entry.symbol.clone() } })
+        .collect();
+    std::iter::once(entry).chain(more)
+}
+
+/// A mode's program as typed (`cmake -E` of `cmake-E`, `cmake --build` of
+/// `cmake--build`): a name, a dash, then one letter or a dash and a word;
+/// None for a program's own name (`cmake-gui`).
+fn mode_program(program: &str) -> Option<String> {
+    let (base, mode) = program.split_once('-')?;
+    let letter = mode.len() == 1 && mode.chars().all(|c| c.is_ascii_alphabetic());
+    let long = mode.strip_prefix('-').is_some_and(|w| {
+        w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    });
+    let named = !base.is_empty() && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (named && (letter || long)).then(|| format!("{base} -{mode}"))
 }
 
 /// One line, or None for a line that is not an entry, a heading label (the
@@ -160,6 +188,7 @@ mod tests {
             "cmake.-G std:cmdoption 1 manual/cmake.1.html#cmdoption-cmake-G -\n\
              cmake--build.--preset std:cmdoption 1 manual/cmake.1.html#cmdoption-cmake-build-preset -\n\
              cmake-E.copy std:cmdoption 1 manual/cmake.1.html#cmdoption-cmake-E-arg-copy -\n\
+             cmake-gui.-B std:cmdoption 1 manual/cmake-gui.1.html#cmdoption-cmake-gui-B -\n\
              os.path py:module 0 library/os.path.html#module-$ -\n",
         );
         let names: Vec<String> = parse(&inv).unwrap().into_iter().map(|e| e.symbol.name).collect();
@@ -170,8 +199,13 @@ mod tests {
                 "cmake -G",
                 "cmake--build.--preset",
                 "cmake--build --preset",
+                "cmake --build --preset",
                 "cmake-E.copy",
-                "os.path"
+                "cmake-E copy",
+                "cmake -E copy",
+                "cmake-gui.-B",
+                "cmake-gui -B",
+                "os.path",
             ]
         );
     }
