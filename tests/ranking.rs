@@ -666,7 +666,7 @@ fn library() -> tempfile::TempDir {
     write(
         en.path(),
         "gizmotop.1.html",
-        "<html><head><title>GIZMOTOP(1)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmotop - Display gizmo processes</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><dl class=\"Bl-tag\"><dt id=\"p\"><a class=\"permalink\" href=\"#p\"><b>-p</b></a> <i>pid</i></dt><dd>Monitor only the processes with the given process IDs.</dd><dt id=\"r\"><a class=\"permalink\" href=\"#r\"><b>-r</b></a></dt><dd>Reverse the order.</dd></dl></section></body></html>".to_owned(),
+        "<html><head><title>GIZMOTOP(1)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmotop - Display gizmo processes</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><dl class=\"Bl-tag\"><dt id=\"d\"><a class=\"permalink\" href=\"#d\"><b>-d</b></a> <i>delay</i></dt><dd>Wait this long between gizmotop updates; gizmotop -d 5 with -p waits five seconds, as gizmotop -p 1 -d 5 does.</dd><dt id=\"p\"><a class=\"permalink\" href=\"#p\"><b>-p</b></a> <i>pid</i></dt><dd>Monitor only the processes with the given process IDs.</dd><dt id=\"r\"><a class=\"permalink\" href=\"#r\"><b>-r</b></a></dt><dd>Reverse the order.</dd></dl></section></body></html>".to_owned(),
     );
     // Two commands whose options are headings without their dashes, as
     // npm's configuration is, each option's text naming both commands.
@@ -1495,6 +1495,10 @@ fn check(face: &mut dyn Face, name: &str) {
     }
     let r = face.search("gizmotop -p", "en");
     assert_eq!(first(&r), ("/m/gizmotop.1".to_owned(), "OPTIONS".to_owned()), "{name}: {r}");
+    // Its snippet is that option's text, not another's that names it.
+    assert_eq!(r["hits"][0]["entry"], "p", "{name}: {r}");
+    let snippet = r["hits"][0]["snippet"].as_str().unwrap_or("");
+    assert!(snippet.starts_with("- -p pid Monitor only the processes"), "{name}: {r}");
 
     // An option a command's page titles a section with, without its
     // dashes, is that command's option, before the command's synopsis.

@@ -62,13 +62,16 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         .and_then(|t| crate::manpage::frontmatter_command(t.trim(), fields.description.as_deref()))
         .unwrap_or_default();
     // A heading that lists options (`### -f, --force`) names them; one
-    // that is a name in code, with its type after it or not (`#### \`redact\`
-    // (Array | Object):`), names it.
+    // that is a name in code with its type after it (`#### \`redact\`
+    // (Array | Object):`) names it. (A name in code alone, npm's `####
+    // \`workspaces\`` on each command taking the setting, is a title: the
+    // page about workspaces stays first for `workspaces`.)
     let first_cut = sections.len() - parsed.cuts.len();
     for (section, cut) in sections[first_cut..].iter().zip(&parsed.cuts) {
         let typed = cut.code_lead.as_deref().and_then(|code| {
             let rest = section.title.strip_prefix(code.trim())?;
-            Some((crate::varlist::typed_name(code, rest)?, "Entry"))
+            let typed = !rest.trim().trim_end_matches(':').trim().is_empty();
+            Some((crate::varlist::typed_name(code, rest).filter(|_| typed)?, "Entry"))
         });
         let options = crate::varlist::option_heading_names(&section.title);
         for (name, kind) in if options.is_empty() { typed.into_iter().collect() } else { options } {
@@ -618,6 +621,7 @@ mod tests {
 
     #[test]
     fn a_heading_naming_a_name_in_code_and_its_type_names_it() {
+        // (`save-dev` alone is a title, not a name: see `markdown_to_page`.)
         let src = "# API\n\n## Options\n\n#### `redact` (Array | Object):\n\nRedact.\n\n#### `level` (String)\n\nLevel.\n\n#### `save-dev`\n\nSave.\n\n### `npm install` in depth\n\nMore.\n\n### `level` and its uses\n\nMore.\n\n### The `child` method\n\nChild.\n";
         let p = page(src);
         let named: Vec<(&str, Option<&str>)> =
@@ -626,11 +630,7 @@ mod tests {
             |title: &str| p.sections.iter().find(|s| s.title == title).and_then(|s| s.anchor.as_deref());
         assert_eq!(
             named,
-            [
-                ("redact", anchor("redact (Array | Object):")),
-                ("level", anchor("level (String)")),
-                ("save-dev", anchor("save-dev")),
-            ]
+            [("redact", anchor("redact (Array | Object):")), ("level", anchor("level (String)"))]
         );
         assert!(named.iter().all(|(_, a)| a.is_some()), "{:?}", p.sections);
     }

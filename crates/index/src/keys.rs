@@ -170,6 +170,12 @@ pub(crate) fn is_cased_key(key: &str) -> bool {
     key.starts_with(CASED_MARK)
 }
 
+/// The name a key of a name as written holds ([`cased_key`]); None for
+/// any other key.
+pub(crate) fn cased_name(key: &str) -> Option<&str> {
+    key.strip_prefix(CASED_MARK)
+}
+
 /// A symbol as matched: folded, whitespace collapsed to single spaces.
 pub(crate) fn symbol_key(name: &str) -> String {
     symbol_key_of_folded([fold(name).as_str()])

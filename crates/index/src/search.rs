@@ -45,7 +45,7 @@ use crate::heading::{HEADING_SCORE, HeadingCover};
 use crate::highlight::SNIPPET_SOURCE_BYTES;
 use crate::hitdoc::{self, HitFields};
 use crate::index::{SegmentColumns, Snapshot, SnapshotInner};
-use crate::keys::is_cased_key;
+use crate::keys::{cased_name, is_cased_key};
 use crate::passage::Passage;
 use crate::proximity::Proximity;
 use crate::request::{Hit, SearchOutcome, SearchRequest};
@@ -572,7 +572,7 @@ impl Snapshot {
 fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Option<Hit> {
     let address = candidate.address;
     let bytes = snap.stores.get(address.segment_ord as usize)?.get_document_bytes(address.doc_id).ok()?;
-    let mut hit = match hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) {
+    let (mut hit, entry_key) = match hitdoc::read(&bytes, &snap.fields, SNIPPET_SOURCE_BYTES) {
         Some(fields) => to_hit(fields, compiled, candidate.score),
         None => {
             // Not laid out as expected: tantivy's own deserializer decides.
@@ -580,6 +580,14 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
             to_hit(doc.0.borrowed(), compiled, candidate.score)
         }
     };
+    // A hit that lands on an entry inside its section (an option of a long
+    // list) shows that entry's text, wherever in the section it lies.
+    if let Some(key) = entry_key
+        && let Some(full) = hitdoc::read(&bytes, &snap.fields, usize::MAX)
+        && let Some(text) = entry_text(full.body, &key)
+    {
+        (hit.snippet, hit.highlights) = compiled.highlight.snippet(text);
+    }
     // A heading with no text of its own and no description (a manual page's
     // title above its NAME section, Doxygen's "Function Documentation"
     // above the functions) shows the first text below it.
@@ -598,7 +606,53 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
     Some(hit)
 }
 
-fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
+/// The text of the entry defining the name `key` (a symbol key, or one
+/// with its case kept) in a section's plain `text`: from the first line
+/// whose term lists it (`- --archive, -a`, `- -J destination`, `-
+/// work_mem (integer)`; a list item's first word and the words listed
+/// after it with commas, or a line's first word), a snippet's length
+/// ending between words; None when no line does.
+fn entry_text<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let cased = cased_name(key);
+    let names = |t: &str| {
+        let t = t.trim_end_matches(',');
+        match cased {
+            Some(name) => t == name,
+            None => crate::text::fold(t) == key,
+        }
+    };
+    let mut at = 0usize;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let item = trimmed.strip_prefix("- ").or_else(|| trimmed.strip_prefix("* "));
+        let mut words = item.unwrap_or(trimmed).split(|c: char| c.is_whitespace() || matches!(c, '=' | '['));
+        let first = words.next().unwrap_or("");
+        // (Only an item lists more: `--archive, -a`.)
+        let mut listed = first.ends_with(',') && item.is_some();
+        let more = words.filter(|w| !w.is_empty()).take_while(|w| {
+            let take = listed;
+            listed = w.ends_with(',');
+            take
+        });
+        if names(first) || more.into_iter().any(names) {
+            let rest = &text[at..];
+            let Some((cut, _)) = rest.char_indices().nth(crate::snippet::SNIPPET_CHARS) else {
+                return Some(rest);
+            };
+            // (Between words: a snippet of it is then all of it.)
+            let cut = if rest[cut..].starts_with(char::is_whitespace) {
+                cut
+            } else {
+                rest[..cut].rfind(char::is_whitespace).unwrap_or(cut)
+            };
+            return Some(&rest[..cut]);
+        }
+        at += line.len();
+    }
+    None
+}
+
+fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> (Hit, Option<String>) {
     let (mut snippet, mut highlights) = compiled.highlight.snippet_under(fields.title, fields.body);
     // A page's top with no text of its own (a manual page's title above its
     // NAME section) shows what the page says it is.
@@ -607,32 +661,36 @@ fn to_hit(fields: HitFields<&str>, compiled: &Compiled, score: Score) -> Hit {
     {
         (snippet, highlights) = compiled.highlight.snippet(description);
     }
-    Hit {
+    let entry = entry(fields.entries, &compiled.names);
+    let hit = Hit {
         section_key: fields.section_key.to_owned(),
         edition: fields.edition.to_owned(),
         path: fields.path.to_owned(),
         anchor: fields.anchor.map(str::to_owned),
-        entry: entry(fields.entries, &compiled.names),
+        entry: entry.as_ref().map(|(_, id)| id.clone()),
         title: fields.title.to_owned(),
         breadcrumb: fields.breadcrumb.into_iter().map(str::to_owned).collect(),
         snippet,
         highlights,
         score,
-    }
+    };
+    (hit, entry.map(|(key, _)| key))
 }
 
-/// The entry a hit links to: the id stored with the first of the query's
-/// names that the section defines at an element inside it, names as
-/// written first (`-i`, not `-I`, which folds to the same key), then in
-/// the order the query asks them.
-fn entry(entries: Option<&str>, names: &[String]) -> Option<String> {
+/// The entry a hit links to, and the name's key: the id stored with the
+/// first of the query's names that the section defines at an element
+/// inside it, names as written first (`-i`, not `-I`, which folds to the
+/// same key), then in the order the query asks them.
+fn entry(entries: Option<&str>, names: &[String]) -> Option<(String, String)> {
     if names.is_empty() {
         return None;
     }
     let entries: Vec<(&str, &str)> = entries?.lines().filter_map(|line| line.split_once('\t')).collect();
     let (cased, folded): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| is_cased_key(n));
     let mut names = cased.into_iter().chain(folded);
-    names.find_map(|name| entries.iter().find(|(key, _)| key == name)).map(|(_, id)| (*id).to_owned())
+    names
+        .find_map(|name| entries.iter().find(|(key, _)| key == name))
+        .map(|(k, id)| ((*k).to_owned(), (*id).to_owned()))
 }
 
 /// The stored fields of a section that a hit shows, as tantivy's
@@ -678,11 +736,30 @@ mod tests {
     fn a_hit_links_to_the_entry_of_a_name_as_written_first() {
         let entries = "-i\tI\n-i\ti\n\u{3}-I\tI\n\u{3}-i\ti\n-r\tR";
         let names = |ns: &[&str]| -> Vec<String> { ns.iter().map(|n| (*n).to_owned()).collect() };
-        assert_eq!(entry(Some(entries), &names(&["-i", "\u{3}-i"])).as_deref(), Some("i"));
-        assert_eq!(entry(Some(entries), &names(&["-i", "\u{3}-I"])).as_deref(), Some("I"));
-        assert_eq!(entry(Some(entries), &names(&["-i"])).as_deref(), Some("I"), "folded: the first");
-        assert_eq!(entry(Some(entries), &names(&["-x"])), None);
+        let id = |ns: &[&str]| entry(Some(entries), &names(ns)).map(|(_, id)| id);
+        assert_eq!(id(&["-i", "\u{3}-i"]).as_deref(), Some("i"));
+        assert_eq!(id(&["-i", "\u{3}-I"]).as_deref(), Some("I"));
+        assert_eq!(id(&["-i"]).as_deref(), Some("I"), "folded: the first");
+        assert_eq!(id(&["-x"]), None);
         assert_eq!(entry(None, &names(&["-i"])), None);
+    }
+
+    #[test]
+    fn an_entrys_text_starts_at_the_line_whose_term_lists_its_name() {
+        let text = "OPTIONS\nLike -L, but trusted.\nrsync -a --info=progress2 src/ dest/\n- --verbose, -v\nMore output.\n\
+                    - --archive, -a\nArchive mode.\n- -J destination\nJump first.\n- work_mem (integer)\nMemory.\n";
+        let starts = |key: &str| entry_text(text, key).map(|t| t.lines().next().unwrap_or("").to_owned());
+        assert_eq!(starts("\u{3}-a").as_deref(), Some("- --archive, -a"));
+        assert_eq!(starts("--archive").as_deref(), Some("- --archive, -a"));
+        assert_eq!(starts("\u{3}-J").as_deref(), Some("- -J destination"));
+        assert_eq!(starts("work_mem").as_deref(), Some("- work_mem (integer)"));
+        // A name a sentence or an example mentions, or a term's argument, is no entry.
+        assert_eq!(starts("\u{3}-L"), None);
+        assert_eq!(starts("--info"), None);
+        assert_eq!(starts("destination"), None);
+        // The text is a snippet's length at most, ending between words.
+        let long = format!("- -x{}", " word".repeat(100));
+        assert!(entry_text(&long, "-x").is_some_and(|t| t.chars().count() <= 200 && t.ends_with("word")));
     }
 
     #[test]
