@@ -127,13 +127,30 @@ struct Parsed {
     texts: Vec<String>,
 }
 
+/// A heading being read: its level, id, where it starts and its title so far.
+type Heading = (HeadingLevel, Option<String>, usize, String);
+
+impl Parsed {
+    /// A heading read to its end: the page's first `#` is its title; one
+    /// below it outside containers (`top`) starts a section.
+    fn end_heading(&mut self, (level, id, start, title): Heading, code_lead: Option<String>, top: bool) {
+        let title = crate::text::collapse_whitespace(&title);
+        if level == HeadingLevel::H1 && self.first_h1.is_none() {
+            self.first_h1 = Some(title.clone());
+        }
+        if top && level != HeadingLevel::H1 {
+            self.cuts.push(Cut { start, level: level as u8, id, title: nfc(&title), code_lead });
+        }
+    }
+}
+
 /// One pass over the events: where sections start, their titles, and the
 /// plain text of each.
 fn parse_body(body: &str, rel_file: &str) -> Parsed {
     let mut parsed = Parsed { first_h1: None, cuts: Vec::new(), texts: vec![String::new()] };
     let mut contents = ContentsScan::default();
     let mut depth = 0usize; // containers (quotes, lists, footnotes) we are inside
-    let mut heading: Option<(HeadingLevel, Option<String>, usize, String)> = None;
+    let mut heading: Option<Heading> = None;
     // The code span a heading opens with, if it does.
     let mut code_lead: Option<String> = None;
     let mut html = TagStripper::default();
@@ -150,21 +167,8 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 code_lead = None;
             }
             Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, id, start, title)) = heading.take() {
-                    let title = crate::text::collapse_whitespace(&title);
-                    if level == HeadingLevel::H1 && parsed.first_h1.is_none() {
-                        parsed.first_h1 = Some(title.clone());
-                    }
-                    if depth == 0 && level != HeadingLevel::H1 {
-                        let code_lead = code_lead.take();
-                        parsed.cuts.push(Cut {
-                            start,
-                            level: level as u8,
-                            id,
-                            title: nfc(&title),
-                            code_lead,
-                        });
-                    }
+                if let Some(heading) = heading.take() {
+                    parsed.end_heading(heading, code_lead.take(), depth == 0);
                 }
                 push_line_end(&mut parsed.texts);
             }
