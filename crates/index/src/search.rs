@@ -606,23 +606,24 @@ fn hit(snap: &SnapshotInner, candidate: &Candidate, compiled: &Compiled) -> Opti
     Some(hit)
 }
 
+/// Places in a section's text where [`entry_text`] looks for an entry's
+/// line, at most.
+const MAX_ENTRY_LOOKS: usize = 256;
+
 /// The text of the entry defining the name `key` (a symbol key, or one
 /// with its case kept) in a section's plain `text`: from the first line
 /// whose term lists it (`- --archive, -a`, `- -J destination`, `-
 /// work_mem (integer)`; a list item's first word and the words listed
 /// after it with commas, or a line's first word), a snippet's length
-/// ending between words; None when no line does.
+/// ending between words; None when no line does. Only the lines holding
+/// the name as the key spells it are read (a long section's every line
+/// would cost a search more than its ranking).
 fn entry_text<'t>(text: &'t str, key: &str) -> Option<&'t str> {
-    let cased = cased_name(key);
-    let names = |t: &str| {
-        let t = t.trim_end_matches(',');
-        match cased {
-            Some(name) => t == name,
-            None => crate::text::fold(t) == key,
-        }
-    };
-    let mut at = 0usize;
-    for line in text.split_inclusive('\n') {
+    let name = cased_name(key).unwrap_or(key);
+    let names = |t: &str| t.trim_end_matches(',') == name;
+    for found in memchr::memmem::find_iter(text.as_bytes(), name.as_bytes()).take(MAX_ENTRY_LOOKS) {
+        let at = text[..found].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[at..].split('\n').next().unwrap_or("");
         let trimmed = line.trim_start();
         let item = trimmed.strip_prefix("- ").or_else(|| trimmed.strip_prefix("* "));
         let mut words = item.unwrap_or(trimmed).split(|c: char| c.is_whitespace() || matches!(c, '=' | '['));
@@ -647,7 +648,6 @@ fn entry_text<'t>(text: &'t str, key: &str) -> Option<&'t str> {
             };
             return Some(&rest[..cut]);
         }
-        at += line.len();
     }
     None
 }
