@@ -803,9 +803,9 @@ fn tier1(
     // of its own, with its dashes or without (npm's `#### all` for `--all`):
     // the page the other words name picks among those headings.
     for (_, as_typed) in &named {
-        let titled = as_typed.filter(|n| n.starts_with('-')).map(|n| title_key_of_folded(&fold(n)));
-        if let Some(titled) = titled.filter(|t| !t.is_empty() && *t != title_key_of_folded(symbol_text)) {
-            alternatives.push((Occur::Should, const_term(f.symbol, &titled, NAMED_SYMBOL_SCORE)));
+        let option = as_typed.filter(|n| n.starts_with('-')).map(|n| title_key_of_folded(&fold(n)));
+        if let Some(option) = option.filter(|t| !t.is_empty() && *t != titled) {
+            alternatives.push((Occur::Should, const_term(f.symbol, &option, NAMED_SYMBOL_SCORE)));
         }
     }
     alternatives.extend(symbol.map(|s| (Occur::Should, s)));

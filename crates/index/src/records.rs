@@ -157,6 +157,21 @@ impl SnapshotInner {
         Some(titles.join(" · "))
     }
 
+    /// The page at a full site path within one edition (the first that
+    /// loads, by address).
+    fn page_doc(&self, edition: &str, path: &str) -> Option<TantivyDocument> {
+        let f = &self.fields;
+        let query = BooleanQuery::intersection(vec![
+            term_query(f.kind, KIND_PAGE),
+            term_query(f.edition, edition),
+            term_query(f.path, path),
+        ]);
+        let found: HashSet<DocAddress> = self.searcher.search(&query, &DocSetCollector).ok()?;
+        let mut found: Vec<DocAddress> = found.into_iter().collect();
+        found.sort();
+        found.into_iter().find_map(|a| self.searcher.doc::<TantivyDocument>(a).ok())
+    }
+
     /// A section's Markdown: its own, or its slice of its page's (None when
     /// the page no longer holds that slice: a damaged index).
     fn section_markdown(&self, doc: &TantivyDocument) -> Option<String> {
@@ -169,13 +184,7 @@ impl SnapshotInner {
         else {
             return None;
         };
-        let query = BooleanQuery::intersection(vec![
-            term_query(f.kind, KIND_PAGE),
-            term_query(f.edition, &first_str(doc, f.edition)?),
-            term_query(f.path, &first_str(doc, f.path)?),
-        ]);
-        let found: HashSet<DocAddress> = self.searcher.search(&query, &DocSetCollector).ok()?;
-        let page = self.searcher.doc::<TantivyDocument>(*found.iter().min()?).ok()?;
+        let page = self.page_doc(&first_str(doc, f.edition)?, &first_str(doc, f.path)?)?;
         let whole = first_packed(&page, f.markdown)?;
         let from = usize::try_from(from).ok()?;
         Some(whole.get(from..from.checked_add(usize::try_from(len).ok()?)?)?.to_owned())
@@ -220,9 +229,7 @@ impl Snapshot {
     }
 
     fn page_doc(&self, edition: &str, path: &str) -> Option<TantivyDocument> {
-        let f = &self.inner.fields;
-        let query = self.page_query(edition, vec![term_query(f.path, path)]);
-        self.docs(&query).into_iter().find_map(|a| self.load(a))
+        self.inner.page_doc(edition, path)
     }
 
     fn section_doc(&self, key: &str) -> Option<TantivyDocument> {
