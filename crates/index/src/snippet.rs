@@ -15,6 +15,10 @@ pub const SNIPPET_CHARS: usize = 200;
 /// Context kept before the first match of the chosen cluster.
 const LEAD_CHARS: usize = 40;
 
+/// Farthest a window goes back (in scalars) to start at the beginning of
+/// the sentence holding its first match.
+const SENTENCE_BACK: usize = 80;
+
 /// Only the first matches are weighed (bounded work on huge sections).
 const MAX_MATCHES: usize = 4096;
 
@@ -83,6 +87,7 @@ pub fn snippet(text: &str, matches: &[Match], window: usize) -> (String, Vec<[us
         }
         _ => text[base..].char_indices().nth(start - base_char).map_or(text.len(), |(b, _)| base + b),
     };
+    let (start, end, from_byte) = sentence_edges(text, &spans, (start, end, from_byte), window, total);
     let (start, end, from_byte) = word_edges(text, &spans, start, end, from_byte);
     render(text[from_byte..].chars().take(end - start), &spans, start, end)
 }
@@ -137,6 +142,75 @@ fn word_part(chars: impl Iterator<Item = char>, joined: bool) -> Vec<char> {
         }
     }
     out
+}
+
+/// True when a sentence starts at byte `at` of `text`: at its first char,
+/// after a line break, after `。`, `！` or `？`, or after `.`, `!` or `?`
+/// and a space, an abbreviation's dot aside (`e.g. the`).
+fn starts_sentence(text: &str, at: usize) -> bool {
+    if text[at..].chars().next().is_none_or(char::is_whitespace) {
+        return false;
+    }
+    let mut before = text[..at].chars().rev();
+    let Some(previous) = before.next() else { return true };
+    if "。！？".contains(previous) {
+        return true;
+    }
+    if !previous.is_whitespace() {
+        return false;
+    }
+    let mut line_break = previous == '\n';
+    let mut stop = None;
+    // (A longer run of spaces than this is a break of its own.)
+    for c in before.by_ref().take(64) {
+        if !c.is_whitespace() {
+            stop = Some(c);
+            break;
+        }
+        line_break |= c == '\n';
+    }
+    let Some(stop) = stop.filter(|_| !line_break) else { return true };
+    // (An abbreviation: one letter and its dot, after a dot or a space.)
+    let (letter, ahead) = (before.next(), before.next());
+    let abbreviation = stop == '.'
+        && letter.is_some_and(char::is_alphabetic)
+        && ahead.is_none_or(|c| c == '.' || c.is_whitespace());
+    matches!(stop, '.' | '!' | '?') && !abbreviation
+}
+
+/// Moves the window `(start, end, from_byte)` (scalars; `from_byte` is
+/// where `start` is) to the start of the sentence holding its first match
+/// when it is in reach: in the context kept before that match (`is
+/// reversed. import { addYears…` is shown from `import`), or up to
+/// [`SENTENCE_BACK`] scalars back while every match the window shows stays
+/// in it. The window keeps its length (`window`, the text having `total`
+/// scalars). Returns the new `(start, end, from_byte)`.
+fn sentence_edges(
+    text: &str,
+    spans: &[(usize, usize, u32)],
+    (start, end, from): (usize, usize, usize),
+    window: usize,
+    total: usize,
+) -> (usize, usize, usize) {
+    let Some(first) = spans.iter().find(|s| s.0 >= start && s.0 < end) else { return (start, end, from) };
+    if start == 0 || starts_sentence(text, from) {
+        return (start, end, from);
+    }
+    let ahead = text[from..].char_indices().take(first.0 - start + 1).enumerate().skip(1);
+    if let Some((k, b)) =
+        ahead.filter(|&(_, (b, _))| starts_sentence(text, from + b)).map(|(k, (b, _))| (k, b)).last()
+    {
+        let start = start + k;
+        return (start, (start + window).min(total), from + b);
+    }
+    let shown =
+        spans.iter().filter(|s| s.0 >= start && s.0 < end).map(|s| s.1.min(end)).max().unwrap_or(start);
+    let reach = (start + window).saturating_sub(shown).min(SENTENCE_BACK).min(start);
+    let back = text[..from].char_indices().rev().take(reach).enumerate();
+    match back.map(|(d, (b, _))| (d + 1, b)).find(|&(_, b)| starts_sentence(text, b)) {
+        Some((d, b)) => (start - d, (start - d + window).min(total), b),
+        None => (start, end, from),
+    }
 }
 
 /// Moves the window `start..end` (scalars; `from_byte` is where `start`
@@ -480,6 +554,7 @@ mod tests {
         let start = best_start(&spans, window, total);
         let end = (start + window).min(total);
         let from = starts.get(start).copied().unwrap_or(text.len());
+        let (start, end, from) = sentence_edges(text, &spans, (start, end, from), window, total);
         let (start, end, _) = word_edges(text, &spans, start, end, from);
 
         let window = starts[start..end].iter().map(|&b| text[b..].chars().next().unwrap_or(' '));
@@ -567,6 +642,31 @@ mod tests {
                 prop_assert!(matches.iter().any(|m| text[m.from..m.to].contains(&lit) || lit.contains(&text[m.from..m.to])), "{lit:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_window_starts_at_the_sentence_of_its_first_match() {
+        let at = |text: &str, word: &str| {
+            let from = text.find(word).unwrap();
+            snippet(text, &[m(from, from + word.len(), 0)], 60).0
+        };
+        // The sentence starts in the context before the match.
+        let text =
+            format!("{} the order is reversed. Use addYears to add years to a date.", "word ".repeat(40));
+        assert_eq!(at(&text, "addYears"), "Use addYears to add years to a date.");
+        // Or a little before it, the match staying in the window.
+        let text =
+            format!("{}. Decorate a view function with the given rule and options.", "word ".repeat(40));
+        assert_eq!(at(&text, "options"), "Decorate a view function with the given rule and options.");
+        // A line break starts one, an abbreviation's dot does not, nor does a Chinese comma.
+        let text = format!("{}\nsome tools, e.g. the reader, show register calls", "word ".repeat(40));
+        assert!(at(&text, "register").starts_with("some tools, e.g. the reader"));
+        let text = format!("{}。先创建表，然后用索引加速查询。", "词".repeat(90));
+        assert_eq!(at(&text, "索引"), "先创建表，然后用索引加速查询。");
+        // Too far back for the window to keep its match: the window stays.
+        let text = format!("Start. {} needle", "word ".repeat(30));
+        let s = at(&text, "needle");
+        assert!(s.ends_with("needle") && !s.starts_with("Start"), "{s:?}");
     }
 
     #[test]
