@@ -947,14 +947,15 @@ impl<'a> Reader<'a> {
             })?;
             self.follow_redirects()?;
             self.attach_index_names(first)?;
-            self.mark_copies(first)?;
         }
+        self.mark_copies(first)?;
         Ok(())
     }
 
     /// Pages (from entry `first` on) that only repeat other pages' sections,
     /// as a manual's single-page edition beside its chapters does (Sphinx's
-    /// `singlehtml`, Debian's `developers-reference.html`), and the second
+    /// `singlehtml`, Debian's `developers-reference.html`, markdownlint's
+    /// `Rules.md` beside a page per rule), and the second
     /// of two pages that are one page under two names, become listings:
     /// readable, but ranked after the sections they repeat rather than
     /// beside each of them.
@@ -1297,8 +1298,7 @@ impl<'a> Reader<'a> {
             page.symbols.extend(symbols);
         }
         let at = self.write_spooled(&page)?;
-        // Only HTML sources are searched for copies (see `mark_copies`).
-        let sections = if format == SourceFormat::Markdown { Vec::new() } else { section_hashes(&page) };
+        let sections = section_hashes(&page);
         let Page { path, source_file, title, draft, order, .. } = page;
         self.entries.push(PageEntry {
             path,

@@ -160,3 +160,31 @@ fn a_read_past_its_deadline_stops_naming_the_source() {
     let err = err.to_string();
     assert!(err.contains("markdown: stopped after 0 of "), "{err}");
 }
+
+#[test]
+fn a_page_collecting_every_rule_page_is_ranked_as_a_copy() {
+    // markdownlint's `doc/Rules.md`: every rule's page, one heading each,
+    // beside a page per rule (`doc/md001.md`).
+    let dir = tempfile::tempdir().unwrap();
+    let rule = |i: usize| {
+        format!(
+            "Tags: `style`\n\nRule {i} checks one thing about a document: line {i}, heading {i}, list {i}.\n\nRationale: readers of rule {i} expect it.\n"
+        )
+    };
+    let mut all = String::from("# Rules\n\nThis document contains a description of all rules.\n\n");
+    for i in 1..=24 {
+        std::fs::write(
+            dir.path().join(format!("md{i:03}.md")),
+            format!("# `MD{i:03}` - Rule {i}\n\n{}", rule(i)),
+        )
+        .unwrap();
+        all.push_str(&format!("## `MD{i:03}` - Rule {i}\n\n{}\n", rule(i)));
+    }
+    std::fs::write(dir.path().join("Rules.md"), all).unwrap();
+    let ingested = read(dir.path(), "/d");
+    let page = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap();
+    let copy = page("/d/Rules");
+    assert!(copy.text.contains("Rule 7 checks one thing"), "{}", copy.text);
+    assert!(copy.listing);
+    assert!((1..=24).all(|i| !page(&format!("/d/md{i:03}")).listing));
+}
