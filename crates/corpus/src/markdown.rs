@@ -24,6 +24,19 @@ fn options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_GFM
+}
+
+/// The label GitHub shows for an alert (`> [!NOTE]`), in place of its marker.
+pub(crate) fn alert_label(kind: pulldown_cmark::BlockQuoteKind) -> &'static str {
+    use pulldown_cmark::BlockQuoteKind as K;
+    match kind {
+        K::Note => "Note",
+        K::Tip => "Tip",
+        K::Important => "Important",
+        K::Warning => "Warning",
+        K::Caution => "Caution",
+    }
 }
 
 /// Converts one Markdown file (`rel_file` is its path inside the source, used
@@ -205,7 +218,15 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
             }
             Event::Start(Tag::Link { dest_url, .. }) => contents.link = Some(LinkTo::of(&dest_url, rel_file)),
             Event::End(TagEnd::Link) => contents.end_link(),
-            Event::Start(Tag::BlockQuote(_) | Tag::FootnoteDefinition(_)) => depth += 1,
+            Event::Start(Tag::BlockQuote(kind)) => {
+                depth += 1;
+                // An alert's label stands on its own line, as a note's does in HTML.
+                if let Some(kind) = kind {
+                    push(&mut parsed.texts, alert_label(kind));
+                    push_line_end(&mut parsed.texts);
+                }
+            }
+            Event::Start(Tag::FootnoteDefinition(_)) => depth += 1,
             Event::End(TagEnd::BlockQuote(_) | TagEnd::FootnoteDefinition) => {
                 depth = depth.saturating_sub(1);
                 push_line_end(&mut parsed.texts);
@@ -787,6 +808,19 @@ Turn it.
         assert!(p.text.contains("a | b\n1 | 2"), "{}", p.text);
         let inline = page("Run <b>this</b> <script>steal()</script><style>p{}</style>now.\n");
         assert_eq!(inline.text, "Run this now.");
+    }
+
+    #[test]
+    fn an_alert_shows_its_label_not_its_marker() {
+        let p = page(
+            "# T\n\nIntro.\n\n> [!NOTE]\n> Useful information.\n\n> [!CAUTION]\n> Risky.\n\n> [!nonsense]\n> Kept.\n",
+        );
+        assert!(
+            p.text.contains("Note\nUseful information.") && p.text.contains("Caution\nRisky."),
+            "{}",
+            p.text
+        );
+        assert!(!p.text.contains("[!NOTE]") && p.text.contains("[!nonsense]"), "{}", p.text);
     }
 
     #[test]

@@ -53,7 +53,8 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_HEADING_ATTRIBUTES;
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_GFM;
     // Every heading gets its id: section headings their section's anchor,
     // the others (the `# title`, headings in lists and quotes) their slug.
     let mut ids = crate::heading_ids::heading_ids(markdown, links.anchors).into_iter();
@@ -78,6 +79,12 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
             let dest_url = site_link(dest_url, links);
             Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
         }
+        // An alert (`> [!NOTE]`) is a quote that opens with its label.
+        Event::Start(Tag::BlockQuote(Some(kind))) => Event::Html(CowStr::from(format!(
+            "<blockquote>\n<p><strong>{}</strong></p>\n",
+            crate::markdown::alert_label(kind)
+        ))),
+        Event::End(TagEnd::BlockQuote(Some(_))) => Event::End(TagEnd::BlockQuote(None)),
         Event::Start(Tag::Heading { level, id, classes, attrs }) => {
             // The list holds every heading's id, its explicit one included.
             let id = ids.next().map(CowStr::from).or(id);
@@ -330,6 +337,19 @@ mod tests {
         // Without the page's file, a relative image is left for the allowlist as written.
         let plain = markdown_to_html("<img src=\"x.png\">", PageLinks::default());
         assert!(plain.contains(r#"src="x.png""#), "{plain}");
+    }
+
+    #[test]
+    fn an_alert_is_a_quote_under_its_label() {
+        for raw in ["", "<b>raw</b>\n\n"] {
+            let html = markdown_to_html(
+                &format!("{raw}> [!WARNING]\n> Do not run this as root.\n"),
+                PageLinks::default(),
+            );
+            assert!(html.contains("<blockquote>\n<p><strong>Warning</strong></p>"), "{html}");
+            assert!(html.contains("Do not run this as root.") && !html.contains("[!"), "{html}");
+            assert!(html.contains("</blockquote>"), "{html}");
+        }
     }
 
     #[test]
