@@ -182,7 +182,7 @@ fn starts_sentence(text: &str, at: usize) -> bool {
 /// where `start` is) to the start of the sentence holding its first match
 /// when it is in reach: in the context kept before that match (`is
 /// reversed. import { addYears…` is shown from `import`), or up to
-/// [`SENTENCE_BACK`] scalars back while every match the window shows stays
+/// [`SENTENCE_BACK`] scalars back while every term the window shows stays
 /// in it. The window keeps its length (`window`, the text having `total`
 /// scalars). Returns the new `(start, end, from_byte)`.
 fn sentence_edges(
@@ -203,8 +203,14 @@ fn sentence_edges(
         let start = start + k;
         return (start, (start + window).min(total), from + b);
     }
-    let shown =
-        spans.iter().filter(|s| s.0 >= start && s.0 < end).map(|s| s.1.min(end)).max().unwrap_or(start);
+    // Each term the window shows stays shown (its first match in it).
+    let (mut terms, mut shown) = (Vec::new(), start);
+    for s in spans.iter().filter(|s| s.0 >= start && s.0 < end) {
+        if !terms.contains(&s.2) {
+            terms.push(s.2);
+            shown = shown.max(s.1.min(end));
+        }
+    }
     let reach = (start + window).saturating_sub(shown).min(SENTENCE_BACK).min(start);
     let back = text[..from].char_indices().rev().take(reach).enumerate();
     match back.map(|(d, (b, _))| (d + 1, b)).find(|&(_, b)| starts_sentence(text, b)) {
@@ -663,6 +669,16 @@ mod tests {
         assert!(at(&text, "register").starts_with("some tools, e.g. the reader"));
         let text = format!("{}。先创建表，然后用索引加速查询。", "词".repeat(90));
         assert_eq!(at(&text, "索引"), "先创建表，然后用索引加速查询。");
+        // A repeated match may leave the window's end; a term may not.
+        let text = format!(
+            "{}. For general information on this class see the test client. The test client",
+            "word ".repeat(40)
+        );
+        let from = text.find("test client").unwrap();
+        let again = text.rfind("test client").unwrap();
+        let (s, _) =
+            snippet(&text, &[m(from, from + 4, 0), m(from + 5, from + 11, 1), m(again, again + 4, 0)], 60);
+        assert_eq!(s, "For general information on this class see the test client.");
         // Too far back for the window to keep its match: the window stays.
         let text = format!("Start. {} needle", "word ".repeat(30));
         let s = at(&text, "needle");
