@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 21] = [
+const SKIP_CLASSES: [&str; 22] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -311,6 +311,8 @@ const SKIP_CLASSES: [&str; 21] = [
     "head-rtitle",
     "foot-date",
     "foot-os",
+    // mdBook's hidden lines of an example (`# fn main() {`), shown only on request.
+    "boring",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -400,6 +402,9 @@ pub(crate) struct Converted {
     /// Where it sends the reader, when the file is only a redirect (see
     /// [`redirect_url`]): the URL as written.
     pub(crate) redirect: Option<String>,
+    /// Its `<head>` asks search engines not to index it (`<meta
+    /// name="robots" content="noindex">`: mdBook's `print.html` and `toc.html`).
+    pub(crate) noindex: bool,
 }
 
 /// [`html_to_page`], dropping the edge blocks whose fingerprints are in
@@ -508,7 +513,21 @@ pub(crate) fn convert(
     // code for django.core.management.base").
     page.listing |=
         rel_file.split('/').any(|part| part == "_modules") && page.title.starts_with("Source code for ");
-    Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect })
+    let noindex = robots_noindex(&doc);
+    Ok(Converted { page, edges: fingerprints, doc_title: doc_title.map(|t| nfc(&t)), redirect, noindex })
+}
+
+/// Whether the `<head>` holds `<meta name="robots">` whose content says
+/// `noindex`.
+fn robots_noindex(doc: &Html) -> bool {
+    let is_head = |n: &NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| e.name() == "head");
+    let Some(head) = doc.tree.root().descendants().find(is_head) else { return false };
+    head.children().filter_map(|n| n.value().as_element()).any(|e| {
+        e.name() == "meta"
+            && e.attr("name").is_some_and(|n| n.trim().eq_ignore_ascii_case("robots"))
+            && e.attr("content")
+                .is_some_and(|c| c.split(',').any(|d| d.trim().eq_ignore_ascii_case("noindex")))
+    })
 }
 
 /// A file in the folder that the `<base href>` in the page's `<head>`
@@ -2128,6 +2147,11 @@ impl<'p> Converter<'_, 'p> {
     }
 
     fn item(&mut self, node: NodeRef<'p, Node>, marker: String, depth: usize) {
+        // A list item's own id (mdBook's footnotes, `<li id="footnote-1">`)
+        // is where links to it land: kept at the item's first block.
+        if let Some(id) = node.value().as_element().filter(|e| e.name() == "li").and_then(Element::id) {
+            self.keep_id(id);
+        }
         self.prefixes.push(" ".repeat(marker.len()));
         self.marker = Some(marker);
         self.block_children(node, depth);

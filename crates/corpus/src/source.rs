@@ -141,6 +141,8 @@ pub struct PageEntry {
     at: u64,
     /// The page's place in the navigation, set once every page is known.
     nav: NavPlace,
+    /// Its `<head>` asks search engines not to index it ([`Reader::mark_noindex`]).
+    noindex: bool,
 }
 
 impl Spooled {
@@ -947,8 +949,28 @@ impl<'a> Reader<'a> {
             })?;
             self.follow_redirects()?;
             self.attach_index_names(first)?;
+            self.mark_noindex(first)?;
         }
         self.mark_copies(first)?;
+        Ok(())
+    }
+
+    /// Pages (from entry `first` on) whose `<head>` asks search engines not
+    /// to index them (mdBook's `print.html`, the whole book again, and its
+    /// `toc.html`) rank as listings: readable, after the pages of content.
+    /// Where most pages ask it (a site keeping an old version out of web
+    /// search), it says nothing about one page, and none is marked.
+    fn mark_noindex(&mut self, first: usize) -> Result<(), SourceError> {
+        let marked: Vec<usize> = (first..self.entries.len()).filter(|&i| self.entries[i].noindex).collect();
+        if marked.is_empty() || marked.len() * 2 >= self.entries.len() - first {
+            return Ok(());
+        }
+        self.flush_spool()?;
+        for i in marked {
+            let mut page = self.read_spooled(self.entries[i].at)?;
+            page.listing = true;
+            self.entries[i].at = self.write_spooled(&page)?;
+        }
         Ok(())
     }
 
@@ -1249,13 +1271,20 @@ impl<'a> Reader<'a> {
             }
         };
         let converted = match format {
-            SourceFormat::Markdown => markdown::markdown_to_page(&bytes, rel, &self.options.prefix)
-                .map(|page| html::Converted { page, edges: Vec::new(), doc_title: None, redirect: None }),
+            SourceFormat::Markdown => {
+                markdown::markdown_to_page(&bytes, rel, &self.options.prefix).map(|page| html::Converted {
+                    page,
+                    edges: Vec::new(),
+                    doc_title: None,
+                    redirect: None,
+                    noindex: false,
+                })
+            }
             _ => {
                 html::convert(&bytes, rel, (&self.options.prefix, self.language.as_deref()), &HashSet::new())
             }
         };
-        let html::Converted { mut page, edges, doc_title, redirect } = match converted {
+        let html::Converted { mut page, edges, doc_title, redirect, noindex } = match converted {
             Ok(converted) => converted,
             Err(e) => {
                 let mut problem = e.to_problem();
@@ -1312,6 +1341,7 @@ impl<'a> Reader<'a> {
             sections,
             at,
             nav: NavPlace::default(),
+            noindex,
         });
         Ok(true)
     }

@@ -1465,3 +1465,52 @@ fn separators_a_stylesheet_writes_are_text_and_prev_next_links_go() {
     assert!(page.markdown.contains("**fillchar** : str, default ' '"), "{}", page.markdown);
     assert!(!page.text.contains("zfill") && !page.text.contains("previous"), "{}", page.text);
 }
+
+/// An mdBook chapter: a Rust example with hidden lines (`span.boring`) and
+/// a footnote whose definition is a list item with an id.
+const MDBOOK_CHAPTER: &str = r##"<!DOCTYPE html><html><head><title>Build Scripts - The Cargo Book</title><meta name="robots" content="index, follow"></head><body>
+<main><h1 id="build-scripts"><a class="header" href="#build-scripts">Build Scripts</a></h1>
+<p>A build script runs first<sup class="footnote-reference" id="fr-1-1"><a href="#footnote-1">1</a></sup>.</p>
+<pre class="playground"><code class="language-rust"><span class="boring">#![allow(unused)]
+</span><span class="boring">fn main() {
+</span>println!("cargo::rustc-cfg=foo");
+<span class="boring">}</span></code></pre>
+<hr><ol class="footnote-definition"><li id="footnote-1"><p>Before the package is built. <a href="#fr-1-1">↩</a></p></li></ol>
+</main></body></html>"##;
+
+#[test]
+fn mdbook_hidden_example_lines_go_and_a_footnote_keeps_its_id() {
+    let page = html_to_page(MDBOOK_CHAPTER.as_bytes(), "build-scripts.html", "/cargo").unwrap();
+    check_invariants(&page);
+    let md = &page.markdown;
+    assert!(!md.contains("allow(unused)") && !md.contains("fn main"), "{md}");
+    assert!(md.contains("println!(\"cargo::rustc-cfg=foo\");"), "{md}");
+    assert!(md.contains("<a id=\"footnote-1\"></a>Before the package is built."), "{md}");
+    assert!(!page.text.contains("allow(unused)"), "{}", page.text);
+}
+
+#[test]
+fn pages_asking_not_to_be_indexed_rank_as_listings_unless_most_do() {
+    let doc = |title: &str, robots: &str| {
+        format!(
+            "<html><head><title>{title}</title>{robots}</head><body><main><h1>{title}</h1><p>Text of {title} about crates.</p></main></body></html>"
+        )
+    };
+    let noindex = "<meta name=\"robots\" content=\"noindex\">";
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["guide", "reference", "commands"] {
+        std::fs::write(dir.path().join(format!("{name}.html")), doc(name, "")).unwrap();
+    }
+    std::fs::write(dir.path().join("print.html"), doc("print", noindex)).unwrap();
+    let ingested = crate::read(dir.path(), "/c");
+    let listing = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap().listing;
+    assert!(listing("/c/print"));
+    assert!(!listing("/c/guide") && !listing("/c/reference") && !listing("/c/commands"));
+    // A site asking it of most pages (an old version kept out of web search) marks none.
+    let old = tempfile::tempdir().unwrap();
+    for name in ["guide", "reference", "print"] {
+        std::fs::write(old.path().join(format!("{name}.html")), doc(name, noindex)).unwrap();
+    }
+    let ingested = crate::read(old.path(), "/c");
+    assert!(ingested.pages.iter().all(|p| !p.listing));
+}
