@@ -661,7 +661,7 @@ fn library() -> tempfile::TempDir {
     write(
         en.path(),
         "gizmostat.8.html",
-        "<html><head><title>GIZMOSTAT(8)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmostat - Print gizmo connections</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><section class=\"Ss\"><h2 class=\"Ss\">--route, -r</h2><p>Display the gizmo routing tables.</p></section><section class=\"Ss\"><h2 class=\"Ss\">-p, --program</h2><p>Show the PID and name of the program to which each gizmo belongs.</p></section></section></body></html>".to_owned(),
+        "<html><head><title>GIZMOSTAT(8)</title></head><body><section class=\"Sh\"><h1 class=\"Sh\" id=\"NAME\">NAME</h1><p>gizmostat - Print gizmo connections</p></section><section class=\"Sh\"><h1 class=\"Sh\" id=\"OPTIONS\">OPTIONS</h1><section class=\"Ss\"><h2 class=\"Ss\">--route, -r</h2><p>Display the gizmo routing tables.</p></section><section class=\"Ss\"><h2 class=\"Ss\">-p, --program</h2><p>Show the PID and name of the program to which each gizmo belongs.</p></section><section class=\"Ss\"><h2 class=\"Ss\" id=\"D\">-D</h2><p>Show the statistics of each device.</p></section></section></body></html>".to_owned(),
     );
     write(
         en.path(),
@@ -1495,6 +1495,12 @@ fn check(face: &mut dyn Face, name: &str) {
     }
     let r = face.search("gizmotop -p", "en");
     assert_eq!(first(&r), ("/m/gizmotop.1".to_owned(), "OPTIONS".to_owned()), "{name}: {r}");
+    // Another command's subsection titled with the option in the other
+    // case (gizmostat's `-D`) is not a better answer for being a heading.
+    let r = face.search("gizmotop -d", "en");
+    assert_eq!(first(&r), ("/m/gizmotop.1".to_owned(), "OPTIONS".to_owned()), "{name}: {r}");
+    assert_eq!(r["hits"][0]["entry"], "d", "{name}: {r}");
+    let r = face.search("gizmotop -p", "en");
     // Its snippet is that option's text, not another's that names it.
     assert_eq!(r["hits"][0]["entry"], "p", "{name}: {r}");
     let snippet = r["hits"][0]["snippet"].as_str().unwrap_or("");

@@ -96,6 +96,15 @@ fn print_report(r: &AddReport) -> Result<()> {
     if r.assets != Default::default() {
         outln!("  {}", r.assets.summary())?;
     }
+    if r.moved_total > 0 {
+        let shown: Vec<String> = r.moved.iter().map(|(from, to)| format!("{from} → {to}")).collect();
+        let more = if r.moved_total > shown.len() { ", …" } else { "" };
+        outln!(
+            "  {} other paths read as the page they lead to (old addresses, files' other names): {}{more}",
+            r.moved_total,
+            shown.join(", ")
+        )?;
+    }
     if let Some(locale) = &r.locale_guessed {
         outln!("  locale {locale}: neither --locale nor the source gave one (pass --locale to set it)")?;
     }

@@ -67,6 +67,8 @@ pub struct Ingested {
     /// Every file of the source (paths as pages' `source_file` are written),
     /// sorted: what links may point at besides pages.
     pub files: Vec<String>,
+    /// As [`Spooled::moved`].
+    pub moved: Vec<(String, String)>,
 }
 
 impl Ingested {
@@ -103,6 +105,8 @@ pub struct Spooled {
     /// The source, for messages.
     source: PathBuf,
     entries: Vec<PageEntry>,
+    /// Paths that lead to a page under another path, sorted (see [`Spooled::moved`]).
+    moved: Vec<(String, String)>,
     /// The site-name suffixes to strip from titles; None for Markdown, whose
     /// titles are the authors' own.
     suffixes: Option<HashMap<String, usize>>,
@@ -169,6 +173,14 @@ impl Spooled {
         &self.entries
     }
 
+    /// Paths that lead to a page under another path, sorted: a redirect
+    /// page's (`guide/build-cache.html`, which only sends the reader on),
+    /// a file's other name (`zcat.1.html`, a link to `gzip.1.html`); each
+    /// with the page's path and the fragment it lands on, if any.
+    pub fn moved(&self) -> &[(String, String)] {
+        &self.moved
+    }
+
     /// Keeps the pages `keep` accepts; returns the others.
     pub fn retain(&mut self, mut keep: impl FnMut(&PageEntry) -> bool) -> Vec<PageEntry> {
         let (kept, dropped) = std::mem::take(&mut self.entries).into_iter().partition(|e| keep(e));
@@ -232,8 +244,8 @@ impl Spooled {
     /// Every page in memory at once, as [`crate::read_source`] returns them.
     pub fn into_ingested(self) -> Result<Ingested, SourceError> {
         let pages = self.pages().collect::<Result<Vec<_>, _>>()?;
-        let Spooled { format, problems, docset, content_hash, files, .. } = self;
-        Ok(Ingested { format, pages, problems, docset, content_hash, files })
+        let Spooled { format, problems, docset, content_hash, files, moved, .. } = self;
+        Ok(Ingested { format, pages, problems, docset, content_hash, files, moved })
     }
 }
 
@@ -492,7 +504,9 @@ fn language_of_locale<'a>(files: &[&'a SourceFile], locale: &str) -> Option<&'a 
         .map(|(_, _, l)| l)
 }
 
-fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
+/// The files to read, one name of each file (a link or a hard link is
+/// another name), and each other name with the name read in its place.
+fn one_name_per_file(files: Vec<&SourceFile>) -> (Vec<&SourceFile>, Vec<(&SourceFile, &SourceFile)>) {
     // Lower is better: (an index page, reached through a link).
     let rank = |f: &SourceFile| {
         let stem = paths::file_stem(&f.rel);
@@ -511,10 +525,15 @@ fn one_name_per_file(files: Vec<&SourceFile>) -> Vec<&SourceFile> {
             })
             .or_insert(file);
     }
-    files
-        .into_iter()
-        .filter(|f| f.identity.is_none_or(|id| chosen.get(&id).is_some_and(|kept| std::ptr::eq(*kept, *f))))
-        .collect()
+    let mut others = Vec::new();
+    let mut kept = Vec::with_capacity(files.len());
+    for f in files {
+        match f.identity.and_then(|id| chosen.get(&id)) {
+            Some(read) if !std::ptr::eq(*read, f) => others.push((f, *read)),
+            _ => kept.push(f),
+        }
+    }
+    (kept, others)
 }
 
 /// What a folder source says about its navigation besides the pages:
@@ -636,6 +655,9 @@ struct Reader<'a> {
     /// Pages that only send the reader to another page of the tree (page
     /// path → target path and fragment): not pages once that page exists.
     redirects: HashMap<String, String>,
+    /// Paths that lead to a page under another path (a redirect's, a
+    /// file's other name), with the page's path and fragment.
+    moved: Vec<(String, String)>,
     /// The language part the tree's page names drop (`.ru` of
     /// `basic-defs.ru.html`, the page `basic-defs`), and so its links.
     language: Option<String>,
@@ -676,6 +698,7 @@ impl<'a> Reader<'a> {
             asset_refs: BTreeSet::new(),
             index_names: Vec::new(),
             redirects: HashMap::new(),
+            moved: Vec::new(),
             language: None,
             asset_limits: limits.assets,
             asset_spool,
@@ -700,6 +723,7 @@ impl<'a> Reader<'a> {
             hasher,
             mut spool,
             mut entries,
+            mut moved,
             asset_spool,
             assets,
             asset_summary,
@@ -732,6 +756,11 @@ impl<'a> Reader<'a> {
         }
         navigation.apply(&mut kept, suffixes.as_ref());
         problems.sort_by(|a, b| a.path.cmp(&b.path));
+        // Other paths of pages that are read, each once, none a page's own.
+        let is_page = |p: &str| kept.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
+        moved.retain(|(from, to)| !is_page(from) && is_page(to.split('#').next().unwrap_or_default()));
+        moved.sort();
+        moved.dedup_by(|a, b| a.0 == b.0);
         if kept.is_empty() {
             return Err(SourceError::Empty { path: source.to_path_buf(), problems, drafts: 0 });
         }
@@ -746,6 +775,7 @@ impl<'a> Reader<'a> {
             content_hash: hex::encode(hasher.finalize()),
             source: source.to_path_buf(),
             entries: kept,
+            moved,
             suffixes,
             spool,
             files,
@@ -911,7 +941,7 @@ impl<'a> Reader<'a> {
         format: SourceFormat,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(), SourceError> {
-        let mut wanted: Vec<&SourceFile> = one_name_per_file(
+        let (mut wanted, other_names) = one_name_per_file(
             files
                 .iter()
                 .filter(|f| match format {
@@ -937,6 +967,12 @@ impl<'a> Reader<'a> {
             Some(l) => paths::without_language(&f.rel, l),
             None => f.rel.clone(),
         };
+        // A page's other name (`zcat.1.html`, a link to `gzip.1.html`) is
+        // where the page also is.
+        let page_of = |f: &SourceFile| paths::page_path(&self.options.prefix, &rel_of(f));
+        let also: Vec<(String, String)> =
+            other_names.iter().map(|(o, read)| (page_of(o), page_of(read))).collect();
+        self.moved.extend(also);
         for (i, file) in wanted.iter().enumerate() {
             self.check_deadline(i, total)?;
             self.page_from(file, &rel_of(file), format)?;
@@ -1090,6 +1126,7 @@ impl<'a> Reader<'a> {
         if map.is_empty() {
             return Ok(());
         }
+        self.moved.extend(map.iter().map(|(from, to)| (from.clone(), to.clone())));
         self.flush_spool()?;
         self.entries.retain(|e| !map.contains_key(&e.path));
         let prefix = self.options.prefix.clone();

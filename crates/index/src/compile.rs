@@ -795,19 +795,26 @@ fn tier1(
             named.push((key, as_typed));
         }
     }
-    let mut alternatives: Vec<(Occur, Box<dyn Query>)> = named
-        .iter()
-        .map(|(k, as_typed)| (Occur::Should, symbol_query(f, (k, *as_typed), NAMED_SYMBOL_SCORE)))
-        .collect();
     // An option named among other words may be defined under a heading
     // of its own, with its dashes or without (npm's `#### all` for `--all`):
-    // the page the other words name picks among those headings.
-    for (_, as_typed) in &named {
-        let option = as_typed.filter(|n| n.starts_with('-')).map(|n| title_key_of_folded(&fold(n)));
-        if let Some(option) = option.filter(|t| !t.is_empty() && *t != titled) {
-            alternatives.push((Occur::Should, const_term(f.symbol, &option, NAMED_SYMBOL_SCORE)));
-        }
-    }
+    // the page the other words name picks among those headings. A heading
+    // that both declares and titles it counts once (netstat's `-F` is no
+    // better an answer to `tail -f` than tail's own `-f`).
+    let mut alternatives: Vec<(Occur, Box<dyn Query>)> = named
+        .iter()
+        .map(|(k, as_typed)| {
+            let declared = symbol_query(f, (k, *as_typed), NAMED_SYMBOL_SCORE);
+            let option = as_typed.filter(|n| n.starts_with('-')).map(|n| title_key_of_folded(&fold(n)));
+            let query: Box<dyn Query> = match option.filter(|t| !t.is_empty() && *t != titled) {
+                Some(option) => Box::new(DisjunctionMaxQuery::new(vec![
+                    declared,
+                    const_term(f.symbol, &option, NAMED_SYMBOL_SCORE),
+                ])),
+                None => declared,
+            };
+            (Occur::Should, query)
+        })
+        .collect();
     alternatives.extend(symbol.map(|s| (Occur::Should, s)));
     alternatives.extend(member.map(|m| (Occur::Should, m)));
     match (all_words.is_empty(), alternatives.is_empty()) {

@@ -11,7 +11,7 @@ use tantivy::{DocAddress, Term};
 
 use crate::index::{Snapshot, SnapshotInner};
 use crate::keys::section_key;
-use crate::schema::{Fields, KIND_ASSET, KIND_PAGE, KIND_SECTION};
+use crate::schema::{Fields, KIND_ASSET, KIND_MOVED, KIND_PAGE, KIND_SECTION};
 
 /// A section as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -461,6 +461,18 @@ impl Snapshot {
             .map(|d| self.asset_record(&d))
             .collect();
         editions.iter().find_map(|e| found.iter().find(|a| a.edition == *e).cloned())
+    }
+
+    /// Where a path of an edition that is no page leads: the path (and
+    /// fragment) of the page it is another path of, if it is one.
+    pub fn moved(&self, edition: &str, path: &str) -> Option<String> {
+        let f = &self.inner.fields;
+        let query = BooleanQuery::intersection(vec![
+            term_query(f.kind, KIND_MOVED),
+            term_query(f.edition, edition),
+            term_query(f.path, path),
+        ]);
+        self.docs(&query).into_iter().find_map(|a| first_str(&self.load(a)?, f.source_file))
     }
 
     /// Every asset of an edition, sorted by path.

@@ -22,6 +22,9 @@ pub const FORMAT_FILE: &str = "lectern-index.json";
 pub const KIND_SECTION: &str = "section";
 pub const KIND_PAGE: &str = "page";
 pub const KIND_ASSET: &str = "asset";
+/// A path that leads to a page under another path (a redirect's, a file's
+/// other name): `path` is it, `source_file` the page's path and fragment.
+pub const KIND_MOVED: &str = "moved";
 
 /// Every field, resolved once.
 #[derive(Debug, Clone)]
@@ -61,6 +64,7 @@ pub struct Fields {
     /// body; see `writer::section_symbols`).
     pub entries: Field,
     /// Page docs: the file inside the source (resolves relative links).
+    /// Moved docs: the path (and fragment) of the page they lead to.
     pub source_file: Field,
     /// Page docs: each section's anchor in order ("" for none).
     pub anchors: Field,

@@ -368,19 +368,23 @@ fn render(
     end: usize,
 ) -> (String, Vec<[usize; 2]>) {
     // `map[k]` is the output scalar offset of window char k.
-    let mut out = String::new();
+    let mut out = String::with_capacity(4 * (end - start));
     let mut out_len = 0usize;
     let mut map = Vec::with_capacity(end - start + 1);
+    // (No space first, nor two in a row.)
+    let mut after_space = true;
     for c in window {
         map.push(out_len);
         if c.is_whitespace() {
-            if out_len > 0 && !out.ends_with(' ') {
+            if !after_space {
                 out.push(' ');
                 out_len += 1;
+                after_space = true;
             }
         } else {
             out.push(c);
             out_len += 1;
+            after_space = false;
         }
     }
     map.push(out_len);

@@ -19,7 +19,7 @@ use crate::keys::{
     cased_key, defined_key, is_defined_key, is_identifier, partial_keys, section_key, section_key_num,
     symbol_key, title_key, unqualified_key,
 };
-use crate::schema::{Fields, KIND_ASSET, KIND_PAGE, KIND_SECTION};
+use crate::schema::{Fields, KIND_ASSET, KIND_MOVED, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
 
 /// Writer memory budget, shared by its threads: small enough that an ingest
@@ -575,6 +575,20 @@ impl Writer {
         doc.add_text(f.asset_hash, hash);
         doc.add_text(f.asset_type, content_type);
         doc.add_u64(f.asset_size, size);
+        dense_columns(f, &mut doc);
+        self.writer.add_document(self.waiting.admit(doc))?;
+        Ok(())
+    }
+
+    /// Adds a path of an edition that leads to one of its pages under
+    /// another path (`to`, with the fragment it lands on, if any).
+    pub fn add_moved(&mut self, edition: &str, from: &str, to: &str) -> Result<(), IndexError> {
+        let f = &self.shared.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.kind, KIND_MOVED);
+        doc.add_text(f.edition, edition);
+        doc.add_text(f.path, from);
+        doc.add_text(f.source_file, to);
         dense_columns(f, &mut doc);
         self.writer.add_document(self.waiting.admit(doc))?;
         Ok(())

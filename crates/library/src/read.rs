@@ -252,9 +252,10 @@ impl Library {
         go_on(cancel)?;
         let view = self.view()?;
         view.check_generation(request.generation.as_deref())?;
-        let (edition, path) = locate_page(&view, request.edition.as_deref(), &request.path)?;
+        let (edition, path, landing) = locate_page(&view, request.edition.as_deref(), &request.path)?;
         let page =
             view.snapshot.page(&edition.id, path.as_str()).ok_or_else(|| missing_page(&view, &path))?;
+        let anchor = fragment(&request.path).or(landing.as_deref().and_then(fragment));
         let format = request.format.unwrap_or(ReadFormat::Markdown);
         let text = match format {
             ReadFormat::Text => &page.text,
@@ -264,7 +265,7 @@ impl Library {
         // A path's `#anchor` starts the window at the part it names, unless
         // an offset says where; a section's window ends with it (and its
         // subsections), unless a limit says how long.
-        let (offset, limit) = match (request.offset, fragment(&request.path)) {
+        let (offset, limit) = match (request.offset, anchor) {
             (None, Some(anchor)) => {
                 let (at, end) = anchor_offset(&view, &page, text, format, anchor)?;
                 let span = end.map(|end| end.saturating_sub(at).clamp(1, DEFAULT_READ_LIMIT) as i64);
@@ -417,8 +418,27 @@ fn inner_in_text(view: &View, page: &PageRecord, text: &str, anchor: &str) -> Op
 
 /// Finds the enabled edition holding `path` (longest prefix first, so
 /// `/postgresql/13/x` goes to the 13 edition, not the current one); with an
-/// edition given, `path` is relative to its prefix.
+/// edition given, `path` is relative to its prefix. A path that is another
+/// path of a page (an old address, a file's other name) finds that page,
+/// with the path and fragment it leads to (the third part).
 fn locate_page<'v>(
+    view: &'v View,
+    edition: Option<&str>,
+    path: &str,
+) -> Result<(&'v EditionRecord, SitePath, Option<String>), LibraryError> {
+    let (edition, path) = locate_path(view, edition, path)?;
+    if view.table(edition).find(path.as_str()).is_some() {
+        return Ok((edition, path, None));
+    }
+    match view.snapshot.moved(&edition.id, path.as_str()) {
+        Some(to) => Ok((edition, SitePath::parse(&to).map_err(not_a_site_path)?, Some(to))),
+        None => Ok((edition, path, None)),
+    }
+}
+
+/// The edition and full path of [`locate_page`], before another path of a
+/// page is followed.
+fn locate_path<'v>(
     view: &'v View,
     edition: Option<&str>,
     path: &str,
@@ -446,7 +466,10 @@ fn locate_page<'v>(
     let path = SitePath::parse(path).map_err(not_a_site_path)?;
     match view.resolve(&path, Translations::Own) {
         Some(found) => Ok((found.owner, path)),
-        None => Err(missing_page(view, &path)),
+        None => match view.moved_to(&path) {
+            Some((owner, _)) => Ok((owner, path)),
+            None => Err(missing_page(view, &path)),
+        },
     }
 }
 

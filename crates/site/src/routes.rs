@@ -191,9 +191,27 @@ async fn page(
     if let Some(page_path) = path.strip_suffix(".md") {
         let page_path = if page_path.is_empty() { "/".to_owned() } else { page_path.to_owned() };
         let markdown = state
-            .blocking(move |s| Ok(s.library().site_page_unless(&page_path, Some(&cancel))?.markdown))
+            .blocking(move |s| match s.library().site_page_unless(&page_path, Some(&cancel)) {
+                Ok(page) => Ok(Ok(page.markdown)),
+                // Another path of a page (an old address): that page's Markdown.
+                Err(missing @ lectern_library::LibraryError::NotFound(_)) => {
+                    match s.library().view()?.moved_page(&page_path) {
+                        Some(to) => Ok(Err(to)),
+                        None => Err(missing.into()),
+                    }
+                }
+                Err(e) => Err(e.into()),
+            })
             .await?;
-        return Ok(([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], markdown).into_response());
+        return Ok(match markdown {
+            Ok(markdown) => {
+                ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], markdown).into_response()
+            }
+            Err(to) => {
+                let to = to.split('#').next().unwrap_or_default();
+                Redirect::temporary(&format!("{to}.md")).into_response()
+            }
+        });
     }
     let answer = state
         .blocking(move |s| {

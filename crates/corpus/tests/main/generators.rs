@@ -129,6 +129,29 @@ fn a_file_linked_under_two_names_is_one_page_at_its_own_name() {
     let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
     assert_eq!(paths, ["/git/git", "/git/git-add"]);
     assert!(ingested.problems.is_empty(), "{:?}", ingested.problems);
+    // The other name leads to the page: `index` (the folder) is `git`.
+    assert_eq!(ingested.moved, [("/git".to_owned(), "/git/git".to_owned())]);
+}
+
+#[test]
+fn a_redirect_page_and_a_files_other_name_lead_to_their_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gzip.1.html"),
+        "<html><body><h1>GZIP(1)</h1><p>gzip, gunzip, zcat - compress or expand files</p></body></html>",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("gzip.1.html", dir.path().join("zcat.1.html")).unwrap();
+    std::fs::write(
+        dir.path().join("build-cache.html"),
+        "<html><head><meta http-equiv=\"refresh\" content=\"0; URL=gzip.1.html#options\"></head><body>Redirecting</body></html>",
+    )
+    .unwrap();
+    let ingested = crate::read(dir.path(), "/man");
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/man/gzip.1"]);
+    let moved: Vec<(&str, &str)> = ingested.moved.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(moved, [("/man/build-cache", "/man/gzip.1#options"), ("/man/zcat.1", "/man/gzip.1")]);
 }
 
 #[test]

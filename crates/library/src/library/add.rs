@@ -53,7 +53,15 @@ pub struct AddReport {
     pub locale_guessed: Option<String>,
     /// The images and files the pages reference: kept, missing, skipped.
     pub assets: lectern_corpus::assets::AssetSummary,
+    /// Paths that lead to a page under another path (a redirect page's old
+    /// address, a file's other name): the first few, each with where it
+    /// leads, and how many in all.
+    pub moved: Vec<(String, String)>,
+    pub moved_total: usize,
 }
+
+/// Paths leading to pages under other paths that a report names.
+const MOVED_SHOWN: usize = 3;
 
 /// Who an edition is and where it is served, decided before its pages are
 /// read with that prefix.
@@ -280,6 +288,13 @@ impl Library {
                 progress(Progress::Indexing { done: done + 1, total });
             }
         }
+        // The paths that lead to a page under another path (an old
+        // address, a file's other name) are read as that page.
+        for (from, to) in spooled.moved() {
+            if SitePath::parse(from).is_ok() {
+                writer.add_moved(&record.id, from, to)?;
+            }
+        }
         // Asset bytes are in place before the commit that names them; one
         // asset is in memory at a time.
         let mut stored = std::collections::HashSet::new();
@@ -311,6 +326,8 @@ impl Library {
         started: Instant,
     ) -> Result<AddReport, LibraryError> {
         let drafts_skipped = spooled.entries().iter().filter(|e| e.draft).count();
+        let (moved, moved_total) =
+            (spooled.moved().iter().take(MOVED_SHOWN).cloned().collect(), spooled.moved().len());
         Ok(AddReport {
             outcome,
             edition,
@@ -320,6 +337,8 @@ impl Library {
             elapsed_ms: started.elapsed().as_millis() as u64,
             links: Default::default(),
             locale_guessed: None,
+            moved,
+            moved_total,
             assets: spooled.asset_summary,
         })
     }

@@ -121,6 +121,23 @@ impl View {
         }
     }
 
+    /// Where `path` leads when it is no page but another path of one (an
+    /// old address a redirect page held, a file's other name): the enabled
+    /// edition holding it (longest prefix first) and the page's path, with
+    /// the fragment it lands on, if any.
+    pub(crate) fn moved_to(&self, path: &SitePath) -> Option<(&EditionRecord, String)> {
+        let mut owners: Vec<&EditionRecord> =
+            self.manifest.enabled().filter(|e| path.is_in(&e.prefix)).collect();
+        owners.sort_by_key(|e| Reverse(e.prefix.len()));
+        owners.into_iter().find_map(|owner| Some((owner, self.snapshot.moved(&owner.id, path.as_str())?)))
+    }
+
+    /// [`View::moved_to`] for a path as written: the page's path and
+    /// fragment, if `path` is another path of a page.
+    pub fn moved_page(&self, path: &str) -> Option<String> {
+        self.moved_to(&SitePath::parse(path).ok()?).map(|(_, to)| to)
+    }
+
     /// The page at `path`, if an enabled edition publishes it.
     pub(crate) fn resolve(&self, path: &SitePath, translations: Translations) -> Option<Resolved<'_>> {
         let default_locale = match translations {

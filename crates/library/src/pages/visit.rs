@@ -93,7 +93,8 @@ pub struct Missing {
 #[derive(Debug, Clone)]
 pub enum Visit {
     Page(Box<PageNav>),
-    /// The site root holds no page: go to the default edition's home.
+    /// The site root holds no page: go to the default edition's home; or
+    /// the path is another path of a page (an old address): go to the page.
     Redirect(String),
     /// No page at the path.
     Missing(Box<Missing>),
@@ -180,6 +181,10 @@ impl View {
             && let Some(e) = self.default_edition()
         {
             return Visit::Redirect(e.prefix.clone());
+        }
+        // An old address (a redirect page's) or a file's other name: the page.
+        if let Some((_, to)) = SitePath::parse(path).ok().and_then(|p| self.moved_to(&p)) {
+            return Visit::Redirect(to);
         }
         let under = SitePath::parse(path).ok().and_then(|p| {
             self.manifest.enabled().filter(|e| p.is_in(&e.prefix)).max_by_key(|e| e.prefix.len())
