@@ -91,6 +91,18 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
             symbols.push(Symbol { name, kind: kind.to_owned(), anchor: section.anchor.clone(), entry: None });
         }
     }
+    // A list item that starts with a name in code and a dash or a colon
+    // (`- \`CARGO_TARGET_DIR\` — Location of…`, `* \`--save-dev\`: …`) defines it.
+    for section in &sections {
+        for name in list_item_names(&section.markdown) {
+            symbols.push(Symbol {
+                name,
+                kind: "Name".to_owned(),
+                anchor: section.anchor.clone(),
+                entry: None,
+            });
+        }
+    }
     let text = join_texts(sections.iter().map(|s| s.text.as_str()));
     Ok(Page {
         path: paths::page_path(prefix, rel_file),
@@ -107,6 +119,52 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         listing: false,
         nav: Default::default(),
     })
+}
+
+/// Longest name a list item defines.
+const MAX_ITEM_NAME_BYTES: usize = 100;
+
+/// The names the list items of `markdown` define by starting with them in
+/// code and a dash or a colon before what they are (`- \`name\` — what`,
+/// `1. \`--flag\`: what`): one token each that looks like code
+/// ([`crate::varlist::is_identifier_like`]); fenced code skipped.
+fn list_item_names(markdown: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut fence: Option<&str> = None;
+    for line in markdown.lines() {
+        let trimmed = line.trim_start();
+        if let Some(open) = fence {
+            if trimmed.starts_with(open) {
+                fence = None;
+            }
+            continue;
+        }
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = Some(&trimmed[..3]);
+            continue;
+        }
+        let digits = trimmed.len() - trimmed.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let item = match trimmed.strip_prefix(['-', '*', '+']) {
+            Some(rest) => rest,
+            None if digits > 0 => trimmed[digits..].strip_prefix(['.', ')']).unwrap_or(""),
+            None => "",
+        };
+        let Some(code) = item.strip_prefix(' ').map(str::trim_start).and_then(|i| i.strip_prefix('`')) else {
+            continue;
+        };
+        let Some((name, rest)) = code.split_once('`') else { continue };
+        let rest = rest.trim_start();
+        let defines = rest.starts_with(['—', '–', ':']) || rest.starts_with("- ");
+        let name = name.trim();
+        if defines
+            && name.len() <= MAX_ITEM_NAME_BYTES
+            && name.chars().any(char::is_alphanumeric)
+            && crate::varlist::is_identifier_like(name)
+        {
+            names.push(name.to_owned());
+        }
+    }
+    names
 }
 
 /// The file stem, or the folder name for an `index`/`README` file, made
@@ -808,6 +866,23 @@ Turn it.
         assert!(p.text.contains("a | b\n1 | 2"), "{}", p.text);
         let inline = page("Run <b>this</b> <script>steal()</script><style>p{}</style>now.\n");
         assert_eq!(inline.text, "Run this now.");
+    }
+
+    #[test]
+    fn a_list_item_starting_with_a_name_and_a_dash_defines_it() {
+        let p = page(
+            "# Env\n\n## Cargo reads {#reads}\n\n- `CARGO_TARGET_DIR` — Where artifacts go.\n* `--save-dev`: Saved as a dev dependency.\n1. `RUSTFLAGS` - Flags.\n- `cargo build` — two words.\n- `table`: tables, a kind of object.\n- `x` and more words, in passing.\n\n```md\n- `IN_CODE` — not a definition\n```\n",
+        );
+        let names: Vec<(&str, Option<&str>)> =
+            p.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+        assert_eq!(
+            names,
+            [
+                ("CARGO_TARGET_DIR", Some("reads")),
+                ("--save-dev", Some("reads")),
+                ("RUSTFLAGS", Some("reads"))
+            ]
+        );
     }
 
     #[test]

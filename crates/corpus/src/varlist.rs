@@ -323,6 +323,9 @@ fn row_names(row: NodeRef<'_, Node>) -> Option<Vec<(String, &'static str)>> {
     }
     let code = *leading.first().filter(|c| is_element(**c, "code", None))?;
     let el = code.value().as_element()?;
+    if item && let Some(name) = item_name(&leading) {
+        return Some(vec![(nfc(&name), "Name")]);
+    }
     let (class, kind, alone) = CELL_CLASSES.iter().find(|(class, _, _)| el.classes().any(|k| k == *class))?;
     if item && *class != "envar" {
         return None;
@@ -346,6 +349,30 @@ fn row_names(row: NodeRef<'_, Node>) -> Option<Vec<(String, &'static str)>> {
         return None;
     }
     useful(name).then(|| vec![(nfc(name), *kind)])
+}
+
+/// The name a list item defines by starting with it in code and a dash or
+/// a colon before what it is (`<li><code>CARGO_TARGET_DIR</code> —
+/// Location of…`, `<li><code>--locked</code>: Asserts…`): one token that
+/// looks like code ([`is_identifier_like`]). `leading` is the item's
+/// meaningful children.
+fn item_name(leading: &[NodeRef<'_, Node>]) -> Option<String> {
+    let name = text_of(*leading.first()?);
+    let name = name.trim();
+    let after = leading.get(1)?.value().as_text()?.trim_start();
+    let defines = after.starts_with(['—', '–', ':']) || after.starts_with("- ");
+    (defines && useful(name) && is_identifier_like(name)).then(|| name.to_owned())
+}
+
+/// A name no plain word is: one token with a mark of code in it (`_`, `-`,
+/// `.`, `:`, `/`, `$`, `@`, a digit, or a capital past its first letter:
+/// `CARGO_TARGET_DIR`, `--locked`, `build.rs`, `RUSTFLAGS`, `maxAge`), not
+/// a word a list of kinds names in code (pg_dump's filter's `schema`).
+pub(crate) fn is_identifier_like(name: &str) -> bool {
+    !name.contains(char::is_whitespace)
+        && (name.contains(['_', '-', '.', ':', '/', '$', '@'])
+            || name.chars().any(|c| c.is_ascii_digit())
+            || name.chars().skip(1).any(char::is_uppercase))
 }
 
 /// The meaningful children of a cell, past a wrapping paragraph.
@@ -857,7 +884,12 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
 <div class="sect2" id="FUNCS-FORMAT"><h3 class="title">9.4.1. <code class="function">format(text)</code></h3><p>Formats arguments.</p></div>
 <div class="sect2" id="MIXED"><h3 class="title">9.4.2. Using <code class="function">format</code></h3><p>Not a name alone.</p></div>
 <ul><li><p><code class="envar">PGHOST</code> behaves the same as the host connection parameter.</p></li>
-<li><p><code class="varname">work_mem</code> is mentioned here, not defined.</p></li></ul>
+<li><p><code class="varname">work_mem</code> is mentioned here, not defined.</p></li>
+<li><code>CARGO_TARGET_DIR</code> — Location of where to place all generated artifacts.</li>
+<li><code>--locked</code>: Asserts that the exact same dependencies are used.</li>
+<li><code>cargo build</code> — two words, no one name.</li>
+<li><code>shared_buffers</code> and more, mentioned in passing.</li>
+<li><p><code>schema</code>: schemas, a kind of object the filter names.</p></li></ul>
 <pre class="synopsis">
 <code class="type">boolean</code> <code class="literal">OR</code> <code class="type">boolean</code> → <code class="returnvalue">boolean</code>
 <code class="literal">NOT</code> <code class="type">boolean</code> → <code class="returnvalue">boolean</code>
@@ -882,6 +914,8 @@ NULL</code> → <code class="returnvalue">boolean</code></p><p>Test whether valu
                 ("tsquery", "Type", Some("DATATYPE-TSQUERY")),
                 ("format", "Function", Some("FUNCS-FORMAT")),
                 ("PGHOST", "Environment", Some("MIXED")),
+                ("CARGO_TARGET_DIR", "Name", Some("MIXED")),
+                ("--locked", "Name", Some("MIXED")),
                 ("OR", "Operator", Some("MIXED")),
                 ("NOT", "Operator", Some("MIXED")),
                 ("lag", "Function", Some("MIXED")),
