@@ -196,10 +196,16 @@ fn sentence_edges(
     if start == 0 || starts_sentence(text, from) {
         return (start, end, from);
     }
+    // (Only after a space or a Chinese stop can a sentence start: the rest
+    // is not looked at.)
+    let may_start = |at: usize| {
+        at > 0
+            && (matches!(text.as_bytes()[at - 1], b' ' | b'\n' | b'\t' | b'\r')
+                || text[..at].ends_with(['。', '！', '？']))
+            && starts_sentence(text, at)
+    };
     let ahead = text[from..].char_indices().take(first.0 - start + 1).enumerate().skip(1);
-    if let Some((k, b)) =
-        ahead.filter(|&(_, (b, _))| starts_sentence(text, from + b)).map(|(k, (b, _))| (k, b)).last()
-    {
+    if let Some((k, b)) = ahead.filter(|&(_, (b, _))| may_start(from + b)).map(|(k, (b, _))| (k, b)).last() {
         let start = start + k;
         return (start, (start + window).min(total), from + b);
     }
@@ -213,7 +219,10 @@ fn sentence_edges(
     }
     let reach = (start + window).saturating_sub(shown).min(SENTENCE_BACK).min(start);
     let back = text[..from].char_indices().rev().take(reach).enumerate();
-    match back.map(|(d, (b, _))| (d + 1, b)).find(|&(_, b)| starts_sentence(text, b)) {
+    match back
+        .map(|(d, (b, _))| (d + 1, b))
+        .find(|&(_, b)| (b == 0 && starts_sentence(text, 0)) || may_start(b))
+    {
         Some((d, b)) => (start - d, (start - d + window).min(total), b),
         None => (start, end, from),
     }
