@@ -998,11 +998,20 @@ impl<'a> Reader<'a> {
     /// search), it says nothing about one page, and none is marked.
     fn mark_noindex(&mut self, first: usize) -> Result<(), SourceError> {
         let marked: Vec<usize> = (first..self.entries.len()).filter(|&i| self.entries[i].noindex).collect();
-        if marked.is_empty() || marked.len() * 2 >= self.entries.len() - first {
+        if marked.len() * 2 >= self.entries.len() - first {
+            return Ok(());
+        }
+        self.mark_listings(marked)
+    }
+
+    /// Makes the pages of these entries listings (ranked after the pages of
+    /// content).
+    fn mark_listings(&mut self, entries: Vec<usize>) -> Result<(), SourceError> {
+        if entries.is_empty() {
             return Ok(());
         }
         self.flush_spool()?;
-        for i in marked {
+        for i in entries {
             let mut page = self.read_spooled(self.entries[i].at)?;
             page.listing = true;
             self.entries[i].at = self.write_spooled(&page)?;
@@ -1067,16 +1076,7 @@ impl<'a> Reader<'a> {
         for entry in &mut self.entries[first..] {
             entry.sections = Vec::new();
         }
-        if copies.is_empty() {
-            return Ok(());
-        }
-        self.flush_spool()?;
-        for i in copies {
-            let mut page = self.read_spooled(self.entries[i].at)?;
-            page.listing = true;
-            self.entries[i].at = self.write_spooled(&page)?;
-        }
-        Ok(())
+        self.mark_listings(copies)
     }
 
     /// `files` without the translations of the files named for `suffix`

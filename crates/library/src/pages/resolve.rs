@@ -132,8 +132,9 @@ impl View {
         owners.into_iter().find_map(|owner| Some((owner, self.snapshot.moved(&owner.id, path.as_str())?)))
     }
 
-    /// [`View::moved_to`] for a path as written: the page's path and
-    /// fragment, if `path` is another path of a page.
+    /// Where a path as written leads when it is no page but another path
+    /// of one (an old address, a file's other name): the page's path and
+    /// fragment.
     pub fn moved_page(&self, path: &str) -> Option<String> {
         self.moved_to(&SitePath::parse(path).ok()?).map(|(_, to)| to)
     }
