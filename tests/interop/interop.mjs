@@ -177,10 +177,21 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Keeps the last few KiB a server writes on stderr, for the failure message. */
+function keepStderr(proc) {
+  proc.stderrTail = "";
+  proc.stderr.on("data", (chunk) => {
+    proc.stderrTail = (proc.stderrTail + chunk.toString()).slice(-4096);
+  });
+  return proc;
+}
+
 async function waitFor(what, proc, ready, seconds) {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`${what} exited with ${proc.exitCode}`);
+    if (proc.exitCode !== null) {
+      throw new Error(`${what} exited with ${proc.exitCode}; its stderr ended:\n${proc.stderrTail ?? ""}`);
+    }
     if (await ready()) return;
     await sleep(100);
   }
@@ -200,12 +211,15 @@ export async function startServers() {
   const add = spawnSync(bin, ["--user-data", library, "add", "--site", siteConfig], { encoding: "utf8" });
   if (add.status !== 0) throw new Error(`lectern add --site failed: ${add.stderr}`);
   const procs = [];
-  const local = spawn(bin, ["--user-data", library, "serve"], { stdio: "ignore" });
-  procs.push(local);
+  // (The site takes its free port first: the local API binds any port, and
+  // could take the one just found free.)
   const port = await freePort();
   const site = spawn(bin, ["--user-data", join(work, "site"), "serve", "--site", siteConfig, "--listen", `127.0.0.1:${port}`],
-    { stdio: "ignore" });
+    { stdio: ["ignore", "ignore", "pipe"] });
+  keepStderr(site);
   procs.push(site);
+  const local = keepStderr(spawn(bin, ["--user-data", library, "serve"], { stdio: ["ignore", "ignore", "pipe"] }));
+  procs.push(local);
   // Waits for the servers to exit before removing their folder, so none
   // outlives the test or writes into a removed folder.
   const stop = async () => {

@@ -972,6 +972,11 @@ impl<'a> Reader<'a> {
         let page_of = |f: &SourceFile| paths::page_path(&self.options.prefix, &rel_of(f));
         let also: Vec<(String, String)> =
             other_names.iter().map(|(o, read)| (page_of(o), page_of(read))).collect();
+        // (A name added or removed changes what the edition serves: its hash.)
+        for (from, to) in &also {
+            self.hasher.update(frame(from.as_bytes()));
+            self.hasher.update(frame(to.as_bytes()));
+        }
         self.moved.extend(also);
         for (i, file) in wanted.iter().enumerate() {
             self.check_deadline(i, total)?;

@@ -152,6 +152,11 @@ fn a_redirect_page_and_a_files_other_name_lead_to_their_pages() {
     assert_eq!(paths, ["/man/gzip.1"]);
     let moved: Vec<(&str, &str)> = ingested.moved.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     assert_eq!(moved, [("/man/build-cache", "/man/gzip.1#options"), ("/man/zcat.1", "/man/gzip.1")]);
+    // A name added changes the edition's hash: adding the tree again updates it.
+    std::os::unix::fs::symlink("gzip.1.html", dir.path().join("gunzip.1.html")).unwrap();
+    let again = crate::read(dir.path(), "/man");
+    assert_ne!(again.content_hash, ingested.content_hash);
+    assert_eq!(again.moved.len(), 3);
 }
 
 #[test]
