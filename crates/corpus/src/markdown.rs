@@ -121,13 +121,10 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     })
 }
 
-/// Longest name a list item defines.
-const MAX_ITEM_NAME_BYTES: usize = 100;
-
 /// The names the list items of `markdown` define by starting with them in
 /// code and a dash or a colon before what they are (`- \`name\` — what`,
-/// `1. \`--flag\`: what`): one token each that looks like code
-/// ([`crate::varlist::is_identifier_like`]); fenced code skipped.
+/// `1. \`--flag\`: what`), by the rule of HTML's items
+/// ([`crate::varlist::item_defines`]); fenced code skipped.
 fn list_item_names(markdown: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut fence: Option<&str> = None;
@@ -153,14 +150,8 @@ fn list_item_names(markdown: &str) -> Vec<String> {
             continue;
         };
         let Some((name, rest)) = code.split_once('`') else { continue };
-        let rest = rest.trim_start();
-        let defines = rest.starts_with(['—', '–', ':']) || rest.starts_with("- ");
         let name = name.trim();
-        if defines
-            && name.len() <= MAX_ITEM_NAME_BYTES
-            && name.chars().any(char::is_alphanumeric)
-            && crate::varlist::is_identifier_like(name)
-        {
+        if crate::varlist::item_defines(name, rest) {
             names.push(name.to_owned());
         }
     }

@@ -359,9 +359,18 @@ fn row_names(row: NodeRef<'_, Node>) -> Option<Vec<(String, &'static str)>> {
 fn item_name(leading: &[NodeRef<'_, Node>]) -> Option<String> {
     let name = text_of(*leading.first()?);
     let name = name.trim();
-    let after = leading.get(1)?.value().as_text()?.trim_start();
+    let after = leading.get(1)?.value().as_text()?;
+    item_defines(name, after).then(|| name.to_owned())
+}
+
+/// Whether a list item that starts with `name` in code, `after` following
+/// it, defines the name: a dash or a colon comes before what it is, and
+/// the name looks like code ([`is_identifier_like`]). The rule of HTML's
+/// items and of Markdown's.
+pub(crate) fn item_defines(name: &str, after: &str) -> bool {
+    let after = after.trim_start();
     let defines = after.starts_with(['—', '–', ':']) || after.starts_with("- ");
-    (defines && useful(name) && is_identifier_like(name)).then(|| name.to_owned())
+    defines && useful(name) && is_identifier_like(name)
 }
 
 /// A name no plain word is: one token with a mark of code in it (`_`, `-`,

@@ -426,23 +426,8 @@ fn locate_page<'v>(
     edition: Option<&str>,
     path: &str,
 ) -> Result<(&'v EditionRecord, SitePath, Option<String>), LibraryError> {
-    let (edition, path) = locate_path(view, edition, path)?;
-    if view.table(edition).find(path.as_str()).is_some() {
-        return Ok((edition, path, None));
-    }
-    match view.snapshot.moved(&edition.id, path.as_str()) {
-        Some(to) => Ok((edition, SitePath::parse(&to).map_err(not_a_site_path)?, Some(to))),
-        None => Ok((edition, path, None)),
-    }
-}
-
-/// The edition and full path of [`locate_page`], before another path of a
-/// page is followed.
-fn locate_path<'v>(
-    view: &'v View,
-    edition: Option<&str>,
-    path: &str,
-) -> Result<(&'v EditionRecord, SitePath), LibraryError> {
+    let moved =
+        |e: &'v EditionRecord, to: String| Ok((e, SitePath::parse(&to).map_err(not_a_site_path)?, Some(to)));
     if let Some(id) = edition {
         let e = view.edition(id)?;
         if !e.enabled {
@@ -461,13 +446,18 @@ fn locate_path<'v>(
             (p, r) => format!("{p}/{r}"),
         };
         let full = SitePath::parse(&full).map_err(not_a_site_path)?;
-        return Ok((e, full));
+        if view.table(e).find(full.as_str()).is_none()
+            && let Some(to) = view.snapshot.moved(&e.id, full.as_str())
+        {
+            return moved(e, to);
+        }
+        return Ok((e, full, None));
     }
     let path = SitePath::parse(path).map_err(not_a_site_path)?;
     match view.resolve(&path, Translations::Own) {
-        Some(found) => Ok((found.owner, path)),
+        Some(found) => Ok((found.owner, path, None)),
         None => match view.moved_to(&path) {
-            Some((owner, _)) => Ok((owner, path)),
+            Some((owner, to)) => moved(owner, to),
             None => Err(missing_page(view, &path)),
         },
     }

@@ -126,10 +126,17 @@ impl View {
     /// edition holding it (longest prefix first) and the page's path, with
     /// the fragment it lands on, if any.
     pub(crate) fn moved_to(&self, path: &SitePath) -> Option<(&EditionRecord, String)> {
+        self.owners(path)
+            .into_iter()
+            .find_map(|owner| Some((owner, self.snapshot.moved(&owner.id, path.as_str())?)))
+    }
+
+    /// The enabled editions whose prefix holds `path`, longest prefix first.
+    fn owners(&self, path: &SitePath) -> Vec<&EditionRecord> {
         let mut owners: Vec<&EditionRecord> =
             self.manifest.enabled().filter(|e| path.is_in(&e.prefix)).collect();
         owners.sort_by_key(|e| Reverse(e.prefix.len()));
-        owners.into_iter().find_map(|owner| Some((owner, self.snapshot.moved(&owner.id, path.as_str())?)))
+        owners
     }
 
     /// Where a path as written leads when it is no page but another path
@@ -145,10 +152,7 @@ impl View {
             Translations::Own => None,
             Translations::OrFallback => self.site_locale(),
         };
-        let mut owners: Vec<&EditionRecord> =
-            self.manifest.enabled().filter(|e| path.is_in(&e.prefix)).collect();
-        owners.sort_by_key(|e| Reverse(e.prefix.len()));
-        for owner in owners {
+        for owner in self.owners(path) {
             if self.table(owner).find(path.as_str()).is_some() {
                 let source_path = path.as_str().to_owned();
                 return Some(Resolved { owner, source: owner, source_path, fallback: false });
