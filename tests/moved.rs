@@ -6,8 +6,9 @@
 //! - `old_addresses_and_other_names_read_as_their_page`: `lectern add`
 //!   counts them; `lectern read` of either reads the page, a redirect's
 //!   fragment starting the window at the part it names; the site sends the
-//!   HTML and the Markdown address on to the page's; a path that leads
-//!   nowhere is still no page.
+//!   HTML and the Markdown address on to the page's, and its `read_page`
+//!   tool reads the page under the page's path; a path that leads nowhere
+//!   is still no page.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -17,6 +18,9 @@ use std::time::Duration;
 #[path = "common/bin.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod bin;
+#[path = "common/http.rs"]
+#[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
+mod http;
 #[path = "common/server.rs"]
 #[allow(dead_code, reason = "a helper module shared by the test binaries; this one uses part of it")]
 mod server;
@@ -99,4 +103,29 @@ fn old_addresses_and_other_names_read_as_their_page() {
     assert_eq!(head_of(&authority, "/man/gzip.1").0, 200);
     assert_eq!(head_of(&authority, "/man/bzip2.1").0, 404);
     assert_eq!(head_of(&authority, "/man/bzip2.1.md").0, 404);
+
+    // The site's read_page tool reads the page, under the page's own path.
+    let call = |path: &str| {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "read_page", "arguments": {"path": path}}})
+        .to_string();
+        let headers = [
+            ("Content-Type", "application/json".to_owned()),
+            ("Accept", "application/json, text/event-stream".to_owned()),
+            ("MCP-Protocol-Version", "2025-11-25".to_owned()),
+        ];
+        let (status, answer) =
+            http::send(&authority, &http::request("POST", &authority, "/mcp", &headers, body.as_bytes()));
+        assert_eq!(status, 200, "{answer}");
+        serde_json::from_str::<serde_json::Value>(&answer).unwrap()["result"].clone()
+    };
+    for old in ["/man/zcat.1", "/man/compress"] {
+        let result = call(old);
+        assert_eq!(result["structuredContent"]["path"], "/man/gzip.1", "{old}: {result}");
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("compress or expand files"), "{old}: {text}");
+    }
+    let result = call("/man/bzip2.1");
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(result["content"][0]["text"].as_str().unwrap().contains("no page at /man/bzip2.1"), "{result}");
 }

@@ -475,6 +475,18 @@ impl Snapshot {
         self.docs(&query).into_iter().find_map(|a| first_str(&self.load(a)?, f.source_file))
     }
 
+    /// Every path of an edition that leads to one of its pages (old
+    /// addresses, files' other names), sorted.
+    pub fn moved_paths(&self, edition: &str) -> Vec<String> {
+        let f = &self.inner.fields;
+        let query =
+            BooleanQuery::intersection(vec![term_query(f.kind, KIND_MOVED), term_query(f.edition, edition)]);
+        let mut out: Vec<String> =
+            self.docs(&query).into_iter().filter_map(|a| first_str(&self.load(a)?, f.path)).collect();
+        out.sort();
+        out
+    }
+
     /// Every asset of an edition, sorted by path.
     pub fn assets(&self, edition: &str) -> Vec<AssetRecord> {
         let f = &self.inner.fields;

@@ -55,6 +55,10 @@ pub enum FileKind {
     NotFound,
     /// An image or file a page references: `/app/img/x.png` → `app/img/x.png`.
     Asset,
+    /// Another path of a page (an old address, a file's other name): the
+    /// site redirects it to the page, so a static host gets a page that
+    /// sends the browser there. `/app/old` → `app/old/index.html`.
+    Moved,
     /// An edition's home when no published page lives at its prefix: the
     /// site may answer it (a generated landing page) or not; a static host
     /// gets whatever it answers with 200, and nothing otherwise.
@@ -63,7 +67,8 @@ pub enum FileKind {
 
 /// Every file of an export of `view`, fixed routes first, then per edition
 /// in the order [`View::published`] lists them its home (when no page
-/// lives at its prefix) and its pages, then every asset by path. A page whose file would
+/// lives at its prefix) and its pages, then the other paths of pages, then
+/// every asset by path. A page whose file would
 /// clash with another file (a page `/llms.txt`, or `/a.md` beside `/a`) is
 /// left out and named in the second list, with the reason: the site never
 /// answers such a URL with that page either.
@@ -93,6 +98,10 @@ pub fn export_files(view: &View) -> (Vec<ExportFile>, Vec<String>) {
                 kind: FileKind::Markdown,
             });
         }
+    }
+    for url in view.published_moved() {
+        let file = format!("{}/index.html", url.trim_start_matches('/'));
+        files.push(ExportFile { url, file, kind: FileKind::Moved });
     }
     for asset in view.published_assets() {
         let file = asset.path.trim_start_matches('/').to_owned();

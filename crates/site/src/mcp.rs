@@ -135,7 +135,7 @@ impl DocsTools {
         call(&self.library, move |lib, cancel| lib.search_pages_unless(&request, Some(cancel))).await
     }
 
-    /// One page as Markdown, exactly as written, under a YAML frontmatter giving its path, prefix, version label and ref, locale and lifecycle status (and fallback: true when a default-locale page stands in for a missing translation). Never HTML.
+    /// One page as Markdown, exactly as written, under a YAML frontmatter giving its path (the page's own, when the path given is an old address of it), prefix, version label and ref, locale and lifecycle status (and fallback: true when a default-locale page stands in for a missing translation). Never HTML.
     #[tool(
         name = "read_page",
         annotations(title = "Read a page", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
@@ -147,10 +147,11 @@ impl DocsTools {
     ) -> Result<CallToolResult, ErrorData> {
         let library = self.library.clone();
         let (cancel, _on_drop) = cancel_on_drop();
-        let outcome =
-            tokio::task::spawn_blocking(move || library.site_page_unless(&params.path, Some(&cancel)))
-                .await
-                .map_err(|e| ErrorData::internal_error(format!("a library call failed: {e}"), None))?;
+        let outcome = tokio::task::spawn_blocking(move || {
+            library.site_page_following_unless(&params.path, Some(&cancel))
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("a library call failed: {e}"), None))?;
         Ok(match outcome {
             // The text block is the Markdown itself: what an agent wants to read.
             Ok(page) => {

@@ -111,6 +111,25 @@ impl View {
         out
     }
 
+    /// The other paths of published pages (old addresses, files' other
+    /// names) that the site answers with a redirect to the page, by path:
+    /// those of enabled editions where no page is.
+    pub fn published_moved(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .manifest
+            .enabled()
+            .flat_map(|e| self.snapshot.moved_paths(&e.id))
+            .filter(|path| {
+                SitePath::parse(path).is_ok_and(|p| {
+                    self.resolve(&p, Translations::OrFallback).is_none() && self.moved_to(&p).is_some()
+                })
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     fn asset_of(&self, record: lectern_index::AssetRecord, path: &str) -> crate::Asset {
         crate::Asset {
             path: path.to_owned(),

@@ -80,6 +80,27 @@ impl Library {
         Ok(page)
     }
 
+    /// [`Library::site_page_unless`] for a tool: a path that is another
+    /// path of a page (an old address, a file's other name) reads that
+    /// page, and the answer gives the page's own path.
+    pub fn site_page_following_unless(
+        &self,
+        path: &str,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<SitePage, LibraryError> {
+        go_on(cancel)?;
+        let view = self.view()?;
+        let page = match view.site_page(path) {
+            Err(missing @ LibraryError::NotFound(_)) => match view.moved_page(path) {
+                Some(to) => view.site_page(&to)?,
+                None => return Err(missing),
+            },
+            found => found?,
+        };
+        go_on(cancel)?;
+        Ok(page)
+    }
+
     /// The search page for `query` in the edition at `prefix` (every default
     /// when it names none).
     pub fn site_search(&self, prefix: &str, query: &str) -> Result<SiteSearch, LibraryError> {
