@@ -3,7 +3,7 @@
 //! dropped, headings keep their element ids as anchors, links are rewritten
 //! to library paths.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ego_tree::NodeRef;
 use scraper::{Html, Node, node::Element};
@@ -439,6 +439,14 @@ pub(crate) fn convert(
         edges.iter().map(|e| e.fingerprint).collect::<BTreeSet<u64>>().into_iter().collect();
     let plan = plan(root, &mut chrome, doc_title.as_deref());
     let title_from_heading = plan.page_heading.map(|h| heading_text(h)).filter(|t| !t.is_empty());
+    let mark = crate::generated::generator_mark(&doc);
+    // (rustdoc's "Struct Vec" is "Struct std::vec::Vec", its `<title>` says.)
+    let title_from_heading = match (&title_from_heading, &doc_title) {
+        (Some(heading), Some(doc)) if crate::rustdoc::is_rustdoc(mark.as_deref()) => {
+            crate::rustdoc::item_title(heading, doc, rel_file).or(title_from_heading)
+        }
+        _ => title_from_heading,
+    };
     let title = nfc(&title_from_heading
         .or_else(|| doc_title.clone())
         .unwrap_or_else(|| paths::file_stem(rel_file).to_owned()));
@@ -468,15 +476,16 @@ pub(crate) fn convert(
         next_to_title: false,
         in_contents: false,
         defined: Default::default(),
+        started: HashMap::new(),
     };
     conv.block_children(root, 0);
     conv.flush();
     conv.emit_due_anchors();
     let defined = std::mem::take(&mut conv.defined);
+    let started = std::mem::take(&mut conv.started);
     let sections = conv.finish();
-    let mark = crate::generated::generator_mark(&doc);
     let (mut symbols, description) =
-        names_defined(root, (&sections, &plan.cuts), (doc_title.as_deref(), &title), mark.as_deref());
+        names_defined(root, (&sections, &started), (doc_title.as_deref(), &title), mark.as_deref());
     // Terms defined in running text, each where it is defined (a term may
     // be defined on several sections, and a name above may be one too).
     symbols.extend(defined.into_symbols());
@@ -560,7 +569,7 @@ fn base_file(doc: &Html, rel_file: &str) -> Option<String> {
 /// variable list's own entry wins, then a term.
 fn names_defined(
     root: NodeRef<'_, Node>,
-    (sections, cuts): (&[Section], &HashSet<ego_tree::NodeId>),
+    (sections, started): (&[Section], &HashMap<ego_tree::NodeId, String>),
     (doc_title, title): (Option<&str>, &str),
     mark: Option<&str>,
 ) -> (Vec<Symbol>, Option<String>) {
@@ -578,7 +587,7 @@ fn names_defined(
     }
     // (A glossary's terms are words it explains, not names.)
     let glossary = doc_title.is_some_and(|t| t.to_lowercase().contains("glossary"));
-    symbols.extend(crate::varlist::varlist_symbols(root, cuts, sections, glossary));
+    symbols.extend(crate::varlist::varlist_symbols(root, started, glossary));
     let entries =
         if crate::texinfo::is_texinfo(mark) { crate::texinfo::index_symbols(root) } else { Vec::new() };
     let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
@@ -881,6 +890,10 @@ fn is_skipped(el: &Element) -> bool {
     skipped_tag
         || el.classes().any(|c| SKIP_CLASSES.contains(&c))
         || is_local_contents(el)
+        // rustdoc's version and source link under an item's heading (its
+        // `out-of-band` once), and the "ⓘ" after a signature or example.
+        || el.name() == "span" && has_class(el, "sub-heading")
+        || el.name() == "a" && has_class(el, "tooltip")
         // Doxygen's project banner above every page (name, logo, links).
         || el.id() == Some("titlearea")
 }
@@ -1314,6 +1327,9 @@ fn collect_text(node: NodeRef<'_, Node>, out: &mut String, skip_chrome: bool) {
                     }
                 }
                 Node::Element(e) if e.name() == "br" => out.push('\n'),
+                // A block inside a heading starts a word (rustdoc's `where`
+                // clause: `f: F) where F: FnMut`).
+                Node::Element(e) if BLOCK_TAGS.contains(&e.name()) => out.push(' '),
                 // (As `inline` writes them: docutils' classifier, gi-docgen's separator.)
                 Node::Element(e) if e.name() == "span" && has_class(e, "classifier") => out.push_str(" : "),
                 Node::Element(_) if is_separator(n) => out.push('.'),
@@ -1793,6 +1809,9 @@ struct Converter<'a, 'p> {
     in_contents: bool,
     /// Terms the page marks where it defines them, with their sections.
     defined: crate::defined::Defined,
+    /// The anchor of the section each heading started, by the heading's
+    /// node (a heading the plan cuts at may start none: the title again).
+    started: HashMap<ego_tree::NodeId, String>,
 }
 
 impl<'p> Converter<'_, 'p> {
@@ -2256,6 +2275,7 @@ impl<'p> Converter<'_, 'p> {
             Some((name, _)) if entry && !name.trim().is_empty() => name.trim().to_owned(),
             _ => title.clone(),
         };
+        self.started.insert(node.id(), anchor.clone());
         self.sections.push(SectionBuf {
             anchor: Some(anchor),
             title: title.clone(),

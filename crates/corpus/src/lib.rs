@@ -67,6 +67,7 @@ pub mod page;
 pub mod paths;
 pub mod render;
 mod rowstore;
+mod rustdoc;
 mod sanitize;
 pub mod script;
 pub mod site;

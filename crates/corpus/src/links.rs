@@ -34,9 +34,29 @@ pub enum Target {
 }
 
 /// The site path (with its fragment) a redirect page written at `from_file`
-/// sends the reader to: a relative URL inside the tree; None for anything
-/// else (another site, a file-system path, a path climbing out).
-pub fn redirect_target(url: &str, from_file: &str, prefix: &str) -> Option<String> {
+/// sends the reader to: a relative URL inside the tree, or one that climbs
+/// out of it and back in through the tree's own folder, `root_name`
+/// (rustdoc's `../../../std/vec/struct.Vec.html` in a tree `std`); None
+/// for anything else (another site, a file-system path, a path climbing
+/// out).
+pub fn redirect_target(url: &str, from_file: &str, prefix: &str, root_name: Option<&str>) -> Option<String> {
+    redirect_inside(url, from_file, prefix).or_else(|| {
+        let root = root_name.filter(|r| !r.is_empty() && !r.contains('/'))?;
+        let path = url.trim().split(['#', '?']).next().unwrap_or_default();
+        let inside = paths::resolve(&format!("{root}/{from_file}"), &percent_decode(path))?;
+        let rel = inside.strip_prefix(root)?.strip_prefix('/')?;
+        let fragment = url.trim().get(path.len()..).unwrap_or_default();
+        redirect_inside(&format!("{}{fragment}", relative_to(from_file, rel)), from_file, prefix)
+    })
+}
+
+/// `target` (a file relative to the tree's root) as a link written at `from_file`.
+fn relative_to(from_file: &str, target: &str) -> String {
+    let depth = from_file.matches('/').count();
+    format!("{}{target}", "../".repeat(depth))
+}
+
+fn redirect_inside(url: &str, from_file: &str, prefix: &str) -> Option<String> {
     let url = url.trim();
     if url.is_empty()
         || url.len() > MAX_URL_LEN

@@ -364,6 +364,7 @@ pub fn spool_source_with_limits(
         f => f,
     };
     let mut reader = Reader::new(path, options, limits, problems)?;
+    reader.root_name = root.file_name().and_then(|n| n.to_str()).map(str::to_owned);
     let mut docset_info = None;
     let mut navigation = Navigation::default();
     let all_files;
@@ -661,6 +662,9 @@ struct Reader<'a> {
     /// The language part the tree's page names drop (`.ru` of
     /// `basic-defs.ru.html`, the page `basic-defs`), and so its links.
     language: Option<String>,
+    /// The name of the tree's own folder (`std`), which links that climb
+    /// out of the tree and back in name (see [`links::redirect_target`]).
+    root_name: Option<String>,
     asset_limits: assets::AssetLimits,
     asset_spool: AssetSpool,
     assets: Vec<AssetEntry>,
@@ -700,6 +704,7 @@ impl<'a> Reader<'a> {
             redirects: HashMap::new(),
             moved: Vec::new(),
             language: None,
+            root_name: None,
             asset_limits: limits.assets,
             asset_spool,
             assets: Vec::new(),
@@ -1337,8 +1342,9 @@ impl<'a> Reader<'a> {
         };
         self.accept(&file.rel, &bytes);
         drop(bytes);
-        if let Some(target) = redirect.and_then(|url| links::redirect_target(&url, rel, &self.options.prefix))
-        {
+        if let Some(target) = redirect.and_then(|url| {
+            links::redirect_target(&url, rel, &self.options.prefix, self.root_name.as_deref())
+        }) {
             self.redirects.insert(page.path.clone(), target);
         }
         let rewritten = format != SourceFormat::Markdown;

@@ -17,12 +17,12 @@
 //! - in headings that are nothing but a name (`8.11.2. <code
 //!   class="type">tsquery</code>`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use ego_tree::{NodeId, NodeRef};
 use scraper::Node;
 
-use crate::page::{Section, Symbol};
+use crate::page::Symbol;
 use crate::text::nfc;
 
 /// Longest name kept (a whole sentence in a `<code>` is not a name).
@@ -56,23 +56,21 @@ const CELL_CLASSES: [(&str, &str, bool); 4] = [
 
 /// Each term of each `<dt>` whose name is a setting or an option (a plain
 /// term's, not on a `glossary_page`), attached
-/// to the section the `<dt>` falls in: `cuts` are the headings that start
-/// sections, in the order `sections` holds them (the lead section, without
-/// an anchor, comes before the first). A `<dt>` with an id adds the id too
+/// to the section the `<dt>` falls in: `started` holds the headings that
+/// started a section, with its anchor (before the first, the lead section,
+/// without one). A `<dt>` with an id adds the id too
 /// (`GUC-WORK-MEM`), as the manual's own name for the entry.
 pub(crate) fn varlist_symbols(
     root: NodeRef<'_, Node>,
-    cuts: &HashSet<NodeId>,
-    sections: &[Section],
+    started: &HashMap<NodeId, String>,
     glossary_page: bool,
 ) -> Vec<Symbol> {
-    let anchors: Vec<&str> = sections.iter().filter_map(|s| s.anchor.as_deref()).collect();
-    let mut cut = 0usize;
+    let mut current: Option<&String> = None;
     let mut out: Vec<Symbol> = Vec::new();
     for node in root.descendants() {
-        if cuts.contains(&node.id()) {
-            cut += 1;
-            let anchor = anchors.get(cut - 1).map(|a| (*a).to_owned());
+        if let Some(anchor) = started.get(&node.id()) {
+            current = Some(anchor);
+            let anchor = Some(anchor.clone());
             for (name, kind) in heading_names(node) {
                 push(&mut out, name, kind, &anchor);
             }
@@ -83,9 +81,8 @@ pub(crate) fn varlist_symbols(
             }
         }
         let Some(el) = node.value().as_element() else { continue };
-        // The section the term falls in; past the last known one (a heading
-        // the converter dropped) the lead section.
-        let anchor = || cut.checked_sub(1).and_then(|i| anchors.get(i)).map(|a| (*a).to_owned());
+        // The section the term falls in.
+        let anchor = || current.cloned();
         if el.name() == "tr" || el.name() == "li" {
             let anchor = anchor();
             for (name, kind) in row_names(node).into_iter().flatten() {

@@ -227,8 +227,11 @@ fn empty_call(title: &str) -> Option<&str> {
 /// before its name (rustdoc's "Struct std::vec::Vec", Javadoc's "Class
 /// StringUtils", BoostBook's "Function template split") or after it
 /// (QDoc's "QVector Class", Doxygen's "Frob Class Reference").
-const KINDS_BEFORE: [&str; 19] = [
+const KINDS_BEFORE: [&str; 22] = [
     // (Longer kinds first: "Function template" before "Function".)
+    "Attribute Macro",
+    "Derive Macro",
+    "Trait Alias",
     "Function template",
     "Class template",
     "Struct template",
@@ -907,6 +910,7 @@ mod tests {
         // Titles naming an entity by its kind.
         assert_eq!(title_entity("Struct std::vec::Vec"), Some("std::vec::Vec"));
         assert_eq!(title_entity("Primitive Type str"), Some("str"));
+        assert_eq!(title_entity("Derive Macro core::fmt::Debug"), Some("core::fmt::Debug"));
         assert_eq!(title_entity("QVector Class"), Some("QVector"));
         assert_eq!(title_entity("Frob::Table Class Reference"), Some("Frob::Table"));
         assert_eq!(title_entity("Function template split"), Some("split"));

@@ -1012,6 +1012,107 @@ fn rustdoc_pages_lose_their_controls_and_source_links_and_keep_links_out_of_the_
     assert!(anchors.contains(&"implementations") && anchors.contains(&"guide"), "{anchors:?}");
 }
 
+/// A rustdoc 1.95 item page: its heading says the kind and the bare name,
+/// its `<title>` the path; the version and source link sit in a
+/// `sub-heading` span, a tooltip's "ⓘ" follows a signature, and a `where`
+/// clause is a block inside the method's heading.
+const RUSTDOC_195: &str = r##"<!DOCTYPE html><html><head><meta name="generator" content="rustdoc"><title>Vec in std::vec - Rust</title></head><body class="rustdoc struct">
+<main><div class="width-limiter"><section id="main-content" class="content"><div class="main-heading"><div class="rustdoc-breadcrumbs"><a href="../index.html">std</a>::<wbr><a href="index.html">vec</a></div>
+<h1>Struct <span class="struct">Vec</span>&nbsp;<button id="copy-path" title="Copy item path to clipboard">Copy item path</button></h1><rustdoc-toolbar></rustdoc-toolbar><span class="sub-heading"><span class="since" title="Stable since Rust version 1.0.0">1.0.0</span> · <a class="src" href="../../src/alloc/vec/mod.rs.html#438">Source</a> </span></div>
+<pre class="rust item-decl"><code>pub struct Vec&lt;T&gt; { /* private fields */ }</code></pre>
+<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>A contiguous growable array type.</p></div></details>
+<h2 id="implementations" class="section-header">Implementations<a href="#implementations" class="anchor">§</a></h2>
+<details class="toggle method-toggle" open><summary><section id="method.retain" class="method"><span class="rightside"><span class="since">1.0.0</span> · <a class="src" href="../../src/alloc/vec/mod.rs.html#2425">Source</a></span><h4 class="code-header">pub fn <a href="#method.retain" class="fn">retain</a>&lt;F&gt;(&amp;mut self, f: F)<div class="where">where
+    F: FnMut(&amp;T) -&gt; bool,</div></h4></section></summary><div class="docblock"><p>Retains only the elements specified by the predicate.</p></div></details>
+<details class="toggle method-toggle" open><summary><section id="method.drain" class="method"><h4 class="code-header">pub fn <a href="#method.drain" class="fn">drain</a>(&amp;mut self) -&gt; Drain&lt;'_, T&gt; <a href="#" class="tooltip" data-notable-ty="Drain&lt;'_, T&gt;">ⓘ</a></h4></section></summary><div class="docblock"><p>Removes the elements in bulk.</p></div></details>
+</section></div></main></body></html>"##;
+
+#[test]
+fn a_rustdoc_item_page_is_titled_by_its_path_and_its_methods_headings_read_cleanly() {
+    let page = html_to_page(RUSTDOC_195.as_bytes(), "vec/struct.Vec.html", "/std").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "Struct std::vec::Vec");
+    let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert!(titles.contains(&"pub fn retain<F>(&mut self, f: F) where F: FnMut(&T) -> bool,"), "{titles:?}");
+    assert!(titles.contains(&"pub fn drain(&mut self) -> Drain<'_, T>"), "{titles:?}");
+    for gone in ["1.0.0", "Source", "ⓘ", "Copy item path"] {
+        assert!(!page.text.contains(gone), "{gone} left in {}", page.text);
+        assert!(!page.markdown.contains(gone), "{gone} left in {}", page.markdown);
+    }
+    assert!(page.text.contains("A contiguous growable array type."), "{}", page.text);
+}
+
+/// rustdoc's redirect stubs climb out of the tree and back in through its
+/// own folder (`std/collections/hash_map/struct.HashMap.html` at
+/// `../../../std/…` in a tree copied as `std`): they lead to their page.
+#[test]
+fn a_redirect_climbing_back_in_through_the_trees_folder_leads_to_its_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("std");
+    std::fs::create_dir_all(tree.join("collections/hash")).unwrap();
+    std::fs::create_dir_all(tree.join("collections/hash_map")).unwrap();
+    std::fs::write(
+        tree.join("index.html"),
+        "<html><body><h1>Crate std</h1><p>The standard library.</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        tree.join("collections/hash_map/struct.HashMap.html"),
+        "<html><body><h1>HashMap</h1><p>A hash map implemented with quadratic probing.</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        tree.join("collections/hash/struct.HashMap.html"),
+        "<html><head><meta http-equiv=\"refresh\" content=\"0;URL=../../../std/collections/hash_map/struct.HashMap.html#method.new\"><title>Redirection</title></head><body><p>Redirecting to <a href=\"../../../std/collections/hash_map/struct.HashMap.html\">…</a></p></body></html>",
+    )
+    .unwrap();
+    // A stub leading to another tree's folder stays a page.
+    std::fs::write(
+        tree.join("collections/struct.Other.html"),
+        "<html><head><meta http-equiv=\"refresh\" content=\"0;URL=../../core/struct.Other.html\"><title>Redirection</title></head><body><p>Redirecting</p></body></html>",
+    )
+    .unwrap();
+    let ingested = crate::read(&tree, "/std");
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/std", "/std/collections/hash_map/struct.HashMap", "/std/collections/struct.Other"]);
+    let moved: Vec<(&str, &str)> = ingested.moved.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(
+        moved,
+        [("/std/collections/hash/struct.HashMap", "/std/collections/hash_map/struct.HashMap#method.new")]
+    );
+}
+
+/// A Texinfo manual on one page (texi2any, R's manuals): the title, then
+/// the Top node's heading repeating it, then sections whose options are a
+/// definition list without ids.
+const TEXINFO_ONE_PAGE: &str = r##"<html><head><title>R Installation and Administration</title><meta name="Generator" content="makeinfo"></head><body>
+<h1 class="settitle">R Installation and Administration</h1>
+<div class="top" id="Top"><div class="header"><p>Next: <a href="#Obtaining-R" accesskey="n" rel="next">Obtaining R</a></p></div>
+<span id="R-Installation-and-Administration"></span><h1 class="top">R Installation and Administration</h1>
+<p>This is a guide to installation and administration for R.</p></div>
+<div class="section" id="Configuration-options"><span id="Configuration-options-1"></span><h3 class="section">B.1 Configuration options</h3>
+<p>The most important ones are</p>
+<dl compact="compact"><dt><span><samp>--with-x</samp></span></dt><dd><p>use the X Window System [yes]</p></dd>
+<dt><span><samp>--enable-R-shlib</samp></span></dt><dd><p>build R as a shared/dynamic library [no]</p></dd></dl></div>
+<div class="section" id="Internationalization-support"><span id="Internationalization-support-1"></span><h3 class="section">B.2 Internationalization support</h3>
+<p>Translation of messages is supported.</p></div>
+</body></html>"##;
+
+#[test]
+fn options_of_a_one_page_texinfo_manual_name_the_section_holding_them() {
+    let page = html_to_page(TEXINFO_ONE_PAGE.as_bytes(), "R-admin.html", "/r").unwrap();
+    check_invariants(&page);
+    let holding = page.sections.iter().find(|s| s.title == "B.1 Configuration options").unwrap();
+    for name in ["--with-x", "--enable-R-shlib"] {
+        let symbol = page
+            .symbols
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name}: {:?}", page.symbols));
+        assert_eq!(symbol.anchor, holding.anchor, "{name}: {:?}", page.sections);
+    }
+}
+
 /// Two SQLite pages (Debian's sqlite3-doc): a `fancy_title` over a
 /// "► Table Of Contents" control and the contents it opens, and a C
 /// interface page whose first heading is a link back to the interface's index.
