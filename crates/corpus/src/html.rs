@@ -1052,7 +1052,7 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
             continue;
         }
         let text = heading_text(node);
-        if text.is_empty() {
+        if text.is_empty() || is_footnote_number(node, &text) {
             continue;
         }
         // Before the page's own heading, a heading that is a link (SQLite's
@@ -1292,6 +1292,50 @@ fn is_numbered(heading: &str) -> bool {
 }
 
 /// A heading's text without its `#`/`¶` permalink.
+/// Whether an element is a footnote's mark: a superscript or a footnote
+/// link (`<a href="#FOOT1"><sup>1</sup></a>`, `<sup><a href="#fn1">1</a></sup>`,
+/// Sphinx's `<a class="footnote-reference" href="#id3">[1]</a>`) whose text is
+/// a number or a sign (`[2]`, `(3)`, `*`, `†`) and which links to a place of
+/// the page.
+fn is_note_mark(node: NodeRef<'_, Node>, el: &Element) -> bool {
+    let local_link = |n: NodeRef<'_, Node>| {
+        n.value()
+            .as_element()
+            .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
+    };
+    let marked = match el.name() {
+        "sup" => {
+            local_link(node) || node.descendants().any(local_link) || node.ancestors().take(2).any(local_link)
+        }
+        "a" => {
+            local_link(node)
+                && (el.classes().any(|c| c.contains("footnote") || c.contains("noteref"))
+                    || node.children().any(|c| c.value().as_element().is_some_and(|e| e.name() == "sup")))
+        }
+        _ => false,
+    };
+    marked && {
+        let text = plain_text(node);
+        let mark = text.trim().trim_start_matches(['[', '(']).trim_end_matches([']', ')']);
+        (1..=3).contains(&mark.len()) && mark.chars().all(|c| c.is_ascii_digit())
+            || matches!(mark, "*" | "†" | "‡" | "§")
+    }
+}
+
+/// Whether a heading is a footnote's number over its text (Texinfo's
+/// `<h5><a id="FOOT1" href="#DOCF1">(1)</a></h5>`, linking back to its
+/// mark): it starts no section, and the notes stay in their "Footnotes".
+fn is_footnote_number(node: NodeRef<'_, Node>, text: &str) -> bool {
+    let number = text.trim_start_matches(['[', '(']).trim_end_matches([']', ')']);
+    (1..=4).contains(&number.len())
+        && number.chars().all(|c| c.is_ascii_digit())
+        && node.descendants().any(|n| {
+            n.value()
+                .as_element()
+                .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
+        })
+}
+
 fn heading_text(node: NodeRef<'_, Node>) -> String {
     let mut out = String::new();
     for child in title_children(node) {
@@ -2528,7 +2572,15 @@ impl<'p> Converter<'_, 'p> {
                 out.md.push_str(&anchor_tag(id));
             }
         }
+        // A footnote's mark (`award-winning<a href="#FOOT1"><sup>1</sup></a>`)
+        // is a word of its own in the text, not the end of the word before.
+        if is_note_mark(node, el) && !out.text.is_empty() && !out.text.ends_with([' ', '\n']) {
+            out.text.push(' ');
+        }
         match el.name() {
+            // Texinfo's empty category before a definition (`@deftypefn {}
+            // celldisp`: `<span class="category">: </span>`) says nothing.
+            "span" if has_class(el, "category") && plain_text(node).trim() == ":" => {}
             // One of several alternatives a script shows one of (LibreOffice's
             // `Command` on a Mac, `Ctrl` elsewhere): a word of its own.
             _ if el.attr("hidden").is_some() => {

@@ -1113,6 +1113,35 @@ fn options_of_a_one_page_texinfo_manual_name_the_section_holding_them() {
     }
 }
 
+/// Footnotes as generators mark them: Texinfo's `<a href="#FOOT1"><sup>1</sup></a>`
+/// and its notes under `<h5>(1)</h5>` headings, Pandoc's `<sup>` inside a
+/// link, Sphinx's `footnote-reference` link; and Texinfo's empty category
+/// before a definition (`<span class="category">: </span>`).
+#[test]
+fn footnote_marks_are_words_of_their_own_and_notes_are_no_sections() {
+    let html = r##"<html><head><title>An Introduction to R</title></head><body><h1>An Introduction to R</h1>
+<p>The award-winning<a id="DOCF1" href="#FOOT1"><sup>1</sup></a> S system; Pandoc's<a href="#fn1" class="footnote-ref" id="fnref1"><sup>2</sup></a> notes; Sphinx's<a class="footnote-reference brackets" href="#id3">3</a> notes; x<sup>2</sup> stays.</p>
+<dl class="def"><dt id="index-celldisp"><span class="category">: </span><span><strong>celldisp</strong> <em>(<var>c</var>)</em></span></dt><dd><p>Display a cell array.</p></dd></dl>
+<h4 class="footnotes-heading">Footnotes</h4>
+<h5><a id="FOOT1" href="#DOCF1">(1)</a></h5><p>ACM Software Systems award, 1998.</p>
+<h5><a id="FOOT2" href="#DOCF2">(2)</a></h5><p>A second note.</p>
+</body></html>"##;
+    let page = html_to_page(html.as_bytes(), "R-intro.html", "/r").unwrap();
+    check_invariants(&page);
+    for word in ["award-winning 1 S", "Pandoc's 2 notes", "Sphinx's 3 notes", "x2 stays"] {
+        assert!(page.text.contains(word), "{word}: {}", page.text);
+    }
+    assert!(
+        page.markdown.contains("award-winning<a id=\"DOCF1\"></a>[1](/r/R-intro#FOOT1) S"),
+        "{}",
+        page.markdown
+    );
+    let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(titles, ["An Introduction to R", "Footnotes"]);
+    assert!(page.sections[1].text.contains("ACM Software Systems award"), "{:?}", page.sections);
+    assert!(!page.text.contains(": celldisp") && page.text.contains("celldisp (c)"), "{}", page.text);
+}
+
 /// Two SQLite pages (Debian's sqlite3-doc): a `fancy_title` over a
 /// "► Table Of Contents" control and the contents it opens, and a C
 /// interface page whose first heading is a link back to the interface's index.
