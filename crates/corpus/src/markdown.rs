@@ -39,6 +39,106 @@ pub(crate) fn alert_label(kind: pulldown_cmark::BlockQuoteKind) -> &'static str 
     }
 }
 
+/// A line that opens or closes a container block (markdown-it-container's,
+/// as VitePress, VuePress, Docusaurus and dumi write them): `::: tip`,
+/// `::: warning Mind the gap`, `:::note[Mind the gap]`,
+/// `:::warning{title=已废弃}`, and `:::` closing one.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Fence {
+    /// The label the container shows: its title, or its kind capitalised (`Tip`).
+    Open(String),
+    Close,
+}
+
+/// The container fence `line` is ([`Fence`]), if it is one.
+pub(crate) fn container_fence(line: &str) -> Option<Fence> {
+    let line = line.trim_end();
+    let rest = line.trim_start();
+    if line.len() - rest.len() > 3 {
+        return None;
+    }
+    let colons = rest.len() - rest.trim_start_matches(':').len();
+    if colons < 3 {
+        return None;
+    }
+    let rest = rest[colons..].trim();
+    if rest.is_empty() {
+        return Some(Fence::Close);
+    }
+    let kind_end =
+        rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(rest.len());
+    let (kind, tail) = rest.split_at(kind_end);
+    if kind.is_empty() {
+        return None;
+    }
+    let tail = tail.trim();
+    let title = if let Some(t) = tail.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        t
+    } else if let Some(attrs) = tail.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+        attrs.split_once("title=").map_or("", |(_, v)| v.trim().trim_matches(['"', '\'']))
+    } else {
+        tail
+    };
+    let title = title.trim();
+    Some(Fence::Open(if title.is_empty() {
+        let mut chars = kind.chars();
+        chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+    } else {
+        title.to_owned()
+    }))
+}
+
+/// Container fences met while reading a page (see [`container_fence`]).
+#[derive(Debug, Default)]
+struct Fences {
+    in_code: bool,
+    /// The end of the last fence line read.
+    end: Option<usize>,
+}
+
+impl Fences {
+    /// Whether `event` (at `range` of `body`) is part of a container's fence
+    /// line, whose label it then writes to `texts` on a line of its own
+    /// (the rest of the line, split into several events, and its line break
+    /// go with it).
+    fn take(
+        &mut self,
+        event: &Event<'_>,
+        range: &std::ops::Range<usize>,
+        body: &str,
+        texts: &mut [String],
+        in_heading: bool,
+    ) -> bool {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => self.in_code = true,
+            Event::End(TagEnd::CodeBlock) => self.in_code = false,
+            Event::Text(t) if !self.in_code && !in_heading && t.starts_with(':') => {
+                let (start, end) = line_at(body, range.start);
+                if body[start..range.start].trim().is_empty()
+                    && let Some(fence) = container_fence(&body[start..end])
+                {
+                    self.end = Some(end);
+                    push_line_end(texts);
+                    if let Fence::Open(label) = fence {
+                        push(texts, &label);
+                        push_line_end(texts);
+                    }
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        matches!(event, Event::Text(_) | Event::SoftBreak) && self.end.is_some_and(|end| range.start <= end)
+    }
+}
+
+/// The line of `body` holding byte `at`: its start and end.
+fn line_at(body: &str, at: usize) -> (usize, usize) {
+    let start = body[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = body[at..].find('\n').map_or(body.len(), |i| at + i);
+    (start, end)
+}
+
 /// Converts one Markdown file (`rel_file` is its path inside the source, used
 /// for the page path and messages) into a page under `prefix`.
 pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Page, PageError> {
@@ -218,8 +318,12 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
     let mut html = TagStripper::default();
     // The lists we are in: each ordered one's next item number.
     let mut lists: Vec<Option<u64>> = Vec::new();
+    let mut fences = Fences::default();
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
         let code = matches!(event, Event::Code(_));
+        if fences.take(&event, &range, body, &mut parsed.texts, heading.is_some()) {
+            continue;
+        }
         match event {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 if depth == 0 && level != HeadingLevel::H1 {
@@ -310,13 +414,7 @@ fn parse_body(body: &str, rel_file: &str) -> Parsed {
                 let _ = html.strip(&h);
             }
             Event::End(TagEnd::TableCell) => push(&mut parsed.texts, " | "),
-            Event::End(TagEnd::TableRow | TagEnd::TableHead) => {
-                if let Some(t) = parsed.texts.last_mut() {
-                    let trimmed = t.trim_end_matches(" | ").len();
-                    t.truncate(trimmed);
-                }
-                push_line_end(&mut parsed.texts);
-            }
+            Event::End(TagEnd::TableRow | TagEnd::TableHead) => end_row(&mut parsed.texts),
             Event::End(TagEnd::Paragraph | TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Table) => {
                 push_line_end(&mut parsed.texts)
             }
@@ -524,6 +622,15 @@ fn push(texts: &mut [String], s: &str) {
     if let Some(t) = texts.last_mut() {
         t.push_str(s);
     }
+}
+
+/// A table row's end: its last cell's separator dropped, a line ended.
+fn end_row(texts: &mut [String]) {
+    if let Some(t) = texts.last_mut() {
+        let trimmed = t.trim_end_matches(" | ").len();
+        t.truncate(trimmed);
+    }
+    push_line_end(texts);
 }
 
 fn push_line_end(texts: &mut [String]) {
@@ -887,6 +994,36 @@ Turn it.
             p.text
         );
         assert!(!p.text.contains("[!NOTE]") && p.text.contains("[!nonsense]"), "{}", p.text);
+    }
+
+    #[test]
+    fn a_container_shows_its_label_not_its_fences() {
+        let p = page(concat!(
+            "# T\n\n::: tip\nUseful information.\n:::\n\n",
+            ":::warning{title=已废弃}\n版本 >= 5.6.0 时请使用 items。\n:::\n\n",
+            ":::note[Mind the gap]\n\nStand back.\n\n:::\n\n",
+            "```md\n::: danger\nshown as written\n:::\n```\n\nA ratio of 3:::4 stays.\n"
+        ));
+        for shown in
+            ["Tip\n", "Useful information.", "已废弃\n版本 >= 5.6.0", "Mind the gap\n", "Stand back."]
+        {
+            assert!(p.text.contains(shown), "{shown}: {}", p.text);
+        }
+        assert!(
+            !p.text.contains("::: tip") && !p.text.contains("{title") && !p.text.contains("[Mind"),
+            "{}",
+            p.text
+        );
+        // In code, and in running text, colons are text.
+        assert!(
+            p.text.contains("::: danger\nshown as written\n:::") && p.text.contains("3:::4"),
+            "{}",
+            p.text
+        );
+        assert_eq!(container_fence("::: details Click me"), Some(Fence::Open("Click me".into())));
+        assert_eq!(container_fence("::::"), Some(Fence::Close));
+        assert_eq!(container_fence("    ::: tip"), None);
+        assert_eq!(container_fence(":: tip"), None);
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_GFM;
+    let labelled = container_labels(markdown);
+    let markdown = labelled.as_ref();
     // Every heading gets its id: section headings their section's anchor,
     // the others (the `# title`, headings in lists and quotes) their slug.
     let mut ids = crate::heading_ids::heading_ids(markdown, links.anchors).into_iter();
@@ -122,6 +124,41 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
     }
     pulldown_cmark::html::push_html(&mut html, events);
     if has_raw { crate::sanitize::sanitize(&html) } else { html }
+}
+
+/// `markdown` with each container's fence (`::: tip`, `:::`; see
+/// [`crate::markdown::container_fence`]) outside code blocks made a
+/// paragraph of its own: an opening one its label in bold, a closing one
+/// nothing.
+fn container_labels(markdown: &str) -> std::borrow::Cow<'_, str> {
+    use crate::markdown::{Fence, container_fence};
+    if !markdown.contains(":::") {
+        return std::borrow::Cow::Borrowed(markdown);
+    }
+    let mut out = String::with_capacity(markdown.len());
+    // The code fence we are inside: its character and length.
+    let mut code: Option<(char, usize)> = None;
+    for line in markdown.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(mark) = trimmed.chars().next().filter(|c| matches!(c, '`' | '~')) {
+            let run = trimmed.len() - trimmed.trim_start_matches(mark).len();
+            match code {
+                None if run >= 3 => code = Some((mark, run)),
+                Some((c, n)) if c == mark && run >= n && trimmed[run..].trim().is_empty() => code = None,
+                _ => {}
+            }
+        }
+        match container_fence(line).filter(|_| code.is_none()) {
+            Some(Fence::Open(label)) => {
+                out.push_str("\n**");
+                out.push_str(&label.replace('*', ""));
+                out.push_str("**\n\n");
+            }
+            Some(Fence::Close) => out.push('\n'),
+            None => out.push_str(line),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `../guide/install.md#x` (relative to the page's file) → `/app/guide/install#x`;
@@ -350,6 +387,16 @@ mod tests {
             assert!(html.contains("Do not run this as root.") && !html.contains("[!"), "{html}");
             assert!(html.contains("</blockquote>"), "{html}");
         }
+    }
+
+    #[test]
+    fn a_container_is_a_paragraph_under_its_label() {
+        let html = markdown_to_html(
+            "::: warning Mind the gap\nStand back.\n:::\n\n```\n::: tip\n```\n",
+            PageLinks::default(),
+        );
+        assert!(html.contains("<p><strong>Mind the gap</strong></p>\n<p>Stand back.</p>"), "{html}");
+        assert!(!html.contains("::: warning") && html.contains("<code>::: tip\n</code>"), "{html}");
     }
 
     #[test]
