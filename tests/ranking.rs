@@ -1567,6 +1567,11 @@ fn check(face: &mut dyn Face, name: &str) {
     // A Chinese question: 是怎么回事 asks; 表继承 is what it asks about.
     let r = face.search("表继承是怎么回事", "zh-Hans");
     assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+    // The same question in traditional characters finds the simplified
+    // manual's page, lit as the manual writes it.
+    let r = face.search("表繼承是怎麼回事", "zh-Hans");
+    assert_eq!(first(&r).0, "/zh-Hans/m/ddl-inherit", "{name}: {r}");
+    assert!(lit_words(&r["hits"][0]).iter().any(|w| w.contains("继承")), "{name}: {r}");
 
     for (query, page) in [
         // A name asked about with nothing but question words around it.

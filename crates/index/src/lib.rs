@@ -59,6 +59,7 @@ mod search;
 pub mod snippet;
 mod spellings;
 mod stats;
+mod t2s;
 pub mod text;
 pub mod tokenizer;
 mod twin;

@@ -112,22 +112,26 @@ pub(crate) fn umlaut_forms(folded: &str) -> Vec<String> {
 /// a sentence holding many such words is searched with the first ones'.
 const MAX_SPELLINGS: usize = 8;
 
-/// The spellings of a folded query word: the one written first, then each
-/// other, with as many chars; only the one written when it holds no word of
-/// [`GROUPS`].
+/// The spellings of a folded query word: the one written first, then its
+/// simplified form if it is written in traditional characters, then each
+/// other, with as many chars; only the one written when it holds no
+/// traditional character and no word of [`GROUPS`].
 pub(crate) fn spellings(folded: &str) -> Vec<String> {
     // Every spelling is Chinese: a word without a CJK char has only its own.
     if !folded.chars().any(is_cjk) {
         return vec![folded.to_owned()];
     }
     let chars: Vec<char> = folded.chars().collect();
+    // Written in traditional characters (`資料庫`), it is searched as
+    // simplified text (`资料库`) too; the groups' words are simplified.
+    let simple: Vec<char> = chars.iter().map(|&c| crate::t2s::simplified(c).unwrap_or(c)).collect();
     // Each place a group's word stands: its char offset, length and group.
     let mut spots: Vec<(usize, usize, &[&str])> = Vec::new();
     let mut at = 0;
-    while at < chars.len() {
+    while at < simple.len() {
         let found = GROUPS.iter().find_map(|group| {
             let len = group[0].chars().count();
-            let here: String = chars.get(at..at + len)?.iter().collect();
+            let here: String = simple.get(at..at + len)?.iter().collect();
             group.contains(&here.as_str()).then_some((at, len, *group))
         });
         match found {
@@ -138,11 +142,14 @@ pub(crate) fn spellings(folded: &str) -> Vec<String> {
             None => at += 1,
         }
     }
-    let mut all = vec![chars];
+    // (The groups' other spellings are the simplified form's.)
+    let traditional = (simple != chars).then_some(chars);
+    let room = MAX_SPELLINGS - usize::from(traditional.is_some());
+    let mut all = vec![simple];
     for (at, len, group) in spots {
         for i in 0..all.len() {
             for other in group.iter() {
-                if all.len() == MAX_SPELLINGS {
+                if all.len() == room {
                     break;
                 }
                 let mut spelled = all[i].clone();
@@ -152,6 +159,9 @@ pub(crate) fn spellings(folded: &str) -> Vec<String> {
                 }
             }
         }
+    }
+    if let Some(written) = traditional {
+        all.insert(0, written);
     }
     all.into_iter().map(|cs| cs.into_iter().collect()).collect()
 }
@@ -178,6 +188,9 @@ mod tests {
             spellings("串行化隔离等级"),
             ["串行化隔离等级", "序列化隔离等级", "串行化隔离级别", "序列化隔离级别"]
         );
+        // Traditional characters are searched as simplified ones too.
+        assert_eq!(spellings("資料庫"), ["資料庫", "资料库"]);
+        assert_eq!(spellings("預設密碼"), ["預設密碼", "预设密码", "预设口令"]);
         assert_eq!(spellings("vacuum"), ["vacuum"]);
         assert_eq!(spellings("索引"), ["索引"]);
     }
