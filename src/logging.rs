@@ -22,8 +22,13 @@ pub fn init(verbose: u8, quiet: bool) {
         .ok()
         .and_then(|v| Targets::from_str(&v).ok())
         .unwrap_or_else(|| Targets::from_str(default).expect("a plain level parses"));
+    // Colours only for a person at a terminal: an editor that launched
+    // `lectern mcp` keeps its stderr in a file.
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .with_target(false)
         .with_max_level(tracing::Level::TRACE)
         .finish()

@@ -659,3 +659,40 @@ fn mcp_config_prints_absolute_paths_and_no_key() {
     }
     drop(server);
 }
+
+/// An editor keeps the program's stderr in a file: its log lines carry no
+/// colour codes there, and an unknown tool's error names the tools there are.
+#[test]
+fn stderr_that_is_no_terminal_gets_plain_log_lines() {
+    let lib = tempfile::tempdir().unwrap();
+    let mut child = lectern()
+        .args(["mcp", "--user-data"])
+        .arg(lib.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope","arguments":{}}}),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut reply = String::new();
+    while !reply.contains("\"id\":2") {
+        reply.clear();
+        assert!(std::io::BufRead::read_line(&mut stdout, &mut reply).unwrap() > 0, "no reply to the call");
+    }
+    assert!(
+        reply.contains(r#"no tool named \"nope\": this server's tools are list_installed_docsets"#),
+        "{reply}"
+    );
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("WARN") && !stderr.contains('\u{1b}'), "{stderr:?}");
+}

@@ -822,7 +822,7 @@ cases!(stdio_mcp {
     load_stale_generation: tool("load_documentation_page", json!({"section_key": "{section}", "generation": "stale"})) => tool_error("generation_changed", "call search_documentation again");
     load_dash_load_url: tool("load_documentation_page", json!({"load_url": "dash://x"})) => tool_error("invalid_argument", "unknown field `load_url`");
     list_stale_generation: tool("list_installed_docsets", json!({"generation": "stale"})) => tool_error("generation_changed", "generation stale is gone");
-    unknown_tool: tool("no_such_tool", json!({})) => rpc(-32602, "tool not found");
+    unknown_tool: tool("no_such_tool", json!({})) => rpc(-32602, "no tool named \"no_such_tool\": this server's tools are list_installed_docsets, load_documentation_page, search_documentation");
 });
 
 cases!(site_mcp {
@@ -837,6 +837,10 @@ cases!(site_mcp {
     read_path_traversal: site_tool("read_page", json!({"path": "/app/../../etc/passwd"})) => site_error("not_found", "no page at /app/../../etc/passwd");
     read_path_with_nul: site_tool("read_page", json!({"path": "/app\u{0}"})) => site_error("invalid_argument", "is not a site path");
     read_without_path: site_tool("read_page", json!({})) => site_error("invalid_argument", "missing field `path`");
+    read_unknown_argument: site_tool("read_page", json!({"path": "/app", "locale": "en"})) => site_error("invalid_argument", "unknown field `locale`");
+    versions_with_an_argument: site_tool("list_versions", json!({"prefix": "/app"})) => site_error("invalid_argument", "unknown field `prefix`");
+    versions_without_arguments: site_tool("list_versions", json!({})) => http_result("\"versions\"");
+    unknown_site_tool: site_tool("search_documentation", json!({"text": "x"})) => http_rpc(200, -32602, "no tool named \"search_documentation\": this server's tools are list_pages, list_versions, read_page, search_docs");
     body_not_json: site("POST", "/mcp", &MCP_HEADERS, "{not json") => http_rpc(400, -32700, "parse error: the body is not JSON");
     body_too_large: site_tool("search_docs", json!({"term": "q".repeat(2 << 20)})) => http_rpc(413, -32600, "request body exceeds 1048576 bytes");
     foreign_host: {

@@ -144,7 +144,10 @@ pub fn output_schema_or_error<T: schemars::JsonSchema + std::any::Any>()
 
 /// `T`'s JSON Schema (2020-12) for what serialising it writes.
 fn serialised_schema<T: schemars::JsonSchema>() -> serde_json::Map<String, serde_json::Value> {
-    let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator();
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with_transform(schemars::transform::RecursiveTransform(plain_integer))
+        .into_generator();
     match serde_json::to_value(generator.into_root_schema_for::<T>()) {
         Ok(serde_json::Value::Object(schema)) => schema,
         other => unreachable!("a derived schema is an object: {other:?}"),
@@ -342,4 +345,25 @@ mod tests {
             r#"{"error":{"code":"invalid_argument","message":"limit must be 1-50"}}"#
         );
     }
+}
+
+/// Drops the `format` schemars gives a number (`int64`, `uint`, `double`):
+/// no format JSON Schema defines, and the strict schemas some MCP clients
+/// make for their model accept only string formats. For `#[schemars(transform
+/// = …)]` on a tool's integer parameter, and applied to every output schema.
+pub fn plain_integer(schema: &mut schemars::Schema) {
+    let numeric = schema
+        .get("format")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|f| f.starts_with("int") || f.starts_with("uint") || matches!(f, "float" | "double"));
+    if numeric {
+        schema.remove("format");
+    }
+}
+
+/// What a call of a tool the server does not have is told: its name and
+/// the names it may call instead.
+pub fn unknown_tool(name: &str, tools: &[String]) -> String {
+    let name: String = name.chars().take(80).collect();
+    format!("no tool named {name:?}: this server's tools are {}", tools.join(", "))
 }

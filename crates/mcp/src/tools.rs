@@ -57,9 +57,11 @@ pub struct SearchArgs {
     pub collection: Option<String>,
     /// Results per page, 1-50 (default 20).
     #[schemars(range(min = 1, max = 50))]
+    #[schemars(transform = lectern_library::error::plain_integer)]
     pub limit: Option<i64>,
     /// Offset into the results, 0-10000 (default 0).
     #[schemars(range(min = 0, max = 10000))]
+    #[schemars(transform = lectern_library::error::plain_integer)]
     pub offset: Option<i64>,
     /// Expected search generation.
     pub generation: Option<String>,
@@ -74,9 +76,11 @@ pub struct LoadArgs {
     pub generation: String,
     /// Start, in Unicode scalar values (default 0).
     #[schemars(range(min = 0))]
+    #[schemars(transform = lectern_library::error::plain_integer)]
     pub offset: Option<i64>,
     /// At most this many Unicode scalar values (default 16000, max 50000).
     #[schemars(range(min = 1, max = 50000))]
+    #[schemars(transform = lectern_library::error::plain_integer)]
     pub limit: Option<i64>,
 }
 
@@ -259,6 +263,12 @@ impl ServerHandler for DocsServer {
         request: rmcp::model::CallToolRequestParams,
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        if !self.tool_router.has_route(&request.name) {
+            let tools: Vec<String> =
+                self.tool_router.list_all().into_iter().map(|t| t.name.to_string()).collect();
+            let message = lectern_library::error::unknown_tool(&request.name, &tools);
+            return Err(rmcp::ErrorData::invalid_params(message, None));
+        }
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(tcc).await?;
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response

@@ -37,8 +37,15 @@ use serde_json::{Value, json};
 use crate::routes::cancel_on_drop;
 use crate::state::{MAX_MCP_BODY_BYTES, SiteState};
 
+/// `list_versions` takes no parameters (and says so: a strict schema for
+/// a model).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListVersionsParams {}
+
 /// `read_page`'s parameters.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReadPageParams {
     /// Full site path of the page, as `list_pages` or `search_docs` return it
     /// (e.g. `/app/guide/install`).
@@ -105,7 +112,10 @@ impl DocsTools {
         annotations(title = "List versions", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema_or_error::<VersionsResponse>()
     )]
-    async fn list_versions(&self) -> Result<CallToolResult, ErrorData> {
+    async fn list_versions(
+        &self,
+        Parameters(_): Parameters<ListVersionsParams>,
+    ) -> Result<CallToolResult, ErrorData> {
         call(&self.library, |lib, _| lib.list_versions()).await
     }
 
@@ -178,6 +188,12 @@ impl ServerHandler for DocsTools {
         // rmcp cancels the token when the client disconnects or cancels the
         // call; dropping the tool's future then stops its library call.
         let ct = context.ct.clone();
+        if !self.tool_router.has_route(&request.name) {
+            let tools: Vec<String> =
+                self.tool_router.list_all().into_iter().map(|t| t.name.to_string()).collect();
+            let message = lectern_library::error::unknown_tool(&request.name, &tools);
+            return Err(ErrorData::invalid_params(message, None));
+        }
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = tokio::select! {
             response = self.tool_router.call(tcc) => response?,

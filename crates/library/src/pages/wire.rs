@@ -42,17 +42,20 @@ pub struct VersionsResponse {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListPagesRequest {
     /// An edition prefix from `list_versions` (e.g. `/app`, `/app/v1`, `/zh-Hans/app`).
     /// Omitted: every version in the site's default locale.
     pub prefix: Option<String>,
     /// How many pages to return: 1 to 100, default 20.
+    #[schemars(range(min = 1, max = 100), transform = crate::error::plain_integer)]
     pub limit: Option<i64>,
     /// Continue after this path: the `nextCursor` of the previous call.
     pub cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchPagesRequest {
     /// Text to find: a page matches when the term (NFC, case-folded) is a
     /// substring of its folded title or body. 1 to 256 characters.
@@ -61,6 +64,7 @@ pub struct SearchPagesRequest {
     /// site's default locale.
     pub prefix: Option<String>,
     /// How many pages to return: 1 to 100, default 20.
+    #[schemars(range(min = 1, max = 100), transform = crate::error::plain_integer)]
     pub limit: Option<i64>,
     /// Continue after this path: the `nextCursor` of the previous call.
     pub cursor: Option<String>,
