@@ -1,8 +1,8 @@
 //! Traditional Chinese characters and the simplified character each is
 //! written with in Simplified Chinese (`數` → `数`, `據` → `据`), one to
 //! one, sorted by the traditional character: a query written in traditional
-//! characters is also searched as simplified text (see
-//! [`crate::spellings::spellings`]). Made from OpenCC's `TSCharacters.txt`
+//! characters is also searched as simplified text (as one of its
+//! spellings). Made from OpenCC's `TSCharacters.txt`
 //! (Copyright BYVoid and the OpenCC contributors, Apache License 2.0,
 //! <https://github.com/BYVoid/OpenCC>), each character's first simplified
 //! form; characters written the same in both are left out.
