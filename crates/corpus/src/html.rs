@@ -1072,9 +1072,12 @@ fn plan<'a>(root: NodeRef<'a, Node>, chrome: &mut PageChrome, doc_title: Option<
         }
         // A numbered `<h1>` ("1. Syntax") that `<title>` does not name is the
         // first section of a page whose title is `<title>`'s.
-        let own = (level == 1 && h1_titles && (!is_numbered(&text) || names_page(doc_title, &text)))
-            || (banner && level == 2)
-            || names_page(doc_title, &text);
+        // (A manual page's NAME heading is its first section, not its
+        // title: pod2html's pages without a `<title>`.)
+        let own = !crate::manpage::is_name_heading(&text)
+            && ((level == 1 && h1_titles && (!is_numbered(&text) || names_page(doc_title, &text)))
+                || (banner && level == 2)
+                || names_page(doc_title, &text));
         if std::mem::take(&mut first) && own {
             plan.page_heading = Some(node);
         } else if !caption {

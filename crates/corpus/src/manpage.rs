@@ -72,7 +72,7 @@ const NAME_HEADINGS: [&str; 13] = [
 
 /// Whether a heading titles a manual page's NAME section, in any case, alone
 /// or with its translation in brackets (`NAME(名称)`, `名称 (NAME)`).
-fn is_name_heading(title: &str) -> bool {
+pub(crate) fn is_name_heading(title: &str) -> bool {
     let named = |t: &str| NAME_HEADINGS.contains(&t.trim().to_uppercase().as_str());
     let title = title.trim();
     let mut parts = title.split(['(', '（']);

@@ -254,6 +254,18 @@ fn plain_names(text: &str) -> Vec<(String, &'static str)> {
 fn entry_name(text: &str, id: &str) -> Option<String> {
     let mut words = text.split_whitespace();
     let name = words.next()?;
+    // A quote-like operator written with its delimiters and placeholders
+    // (`qw/STRING/`, `tr/SEARCHLIST/REPLACEMENTLIST/cdsr`) is its name.
+    let name = match (name.split_once('/'), name.rsplit_once('/')) {
+        (Some((op, _)), Some((inner, _)))
+            if op.len() >= 2
+                && op.chars().all(|c| c.is_ascii_lowercase())
+                && !inner[op.len()..].chars().any(char::is_lowercase) =>
+        {
+            op
+        }
+        _ => name,
+    };
     let placeholders = words.all(|w| !w.chars().any(char::is_lowercase));
     let sigil = name.starts_with(['$', '@', '%']) && name.len() > 1;
     let spelled: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
@@ -718,13 +730,17 @@ mod tests {
 <dt id="split-PATTERN-EXPR-LIMIT">split /PATTERN/,EXPR,LIMIT</dt><dd><p>Splits a string.</p></dd>
 <dt id="pod-_">$_</dt><dd><p>The default input.</p></dd>
 <dt id="ARGV">@ARGV</dt><dd><p>The arguments.</p></dd>
+<dt id="qw-STRING">qw/STRING/</dt><dd><p>Quotes words.</p></dd>
+<dt id="tr-SEARCHLIST-REPLACEMENTLIST-cdsr">tr/SEARCHLIST/REPLACEMENTLIST/cdsr</dt><dd><p>Transliterates.</p></dd>
 <dt>wantarray</dt><dd><p>No id, no name.</p></dd>
 </dl><dl class="glossary"><dt id="term-iterable">iterable</dt><dd><p>A glossary term.</p></dd></dl></body></html>"#;
         let page = html_to_page(html.as_bytes(), "perlfunc.html", "/perl").unwrap();
         let names: Vec<&str> = named(&page).into_iter().map(|(name, _, _)| name).collect();
+        // (The NAME line names the page.)
         assert_eq!(
             names,
             [
+                "perlfunc",
                 "fork",
                 "fileno",
                 "fileno-FILEHANDLE",
@@ -733,7 +749,11 @@ mod tests {
                 "$_",
                 "pod-_",
                 "@ARGV",
-                "ARGV"
+                "ARGV",
+                "qw",
+                "qw-STRING",
+                "tr",
+                "tr-SEARCHLIST-REPLACEMENTLIST-cdsr"
             ]
         );
     }

@@ -65,7 +65,9 @@ fn name_parts(key: &str) -> Option<Vec<&str>> {
     if key.contains(char::is_whitespace) {
         return None;
     }
-    let parts: Vec<&str> = key.split("::").flat_map(|p| p.split(['.', '#'])).collect();
+    // (`->` calls a method: Perl's `File::Spec->catfile`, PHP's `$db->query`.)
+    let parts: Vec<&str> =
+        key.split("::").flat_map(|p| p.split("->")).flat_map(|p| p.split(['.', '#'])).collect();
     (parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))).then_some(parts)
 }
 
@@ -146,7 +148,7 @@ pub(crate) fn member_of(key: &str) -> Option<(&str, &str)> {
     let parts = name_parts(key)?;
     let last = parts[parts.len() - 1];
     let file = joined_by_dots(key) && FILE_ENDINGS.contains(&last);
-    let qualifier = key[..key.len() - last.len()].trim_end_matches([':', '.', '#']);
+    let qualifier = key[..key.len() - last.len()].trim_end_matches([':', '.', '#', '-', '>']);
     (parts.iter().all(|p| is_identifier(p)) && !file).then_some((qualifier, last))
 }
 
@@ -279,6 +281,7 @@ mod tests {
         assert_eq!(member_of("fastify.register"), Some(("fastify", "register")));
         assert_eq!(member_of("hash#fetch"), Some(("hash", "fetch")));
         assert_eq!(member_of("json::value::ismember"), Some(("json::value", "ismember")));
+        assert_eq!(member_of("file::spec->catfile"), Some(("file::spec", "catfile")));
         for other in
             ["pg_hba.conf", "package.json", "sources.list", ".npmrc", "perspective", "a.b c", "v1.2", "a::"]
         {

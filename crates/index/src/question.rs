@@ -369,11 +369,29 @@ fn determiner_len(text: &str) -> Option<usize> {
 /// `work_mem`, `--data-only`, `IntervalStyle`): a section defining such a
 /// name is what a query naming it asks for, whatever else it says.
 pub(crate) fn identifier_names(word: &str) -> Vec<&str> {
+    if let Some(variable) = sigil_variable(word) {
+        return vec![variable];
+    }
     word.split(is_cjk)
         .map(|run| run.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')))
         .map(|run| bare_name(run).unwrap_or(run))
         .filter(|run| is_identifier(run))
         .collect()
+}
+
+/// A variable written with its sigil, as a manual's entry names it:
+/// Perl's `$_`, `$@`, `$0`, `@ARGV`, `%ENV`, a shell's `$HOME`. A sigil
+/// takes one char that is no letter; `$` takes any name too, `@` and `%`
+/// a name in capitals (`@staticmethod` is a decorator, `%s` a format).
+fn sigil_variable(word: &str) -> Option<&str> {
+    let sigil = word.chars().next().filter(|c| matches!(c, '$' | '@' | '%'))?;
+    let rest = &word[1..];
+    let mut chars = rest.chars();
+    let one = chars.next().filter(|c| !c.is_whitespace() && !c.is_alphabetic() && chars.next().is_none());
+    let name = rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && (sigil == '$' || !rest.chars().any(|c| c.is_ascii_lowercase()));
+    (one.is_some() || name).then_some(word)
 }
 
 /// The name a call, a subscript, a generic or a decorator is written
@@ -671,6 +689,17 @@ mod tests {
         assert_eq!(latin_names("the"), Vec::<String>::new());
         assert_eq!(latin_names("如何取消查询"), Vec::<String>::new());
         assert_eq!(latin_names("pg_locks视图"), ["pg_locks"]);
+    }
+
+    #[test]
+    fn variables_written_with_their_sigil_are_names() {
+        for word in ["$_", "$@", "$0", "$/", "@ARGV", "%ENV", "@_", "$HOME", "$foo_bar"] {
+            assert_eq!(identifier_names(word), [word], "{word}");
+        }
+        for word in ["$", "%s", "@staticmethod", "$1.50", "%d%%"] {
+            assert!(!identifier_names(word).contains(&word), "{word}");
+        }
+        assert_eq!(identifier_names("@staticmethod"), Vec::<&str>::new());
     }
 
     #[test]

@@ -235,7 +235,9 @@ fn is_release_notes(page: &Page) -> bool {
         .iter()
         .any(|p| name.starts_with(p))
         || name == "release"
-        || name == "history";
+        || name == "history"
+        // Perl's `perl5360delta`: what changed in 5.36.0.
+        || name.strip_suffix("delta").is_some_and(|n| n.ends_with(|c: char| c.is_ascii_digit()));
     if by_name {
         return true;
     }
@@ -264,6 +266,8 @@ fn is_release_notes(page: &Page) -> bool {
         || between_versions
         || named
         || ["what's new", "whats new"].iter().any(|p| title.starts_with(p))
+        // `perl5360delta - what is new for perl v5.36.0`.
+        || ["what's new for ", "what is new for ", "what is new in "].iter().any(|p| title.contains(p))
 }
 
 /// A reference page's closing parts that name the page's subject without
@@ -445,6 +449,10 @@ pub(crate) mod tests {
             ("/app/docs/release", "Release", RELEASE_NOTES_WEIGHT),
             ("/cmake/prop_tgt/release_postfix", "RELEASE_POSTFIX", FULL_WEIGHT),
             ("/app/docs/release-v2-1", "Two", RELEASE_NOTES_WEIGHT),
+            ("/perl/perl5360delta", "perl5360delta - what is new for perl v5.36.0", RELEASE_NOTES_WEIGHT),
+            ("/perl/perldelta", "perldelta - what is new for perl v5.36.0", RELEASE_NOTES_WEIGHT),
+            ("/perl/perlfunc", "perlfunc - Perl builtin functions", FULL_WEIGHT),
+            ("/app/docs/delta", "Delta", FULL_WEIGHT),
             ("/app/docs/release_notes", "Notes", RELEASE_NOTES_WEIGHT),
             ("/fastify/Guides/Migration-Guide-V3", "V3 Migration Guide", RELEASE_NOTES_WEIGHT),
             ("/app/docs/moving-on", "Upgrade Guide for 2.x", RELEASE_NOTES_WEIGHT),

@@ -1638,3 +1638,74 @@ fn operators_in_text_are_searched_as_written() {
         assert!(parse_query(text).is_err() || search(&index, text, &[EN], 0, 10).total == 0, "{text}");
     }
 }
+
+/// A variable written with its sigil among other words (`local $_`) names
+/// the entry defining it, as it does alone; a method called with `->`
+/// (`File::Spec->catfile`) is the member of the page its qualifier titles.
+#[test]
+fn sigil_variables_and_arrow_calls_among_other_words_name_their_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let ed = "perl@5/en";
+    let mut perlvar = page(
+        "/perl/perlvar",
+        "perlvar",
+        &[
+            (None, "perlvar", "Perl predefined variables."),
+            (
+                Some("General-Variables"),
+                "General Variables",
+                "$_ The default input and pattern-searching space.",
+            ),
+        ],
+        &[],
+    );
+    perlvar.symbols.push(Symbol {
+        name: "$_".into(),
+        kind: "Variable".into(),
+        anchor: Some("General-Variables".into()),
+        entry: None,
+    });
+    let locale = page(
+        "/perl/perllocale",
+        "perllocale",
+        &[(
+            None,
+            "perllocale",
+            "Locale handling: the local locale, local settings, locales and local rules.",
+        )],
+        &[],
+    );
+    let spec = page(
+        "/perl/File/Spec",
+        "File::Spec",
+        &[
+            (None, "File::Spec", "Portably perform operations on file names."),
+            (Some("catfile"), "catfile", "Concatenate one or more directory names and a filename."),
+        ],
+        &["File::Spec"],
+    );
+    let other = page(
+        "/perl/File/Other",
+        "File::Other",
+        &[
+            (None, "File::Other", "Other file things."),
+            (Some("catfile"), "catfile", "Joins names its own way."),
+        ],
+        &["File::Other"],
+    );
+    for p in [perlvar, locale, spec, other] {
+        writer.add_page(ed, &p).unwrap();
+    }
+    writer.commit("").unwrap();
+    let found = search(&index, "local $_", &[ed], 0, 10);
+    assert_eq!(found.hits[0].path, "/perl/perlvar", "{:?}", paths(&found));
+    let found = search(&index, "File::Spec->catfile", &[ed], 0, 10);
+    assert_eq!(
+        (found.hits[0].path.as_str(), found.hits[0].anchor.as_deref()),
+        ("/perl/File/Spec", Some("catfile")),
+        "{:?}",
+        paths(&found)
+    );
+}

@@ -1142,6 +1142,23 @@ fn footnote_marks_are_words_of_their_own_and_notes_are_no_sections() {
     assert!(!page.text.contains(": celldisp") && page.text.contains("celldisp (c)"), "{}", page.text);
 }
 
+/// pod2html's page for a pod without a title: an empty `<title>`, then
+/// `<h1 id="NAME">NAME</h1>` and the name line. The page is titled by its
+/// file, not "NAME", and its NAME section names it and says what it is.
+#[test]
+fn a_pod_page_without_a_title_is_not_titled_name() {
+    let html = r##"<html><head><title></title></head><body><ul id="index"><li><a href="#NAME">NAME</a></li><li><a href="#DESCRIPTION">DESCRIPTION</a></li></ul>
+<h1 id="NAME">NAME</h1><p>perlop - Perl operators and precedence</p>
+<h1 id="DESCRIPTION">DESCRIPTION</h1><p>In Perl, the operator determines what operation is performed.</p></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "perlop.html", "/perl").unwrap();
+    check_invariants(&page);
+    assert_eq!(page.title, "perlop");
+    assert_eq!(page.description.as_deref(), Some("Perl operators and precedence"));
+    assert!(page.symbols.iter().any(|s| s.name == "perlop"), "{:?}", page.symbols);
+    let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+    assert!(titles.contains(&"NAME") && titles.contains(&"DESCRIPTION"), "{titles:?}");
+}
+
 /// Two SQLite pages (Debian's sqlite3-doc): a `fancy_title` over a
 /// "► Table Of Contents" control and the contents it opens, and a C
 /// interface page whose first heading is a link back to the interface's index.
