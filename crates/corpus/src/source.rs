@@ -467,6 +467,12 @@ fn language_counts<'a>(files: &[&'a SourceFile]) -> HashMap<&'a str, usize> {
 /// ten of its own) is a copy of them (see [`Reader::mark_copies`]).
 const MIN_COPY_SECTIONS: usize = 20;
 
+/// Pages that may hold one section alike before it counts as boilerplate,
+/// not as a sign that one of them copies another (see
+/// [`Reader::mark_copies`]): a chapter, its single-page edition, and a
+/// page printing it whole.
+const MAX_HOLDERS: usize = 3;
+
 /// A hash of each section of `page` that has text besides its title (a
 /// chapter's heading over its sections has none): its title and the start
 /// of its text, so that a repeat of a section matches it whatever its
@@ -1050,6 +1056,18 @@ impl<'a> Reader<'a> {
         // earlier one of about its size that holds nine in ten of its
         // sections (rustdoc's `HashMap` under two names, each with a title
         // of its own).
+        // A section many pages hold alike is boilerplate (rustdoc's trait
+        // methods on every implementor's page): it tells no page a copy of
+        // another, and is left out of the counts.
+        let own: Vec<Vec<u64>> = self
+            .entries
+            .iter()
+            .map(|e| {
+                let kept =
+                    e.sections.iter().filter(|h| holders.get(*h).is_none_or(|p| p.len() <= MAX_HOLDERS));
+                kept.copied().collect()
+            })
+            .collect();
         let is_copy = |i: usize, sections: &[u64]| {
             let mut by_page: HashMap<usize, usize> = HashMap::new();
             let mut repeated = 0;
@@ -1068,13 +1086,12 @@ impl<'a> Reader<'a> {
                 .map_or((i, 0), |(p, n)| (*p, *n));
             let twin = holder < i
                 && most * 10 >= sections.len() * 9
-                && self.entries[holder].sections.len() * 10 <= sections.len() * 11;
+                && own[holder].len() * 10 <= sections.len() * 11;
             sections.len() >= MIN_COPY_SECTIONS
                 && repeated * 10 >= sections.len() * 8
                 && (most * 10 < sections.len() * 6 || twin)
         };
-        let mut copies: Vec<usize> =
-            (first..self.entries.len()).filter(|&i| is_copy(i, &self.entries[i].sections)).collect();
+        let mut copies: Vec<usize> = (first..self.entries.len()).filter(|&i| is_copy(i, &own[i])).collect();
         // A page repeated whole under another name (SQLite's `fileformat`
         // and `fileformat2`): the first in the tree's order stays.
         let mut seen: HashSet<&[u64]> = HashSet::new();
