@@ -467,12 +467,6 @@ fn language_counts<'a>(files: &[&'a SourceFile]) -> HashMap<&'a str, usize> {
 /// ten of its own) is a copy of them (see [`Reader::mark_copies`]).
 const MIN_COPY_SECTIONS: usize = 20;
 
-/// Pages that may hold one section alike before it counts as boilerplate,
-/// not as a sign that one of them copies another (see
-/// [`Reader::mark_copies`]): a chapter, its single-page edition, and a
-/// page printing it whole.
-const MAX_HOLDERS: usize = 3;
-
 /// A hash of each section of `page` that has text besides its title (a
 /// chapter's heading over its sections has none): its title and the start
 /// of its text, so that a repeat of a section matches it whatever its
@@ -1049,49 +1043,41 @@ impl<'a> Reader<'a> {
                 holders.entry(*h).or_default().push(i);
             }
         }
-        // A copy repeats eight in ten of its sections, from several pages:
-        // no one page holds six in ten of them (the chapter a copy repeats
-        // whole is no copy of it, nor is rustdoc's `str` of `String`, which
-        // repeats its methods with its own). A page is also a copy of an
-        // earlier one of about its size that holds nine in ten of its
-        // sections (rustdoc's `HashMap` under two names, each with a title
-        // of its own).
-        // A section many pages hold alike is boilerplate (rustdoc's trait
-        // methods on every implementor's page): it tells no page a copy of
-        // another, and is left out of the counts.
-        let own: Vec<Vec<u64>> = self
-            .entries
-            .iter()
-            .map(|e| {
-                let kept =
-                    e.sections.iter().filter(|h| holders.get(*h).is_none_or(|p| p.len() <= MAX_HOLDERS));
-                kept.copied().collect()
-            })
-            .collect();
+        // A copy repeats eight in ten of its sections, from several pages
+        // it holds most of (half their sections or more: a chapter, a
+        // rule's page), and no one page holds six in ten of them (the
+        // chapter a copy repeats whole is no copy of it). rustdoc's `str`
+        // repeats many pages' sections (its methods on `String`, its trait
+        // methods on each implementor's page), but holds none of those
+        // pages whole: no copy. A page is also a copy of an earlier one of
+        // about its size that holds nine in ten of its sections (rustdoc's
+        // `HashMap` under two names, each with a title of its own).
+        let entries = &self.entries;
         let is_copy = |i: usize, sections: &[u64]| {
             let mut by_page: HashMap<usize, usize> = HashMap::new();
-            let mut repeated = 0;
             for h in sections {
-                let others = holders.get(h).map_or(&[][..], Vec::as_slice).iter().filter(|&&p| p != i);
-                let mut any = false;
-                for &p in others {
+                for &p in holders.get(h).map_or(&[][..], Vec::as_slice).iter().filter(|&&p| p != i) {
                     *by_page.entry(p).or_default() += 1;
-                    any = true;
                 }
-                repeated += usize::from(any);
             }
+            let held_whole = |p: &usize| by_page.get(p).is_some_and(|n| n * 2 >= entries[*p].sections.len());
+            let repeated = sections
+                .iter()
+                .filter(|h| holders.get(*h).is_some_and(|ps| ps.iter().any(|p| *p != i && held_whole(p))))
+                .count();
             let (holder, most) = by_page
                 .iter()
                 .max_by_key(|(p, n)| (**n, std::cmp::Reverse(**p)))
                 .map_or((i, 0), |(p, n)| (*p, *n));
             let twin = holder < i
                 && most * 10 >= sections.len() * 9
-                && own[holder].len() * 10 <= sections.len() * 11;
+                && entries[holder].sections.len() * 10 <= sections.len() * 11;
             sections.len() >= MIN_COPY_SECTIONS
                 && repeated * 10 >= sections.len() * 8
                 && (most * 10 < sections.len() * 6 || twin)
         };
-        let mut copies: Vec<usize> = (first..self.entries.len()).filter(|&i| is_copy(i, &own[i])).collect();
+        let mut copies: Vec<usize> =
+            (first..self.entries.len()).filter(|&i| is_copy(i, &self.entries[i].sections)).collect();
         // A page repeated whole under another name (SQLite's `fileformat`
         // and `fileformat2`): the first in the tree's order stays.
         let mut seen: HashSet<&[u64]> = HashSet::new();

@@ -401,6 +401,21 @@ impl Word {
         self
     }
 
+    /// In an edition written in traditional characters (`traditional`), a
+    /// word written in them is searched as written: its simplified
+    /// spellings (see [`spellings`]) would match there only by chance.
+    fn in_traditional(mut self, traditional: bool) -> Word {
+        if traditional && self.folded.chars().any(|c| crate::t2s::simplified(c).is_some()) {
+            let chinese = |spelled: &str| spelled.chars().any(crate::text::is_cjk);
+            let keep: Vec<bool> = self.others.iter().map(|(spelled, _)| !chinese(spelled)).collect();
+            let mut at = keep.iter();
+            self.others.retain(|_| at.next().copied().unwrap_or(true));
+            let mut at = keep.iter();
+            self.held.retain(|_| at.next().copied().unwrap_or(true));
+        }
+        self
+    }
+
     fn unit(&self) -> Option<Unit> {
         let others = self.others.iter().zip(&self.held).filter(|(_, held)| **held);
         let others = others.map(|((_, ts), _)| ts.clone());
@@ -1477,6 +1492,7 @@ pub(crate) fn compile(
     // Function words of the query's language (`como`, `wie`) and of theirs
     // rank as English stopwords do, and a word stands for its forms in
     // the languages of the query and of the editions searched.
+    let traditional = crate::languages::any_traditional_chinese(request.editions);
     let mut languages = query_languages(&q.words);
     for l in edition_languages(request.editions) {
         if !languages.contains(&l) {
@@ -1487,7 +1503,7 @@ pub(crate) fn compile(
         .words
         .iter()
         .map(|w| {
-            let word = Word::new(w).held_by(&held).stop_in(&languages);
+            let word = Word::new(w).held_by(&held).in_traditional(traditional).stop_in(&languages);
             let forms = word_forms(searcher, f, &languages, &word);
             word.with_forms(forms)
         })

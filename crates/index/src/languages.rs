@@ -208,6 +208,17 @@ pub(crate) fn edition_languages(editions: &[String]) -> Vec<&'static str> {
     out
 }
 
+/// True when one of `editions` (ids: `project@version/locale/…`) is
+/// written in traditional Chinese characters (`zh-Hant`, `zh-TW`, `zh-HK`,
+/// `zh-MO`): a traditional query word is then searched as written.
+pub(crate) fn any_traditional_chinese(editions: &[String]) -> bool {
+    editions.iter().any(|edition| {
+        let locale = edition.split_once('@').and_then(|(_, rest)| rest.split('/').nth(1)).unwrap_or("");
+        let locale = locale.to_ascii_lowercase().replace('_', "-");
+        locale.starts_with("zh-hant") || ["zh-tw", "zh-hk", "zh-mo"].contains(&locale.as_str())
+    })
+}
+
 /// The languages whose word forms a query word stands for (besides
 /// English, which the index stems): Snowball's stemmer of each.
 const STEMMED: &[(&str, Algorithm)] = &[

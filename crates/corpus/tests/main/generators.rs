@@ -1519,7 +1519,8 @@ fn methods_repeated_on_another_type_are_no_copy_but_a_page_under_two_names_is() 
     )
     .unwrap();
     // A type whose trait methods every implementor's page repeats alike
-    // (each trait on pages of its own): that boilerplate makes it no copy.
+    // (each trait on pages of its own, beside their own methods): holding
+    // a part of many pages makes it no copy.
     let slice_methods = methods("slice", 400..412);
     let mut boilerplate = String::new();
     for t in 0..6 {
@@ -1527,7 +1528,9 @@ fn methods_repeated_on_another_type_are_no_copy_but_a_page_under_two_names_is() 
             .map(|k| format!("<h2 id=\"method.t{t}_{k}\">fn t{t}_{k}(&amp;self)</h2><p>What trait {t}'s method {k} does, as each implementor says alike.</p>"))
             .collect();
         for other in 0..4 {
-            let page = doc(&format!("Struct std::t{t}::Impl{other}"), &trait_methods);
+            let own =
+                methods(&format!("Impl{t}x{other}"), 500 + 10 * (4 * t + other)..506 + 10 * (4 * t + other));
+            let page = doc(&format!("Struct std::t{t}::Impl{other}"), &format!("{own}{trait_methods}"));
             std::fs::write(dir.path().join(format!("struct.Impl{t}x{other}.html")), page).unwrap();
         }
         boilerplate.push_str(&trait_methods);
@@ -1537,7 +1540,10 @@ fn methods_repeated_on_another_type_are_no_copy_but_a_page_under_two_names_is() 
         doc("Primitive Type slice", &format!("{slice_methods}{boilerplate}")),
     )
     .unwrap();
-    let vec = format!("<h2 id=\"deref-methods\">Methods from Deref</h2>{slice_methods}");
+    let vec = format!(
+        "{}<h2 id=\"deref-methods\">Methods from Deref</h2>{slice_methods}",
+        methods("Vec", 800..815)
+    );
     std::fs::write(dir.path().join("struct.Vec.html"), doc("Struct std::vec::Vec", &vec)).unwrap();
     let ingested = crate::read(dir.path(), "/rust");
     let listing = |path: &str| ingested.pages.iter().find(|p| p.path == path).unwrap().listing;
