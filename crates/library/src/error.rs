@@ -258,6 +258,27 @@ pub(crate) fn invalid(message: impl Into<String>) -> LibraryError {
     LibraryError::InvalidArgument(message.into())
 }
 
+/// Drops the `format` schemars gives a number (`int64`, `uint`, `double`):
+/// no format JSON Schema defines, and the strict schemas some MCP clients
+/// make for their model accept only string formats. For `#[schemars(transform
+/// = …)]` on a tool's integer parameter, and applied to every output schema.
+pub fn plain_integer(schema: &mut schemars::Schema) {
+    let numeric = schema
+        .get("format")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|f| f.starts_with("int") || f.starts_with("uint") || matches!(f, "float" | "double"));
+    if numeric {
+        schema.remove("format");
+    }
+}
+
+/// What a call of a tool the server does not have is told: its name and
+/// the names it may call instead.
+pub fn unknown_tool(name: &str, tools: &[String]) -> String {
+    let name: String = name.chars().take(80).collect();
+    format!("no tool named {name:?}: this server's tools are {}", tools.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,25 +366,4 @@ mod tests {
             r#"{"error":{"code":"invalid_argument","message":"limit must be 1-50"}}"#
         );
     }
-}
-
-/// Drops the `format` schemars gives a number (`int64`, `uint`, `double`):
-/// no format JSON Schema defines, and the strict schemas some MCP clients
-/// make for their model accept only string formats. For `#[schemars(transform
-/// = …)]` on a tool's integer parameter, and applied to every output schema.
-pub fn plain_integer(schema: &mut schemars::Schema) {
-    let numeric = schema
-        .get("format")
-        .and_then(serde_json::Value::as_str)
-        .is_some_and(|f| f.starts_with("int") || f.starts_with("uint") || matches!(f, "float" | "double"));
-    if numeric {
-        schema.remove("format");
-    }
-}
-
-/// What a call of a tool the server does not have is told: its name and
-/// the names it may call instead.
-pub fn unknown_tool(name: &str, tools: &[String]) -> String {
-    let name: String = name.chars().take(80).collect();
-    format!("no tool named {name:?}: this server's tools are {}", tools.join(", "))
 }
