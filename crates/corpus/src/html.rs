@@ -1294,18 +1294,12 @@ fn is_numbered(heading: &str) -> bool {
         && rest.starts_with(char::is_whitespace)
 }
 
-/// A heading's text without its `#`/`¶` permalink.
 /// Whether an element is a footnote's mark: a superscript or a footnote
 /// link (`<a href="#FOOT1"><sup>1</sup></a>`, `<sup><a href="#fn1">1</a></sup>`,
 /// Sphinx's `<a class="footnote-reference" href="#id3">[1]</a>`) whose text is
 /// a number or a sign (`[2]`, `(3)`, `*`, `†`) and which links to a place of
 /// the page.
 fn is_note_mark(node: NodeRef<'_, Node>, el: &Element) -> bool {
-    let local_link = |n: NodeRef<'_, Node>| {
-        n.value()
-            .as_element()
-            .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
-    };
     let marked = match el.name() {
         "sup" => {
             local_link(node) || node.descendants().any(local_link) || node.ancestors().take(2).any(local_link)
@@ -1332,13 +1326,17 @@ fn is_footnote_number(node: NodeRef<'_, Node>, text: &str) -> bool {
     let number = text.trim_start_matches(['[', '(']).trim_end_matches([']', ')']);
     (1..=4).contains(&number.len())
         && number.chars().all(|c| c.is_ascii_digit())
-        && node.descendants().any(|n| {
-            n.value()
-                .as_element()
-                .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
-        })
+        && node.descendants().any(local_link)
 }
 
+/// Whether `node` is a link to a place of its own page (`<a href="#x">`).
+fn local_link(node: NodeRef<'_, Node>) -> bool {
+    node.value()
+        .as_element()
+        .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
+}
+
+/// A heading's text without its `#`/`¶` permalink.
 fn heading_text(node: NodeRef<'_, Node>) -> String {
     let mut out = String::new();
     for child in title_children(node) {
