@@ -406,12 +406,9 @@ impl Word {
     /// spellings (see [`spellings`]) would match there only by chance.
     fn in_traditional(mut self, traditional: bool) -> Word {
         if traditional && self.folded.chars().any(|c| crate::t2s::simplified(c).is_some()) {
-            let chinese = |spelled: &str| spelled.chars().any(crate::text::is_cjk);
-            let keep: Vec<bool> = self.others.iter().map(|(spelled, _)| !chinese(spelled)).collect();
-            let mut at = keep.iter();
-            self.others.retain(|_| at.next().copied().unwrap_or(true));
-            let mut at = keep.iter();
-            self.held.retain(|_| at.next().copied().unwrap_or(true));
+            let others = std::mem::take(&mut self.others).into_iter().zip(std::mem::take(&mut self.held));
+            (self.others, self.held) =
+                others.filter(|((spelled, _), _)| !spelled.chars().any(crate::text::is_cjk)).unzip();
         }
         self
     }

@@ -1709,3 +1709,29 @@ fn sigil_variables_and_arrow_calls_among_other_words_name_their_entries() {
         paths(&found)
     );
 }
+
+/// A query in traditional characters finds a simplified edition's text
+/// written in simplified ones; in an edition written in traditional
+/// characters it is searched as written (`裡面` there is not `里面`, which
+/// `公里面積` holds by chance).
+#[test]
+fn traditional_characters_find_simplified_text_but_not_in_a_traditional_edition() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    let (hans, hant) = ("app@1/zh-Hans", "app@1/zh-Hant");
+    writer
+        .add_page(hans, &page("/zh-Hans/app/a", "配置", &[(None, "配置", "配置文件里面的设置。")], &[]))
+        .unwrap();
+    writer
+        .add_page(hant, &page("/zh-Hant/app/a", "設定", &[(None, "設定", "設定檔裡面的選項。")], &[]))
+        .unwrap();
+    writer
+        .add_page(hant, &page("/zh-Hant/app/b", "面積", &[(None, "面積", "土地的公里面積。")], &[]))
+        .unwrap();
+    writer.commit("").unwrap();
+    let found = search(&index, "裡面的設定", &[hans], 0, 10);
+    assert_eq!(paths(&found), ["/zh-Hans/app/a"]);
+    let found = search(&index, "裡面", &[hant], 0, 10);
+    assert_eq!(paths(&found), ["/zh-Hant/app/a"]);
+}
