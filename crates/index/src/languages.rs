@@ -197,7 +197,7 @@ pub fn query_languages(words: &[String]) -> Vec<&'static str> {
 pub(crate) fn edition_languages(editions: &[String]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for edition in editions {
-        let locale = edition.split_once('@').and_then(|(_, rest)| rest.split('/').nth(1)).unwrap_or("");
+        let locale = edition_locale(edition);
         let language = locale.split('-').next().unwrap_or("").to_ascii_lowercase();
         if let Some(known) = STEMMED.iter().map(|(l, _)| *l).find(|l| *l == language)
             && !out.contains(&known)
@@ -208,13 +208,18 @@ pub(crate) fn edition_languages(editions: &[String]) -> Vec<&'static str> {
     out
 }
 
+/// The locale of an edition id (`project@version/locale[/domain…]`), or
+/// `""` for an id without one.
+fn edition_locale(edition: &str) -> &str {
+    edition.split_once('@').and_then(|(_, rest)| rest.split('/').nth(1)).unwrap_or("")
+}
+
 /// True when one of `editions` (ids: `project@version/locale/…`) is
 /// written in traditional Chinese characters (`zh-Hant`, `zh-TW`, `zh-HK`,
 /// `zh-MO`): a traditional query word is then searched as written.
 pub(crate) fn any_traditional_chinese(editions: &[String]) -> bool {
     editions.iter().any(|edition| {
-        let locale = edition.split_once('@').and_then(|(_, rest)| rest.split('/').nth(1)).unwrap_or("");
-        let locale = locale.to_ascii_lowercase().replace('_', "-");
+        let locale = edition_locale(edition).to_ascii_lowercase().replace('_', "-");
         locale.starts_with("zh-hant") || ["zh-tw", "zh-hk", "zh-mo"].contains(&locale.as_str())
     })
 }

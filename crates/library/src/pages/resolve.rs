@@ -119,10 +119,9 @@ impl View {
             .manifest
             .enabled()
             .flat_map(|e| self.snapshot.moved_paths(&e.id))
+            // (Each is under its edition's prefix: the edition leads it on.)
             .filter(|path| {
-                SitePath::parse(path).is_ok_and(|p| {
-                    self.resolve(&p, Translations::OrFallback).is_none() && self.moved_to(&p).is_some()
-                })
+                SitePath::parse(path).is_ok_and(|p| self.resolve(&p, Translations::OrFallback).is_none())
             })
             .collect();
         out.sort();
