@@ -146,7 +146,7 @@ pub fn output_schema_or_error<T: schemars::JsonSchema + std::any::Any>()
 fn serialised_schema<T: schemars::JsonSchema>() -> serde_json::Map<String, serde_json::Value> {
     let generator = schemars::generate::SchemaSettings::draft2020_12()
         .for_serialize()
-        .with_transform(schemars::transform::RecursiveTransform(plain_integer))
+        .with_transform(schemars::transform::RecursiveTransform(plain_number))
         .into_generator();
     match serde_json::to_value(generator.into_root_schema_for::<T>()) {
         Ok(serde_json::Value::Object(schema)) => schema,
@@ -262,7 +262,7 @@ pub(crate) fn invalid(message: impl Into<String>) -> LibraryError {
 /// no format JSON Schema defines, and the strict schemas some MCP clients
 /// make for their model accept only string formats. For `#[schemars(transform
 /// = …)]` on a tool's integer parameter, and applied to every output schema.
-pub fn plain_integer(schema: &mut schemars::Schema) {
+pub fn plain_number(schema: &mut schemars::Schema) {
     let numeric = schema
         .get("format")
         .and_then(serde_json::Value::as_str)

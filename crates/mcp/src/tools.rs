@@ -57,11 +57,11 @@ pub struct SearchArgs {
     pub collection: Option<String>,
     /// Results per page, 1-50 (default 20).
     #[schemars(range(min = 1, max = 50))]
-    #[schemars(transform = lectern_library::error::plain_integer)]
+    #[schemars(transform = lectern_library::error::plain_number)]
     pub limit: Option<i64>,
     /// Offset into the results, 0-10000 (default 0).
     #[schemars(range(min = 0, max = 10000))]
-    #[schemars(transform = lectern_library::error::plain_integer)]
+    #[schemars(transform = lectern_library::error::plain_number)]
     pub offset: Option<i64>,
     /// Expected search generation.
     pub generation: Option<String>,
@@ -76,11 +76,11 @@ pub struct LoadArgs {
     pub generation: String,
     /// Start, in Unicode scalar values (default 0).
     #[schemars(range(min = 0))]
-    #[schemars(transform = lectern_library::error::plain_integer)]
+    #[schemars(transform = lectern_library::error::plain_number)]
     pub offset: Option<i64>,
     /// At most this many Unicode scalar values (default 16000, max 50000).
     #[schemars(range(min = 1, max = 50000))]
-    #[schemars(transform = lectern_library::error::plain_integer)]
+    #[schemars(transform = lectern_library::error::plain_number)]
     pub limit: Option<i64>,
 }
 

@@ -48,7 +48,7 @@ pub struct ListPagesRequest {
     /// Omitted: every version in the site's default locale.
     pub prefix: Option<String>,
     /// How many pages to return: 1 to 100, default 20.
-    #[schemars(range(min = 1, max = 100), transform = crate::error::plain_integer)]
+    #[schemars(range(min = 1, max = 100), transform = crate::error::plain_number)]
     pub limit: Option<i64>,
     /// Continue after this path: the `nextCursor` of the previous call.
     pub cursor: Option<String>,
@@ -64,7 +64,7 @@ pub struct SearchPagesRequest {
     /// site's default locale.
     pub prefix: Option<String>,
     /// How many pages to return: 1 to 100, default 20.
-    #[schemars(range(min = 1, max = 100), transform = crate::error::plain_integer)]
+    #[schemars(range(min = 1, max = 100), transform = crate::error::plain_number)]
     pub limit: Option<i64>,
     /// Continue after this path: the `nextCursor` of the previous call.
     pub cursor: Option<String>,
