@@ -304,8 +304,7 @@ fn unresolved(
     let Some(rel) = rel else { return Unresolved::Outside };
     let rel = rel.trim_end_matches('/');
     if files.contains(rel) {
-        let page_file =
-            crate::markdown::is_markdown(rel) || crate::html::is_html(rel) || rel.ends_with(".mdx");
+        let page_file = crate::markdown::is_markdown(rel) || crate::html::is_html(rel);
         return if page_file { Unresolved::LostPage } else { Unresolved::File };
     }
     // The page file the link means, under the names generators give it.

@@ -61,6 +61,7 @@ pub mod limits;
 pub mod links;
 mod manpage;
 pub mod markdown;
+mod mdx;
 pub mod names;
 pub mod nav;
 pub mod page;

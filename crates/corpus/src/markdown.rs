@@ -12,7 +12,7 @@ use crate::paths;
 use crate::text::{join_texts, nfc, tidy};
 
 /// File extensions read as Markdown.
-pub const EXTENSIONS: [&str; 2] = ["md", "markdown"];
+pub const EXTENSIONS: [&str; 3] = ["md", "markdown", "mdx"];
 
 /// Whether a source-relative file name is a Markdown file.
 pub fn is_markdown(rel: &str) -> bool {
@@ -150,7 +150,9 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         None => frontmatter::Fields::default(),
     };
     let body = split.body;
-    let parsed = parse_body(body, rel_file);
+    // Read without MDX's imports, exports and comments; kept as written.
+    let read = crate::mdx::blank(body);
+    let parsed = parse_body(&read, rel_file);
     // A page with no `#` heading that opens with a lower one
     // (`## Long Term Support`) is titled by it, when every other heading
     // is below it: one that has siblings (`## When to use`, then `## API`)
@@ -167,7 +169,7 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         .or_else(opening)
         .unwrap_or_else(|| fallback_title(rel_file));
     let title = nfc(&title);
-    let sections = build_sections(body, &parsed, &title);
+    let sections = build_sections(&read, body, &parsed, &title);
     // Only a title the frontmatter gives names a command.
     let mut symbols = fields
         .title
@@ -644,13 +646,16 @@ fn push_line_end(texts: &mut [String]) {
 
 /// Cuts the body at the recorded headings. The lead section (before the first
 /// cut) is dropped when it is blank and other sections exist.
-fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
+/// The sections of the page `parsed` from `body` (blanked by
+/// [`crate::mdx::blank`]); each keeps its Markdown as `source` writes it.
+fn build_sections(body: &str, source: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
     // One id per cut, counted among all the page's headings as the generators count them.
     let mut ids = crate::heading_ids::section_ids(body).into_iter();
     let mut sections = Vec::with_capacity(parsed.cuts.len() + 1);
     let lead_end = parsed.cuts.first().map_or(body.len(), |c| c.start);
-    let lead_md = &body[..lead_end];
-    if !lead_md.trim().is_empty() || parsed.cuts.is_empty() {
+    let lead_md = &source[..lead_end];
+    let has_lead = !body[..lead_end].trim().is_empty() || parsed.cuts.is_empty();
+    if has_lead {
         sections.push(Section {
             anchor: None,
             title: title.to_owned(),
@@ -663,6 +668,8 @@ fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
     let mut stack: Vec<(u8, String)> = Vec::new();
     for (i, cut) in parsed.cuts.iter().enumerate() {
         let end = parsed.cuts.get(i + 1).map_or(body.len(), |c| c.start);
+        // A lead of only MDX imports goes with the first section.
+        let start = if i == 0 && !has_lead && !lead_md.trim().is_empty() { 0 } else { cut.start };
         while stack.last().is_some_and(|(l, _)| *l >= cut.level) {
             stack.pop();
         }
@@ -677,7 +684,7 @@ fn build_sections(body: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
             title: cut.title.clone(),
             level: cut.level,
             breadcrumb,
-            markdown: body.get(cut.start..end).unwrap_or_default().to_owned(),
+            markdown: source.get(start..end).unwrap_or_default().to_owned(),
             text: tidy(parsed.texts.get(i + 1).map_or("", String::as_str)),
         });
         stack.push((cut.level, cut.title.clone()));
@@ -734,6 +741,11 @@ impl TagStripper {
                 } else {
                     self.in_tag = true;
                     rest = &rest[1..];
+                    if let Some(label) = component_label(rest) {
+                        out.push('\n');
+                        out.push_str(label);
+                        out.push('\n');
+                    }
                     let name: String = rest
                         .chars()
                         .take_while(char::is_ascii_alphabetic)
@@ -752,6 +764,24 @@ impl TagStripper {
         }
         out
     }
+}
+
+/// The `title` or `label` a JSX component's opening tag gives it
+/// (`<TabItem value="npm" label="npm">`, `<Callout title="Before you
+/// start">`): shown as a line of text, as a container's label is. `tag`
+/// follows the `<`; HTML's lower-case elements have none.
+fn component_label(tag: &str) -> Option<&str> {
+    if !tag.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let tag = &tag[..tag.find('>')?];
+    ["title=", "label="].iter().find_map(|attr| {
+        let at = tag.match_indices(attr).find(|(i, _)| tag[..*i].ends_with(char::is_whitespace))?.0;
+        let value = &tag[at + attr.len()..];
+        let quote = value.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        let value = &value[1..];
+        Some(value[..value.find(quote)?].trim()).filter(|v| !v.is_empty())
+    })
 }
 
 #[cfg(test)]
@@ -1024,6 +1054,37 @@ Turn it.
         assert_eq!(container_fence("::::"), Some(Fence::Close));
         assert_eq!(container_fence("    ::: tip"), None);
         assert_eq!(container_fence(":: tip"), None);
+    }
+
+    #[test]
+    fn an_mdx_page_reads_without_its_imports_comments_and_tags() {
+        let src = concat!(
+            "---\nsidebar_position: 2\n---\nimport Tabs from '@theme/Tabs';\n",
+            "import TabItem from '@theme/TabItem';\n\n## Installation\n\n{/* TODO: Windows */}\n\n",
+            "<Tabs groupId=\"pm\">\n  <TabItem value=\"npm\" label=\"npm\">\n\n```bash\nnpm i widgets\n```\n\n",
+            "  </TabItem>\n  <TabItem value=\"yarn\" label=\"Yarn\">\n\n```bash\nyarn add widgets\n```\n\n",
+            "  </TabItem>\n</Tabs>\n\n<Callout title=\"Before you start\">Check the <abbr title=\"version\">ver</abbr>.</Callout>\n\n",
+            "export const toc = [\n  {id: 'x'},\n];\n"
+        );
+        let p = markdown_to_page(src.as_bytes(), "docs/setup.mdx", "/app").unwrap();
+        assert_eq!(p.path, "/app/docs/setup");
+        // Titled by its only top heading, as a page with nothing before it is.
+        assert_eq!(p.title, "Installation");
+        let text = &p.text;
+        for gone in ["import", "@theme", "TODO", "groupId", "toc", "{id"] {
+            assert!(!text.contains(gone), "{gone}: {text}");
+        }
+        for kept in ["npm\n", "npm i widgets", "Yarn\n", "yarn add widgets", "Check the ver."] {
+            assert!(text.contains(kept), "{kept}: {text}");
+        }
+        // The source stays as written.
+        assert!(p.markdown.starts_with("import Tabs"));
+        let joined: String = p.sections.iter().map(|s| s.markdown.as_str()).collect();
+        assert_eq!(joined, p.markdown);
+        assert!(is_markdown("a/b.MDX") && !is_markdown("a/b.mdxx"));
+        assert_eq!(component_label("Tabs>"), None);
+        assert_eq!(component_label("Step  title='Build it' />"), Some("Build it"));
+        assert_eq!(component_label("abbr title=\"x\">"), None);
     }
 
     #[test]

@@ -55,7 +55,8 @@ pub fn markdown_to_html(markdown: &str, links: PageLinks<'_>) -> String {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_GFM;
-    let labelled = container_labels(markdown);
+    let read = crate::mdx::blank(markdown);
+    let labelled = container_labels(&read);
     let markdown = labelled.as_ref();
     // Every heading gets its id: section headings their section's anchor,
     // the others (the `# title`, headings in lists and quotes) their slug.
@@ -136,19 +137,10 @@ fn container_labels(markdown: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(markdown);
     }
     let mut out = String::with_capacity(markdown.len());
-    // The code fence we are inside: its character and length.
-    let mut code: Option<(char, usize)> = None;
+    let mut code = crate::mdx::CodeFences::default();
     for line in markdown.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if let Some(mark) = trimmed.chars().next().filter(|c| matches!(c, '`' | '~')) {
-            let run = trimmed.len() - trimmed.trim_start_matches(mark).len();
-            match code {
-                None if run >= 3 => code = Some((mark, run)),
-                Some((c, n)) if c == mark && run >= n && trimmed[run..].trim().is_empty() => code = None,
-                _ => {}
-            }
-        }
-        match container_fence(line).filter(|_| code.is_none()) {
+        let in_code = code.is_code(line);
+        match container_fence(line).filter(|_| !in_code) {
             Some(Fence::Open(label)) => {
                 out.push_str("\n**");
                 out.push_str(&label.replace('*', ""));
@@ -204,7 +196,7 @@ fn markdown_file_link(url: &str, links: PageLinks<'_>) -> Option<String> {
         Some((t, f)) => (t, Some(f)),
         None => (url, None),
     };
-    let is_markdown = target.ends_with(".md") || target.ends_with(".markdown");
+    let is_markdown = crate::markdown::is_markdown(target);
     if !is_markdown || target.starts_with('/') || target.contains(':') || links.source_file.is_empty() {
         return None;
     }
@@ -397,6 +389,16 @@ mod tests {
         );
         assert!(html.contains("<p><strong>Mind the gap</strong></p>\n<p>Stand back.</p>"), "{html}");
         assert!(!html.contains("::: warning") && html.contains("<code>::: tip\n</code>"), "{html}");
+    }
+
+    #[test]
+    fn mdx_imports_and_comments_are_not_shown() {
+        let html = markdown_to_html(
+            "import Tabs from '@theme/Tabs';\n\n# Setup\n\n{/* hidden */}\n\n<Tabs>\n\nShown.\n\n</Tabs>\n\n```js\nimport x from 'y';\n```\n",
+            PageLinks::default(),
+        );
+        assert!(!html.contains("@theme") && !html.contains("hidden"), "{html}");
+        assert!(html.contains("<p>Shown.</p>") && html.contains("import x from"), "{html}");
     }
 
     #[test]

@@ -188,3 +188,36 @@ fn a_page_collecting_every_rule_page_is_ranked_as_a_copy() {
     assert!(copy.listing);
     assert!((1..=24).all(|i| !page(&format!("/d/md{i:03}")).listing));
 }
+
+#[test]
+fn a_tree_of_mdx_pages_is_markdown_and_links_between_them_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = dir.path().join("docs");
+    std::fs::create_dir_all(docs.join("guides")).unwrap();
+    let files = [
+        (
+            "index.mdx",
+            "---\ntitle: Widgets\n---\nimport Card from '@site/src/Card';\n\nStart with [installing](./guides/install.mdx#with-yarn).\n\n<Card title=\"Quick start\" href=\"/guides/install\" />\n",
+        ),
+        (
+            "guides/install.mdx",
+            "import Tabs from '@theme/Tabs';\n\n# Install\n\n{/* keep in sync with the CLI */}\n\n## With Yarn\n\nRun `yarn add widgets`.\n",
+        ),
+        ("guides/notes.md", "# Notes\n\nPlain Markdown beside MDX.\n"),
+    ];
+    for (name, body) in files {
+        std::fs::write(docs.join(name), body).unwrap();
+    }
+    let ingested = read(&docs, "/w");
+    assert_eq!(ingested.format, SourceFormat::Markdown);
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/w", "/w/guides/install", "/w/guides/notes"]);
+    for page in &ingested.pages {
+        check_invariants(page);
+        assert!(!page.text.contains("import") && !page.text.contains("keep in sync"), "{}", page.text);
+    }
+    assert!(ingested.pages[0].text.contains("Quick start"), "{}", ingested.pages[0].text);
+    assert_eq!(ingested.pages[1].title, "Install");
+    let links = ingested.check_links("/w");
+    assert!(links.resolved == 1 && links.broken == 0, "{links:?}");
+}
