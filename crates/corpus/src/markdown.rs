@@ -164,7 +164,8 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     };
     let title = fields
         .title
-        .clone()
+        .as_deref()
+        .map(|t| site_suffix_dropped(t, parsed.first_h1.as_deref()))
         .or_else(|| parsed.first_h1.clone().filter(|t| !t.is_empty()))
         .or_else(opening)
         .unwrap_or_else(|| fallback_title(rel_file));
@@ -221,6 +222,21 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         listing: false,
         nav: Default::default(),
     })
+}
+
+/// A frontmatter title that is the page's `# heading` and then the site's
+/// name or section, as written for a browser tab (`Working Memory | Memory
+/// | Mastra Docs` over `# Working Memory`): the heading. Any other title
+/// stays as written.
+fn site_suffix_dropped(title: &str, h1: Option<&str>) -> String {
+    let heading = h1.map(str::trim).filter(|h| !h.is_empty());
+    let rest = heading.and_then(|h| title.trim().strip_prefix(h));
+    match (heading, rest) {
+        (Some(h), Some(rest)) if [" | ", " - ", " — ", " · "].iter().any(|sep| rest.starts_with(sep)) => {
+            h.to_owned()
+        }
+        _ => title.to_owned(),
+    }
 }
 
 /// The names the list items of `markdown` define by starting with them in
@@ -741,11 +757,6 @@ impl TagStripper {
                 } else {
                     self.in_tag = true;
                     rest = &rest[1..];
-                    if let Some(label) = component_label(rest) {
-                        out.push('\n');
-                        out.push_str(label);
-                        out.push('\n');
-                    }
                     let name: String = rest
                         .chars()
                         .take_while(char::is_ascii_alphabetic)
@@ -764,24 +775,6 @@ impl TagStripper {
         }
         out
     }
-}
-
-/// The `title` or `label` a JSX component's opening tag gives it
-/// (`<TabItem value="npm" label="npm">`, `<Callout title="Before you
-/// start">`): shown as a line of text, as a container's label is. `tag`
-/// follows the `<`; HTML's lower-case elements have none.
-fn component_label(tag: &str) -> Option<&str> {
-    if !tag.starts_with(|c: char| c.is_ascii_uppercase()) {
-        return None;
-    }
-    let tag = &tag[..tag.find('>')?];
-    ["title=", "label="].iter().find_map(|attr| {
-        let at = tag.match_indices(attr).find(|(i, _)| tag[..*i].ends_with(char::is_whitespace))?.0;
-        let value = &tag[at + attr.len()..];
-        let quote = value.chars().next().filter(|c| matches!(c, '"' | '\''))?;
-        let value = &value[1..];
-        Some(value[..value.find(quote)?].trim()).filter(|v| !v.is_empty())
-    })
 }
 
 #[cfg(test)]
@@ -1082,9 +1075,17 @@ Turn it.
         let joined: String = p.sections.iter().map(|s| s.markdown.as_str()).collect();
         assert_eq!(joined, p.markdown);
         assert!(is_markdown("a/b.MDX") && !is_markdown("a/b.mdxx"));
-        assert_eq!(component_label("Tabs>"), None);
-        assert_eq!(component_label("Step  title='Build it' />"), Some("Build it"));
-        assert_eq!(component_label("abbr title=\"x\">"), None);
+    }
+
+    #[test]
+    fn a_title_written_for_a_browser_tab_is_its_heading() {
+        let p = page("---\ntitle: 'Working Memory | Memory | Mastra Docs'\n---\n# Working Memory\n\nText.\n");
+        assert_eq!(p.title, "Working Memory");
+        // A title of its own stays, as does one that only starts alike.
+        for (fm, h1) in [("Install | Quick", "Setup"), ("Working Memory Limits", "Working Memory")] {
+            let p = page(&format!("---\ntitle: {fm}\n---\n# {h1}\n\nText.\n"));
+            assert_eq!(p.title, fm);
+        }
     }
 
     #[test]

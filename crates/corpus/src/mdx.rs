@@ -40,7 +40,7 @@ impl CodeFences {
 /// documentation); borrowed when it has none.
 pub fn blank(markdown: &str) -> Cow<'_, str> {
     let maybe_esm = markdown.contains("import") || markdown.contains("export");
-    if !maybe_esm && !markdown.contains("{/*") {
+    if !maybe_esm && !markdown.contains("{/*") && !markdown.contains('<') {
         return Cow::Borrowed(markdown);
     }
     let mut bytes = markdown.as_bytes().to_vec();
@@ -77,7 +77,8 @@ pub fn blank(markdown: &str) -> Cow<'_, str> {
         }
         previous_blank = blank_line;
     }
-    blank_comments(markdown, &prose, &mut bytes);
+    blank_inline(markdown, &prose, &mut bytes);
+    unindent(markdown, &mut bytes);
     // Only ASCII bytes other than line breaks were replaced by spaces,
     // and only whole characters: the text is still UTF-8.
     Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| markdown.to_owned()))
@@ -140,15 +141,16 @@ fn bracket_depth(line: &str) -> i64 {
     depth
 }
 
-/// Blanks each `{/* … */}` that starts in one of the `prose` line ranges
-/// (it may run over several lines), outside code spans.
-fn blank_comments(markdown: &str, prose: &[(usize, usize)], bytes: &mut [u8]) {
+/// Blanks each `{/* … */}` and each JSX tag ([`jsx_tag`]) that starts in
+/// one of the `prose` line ranges (either may run over several lines),
+/// outside code spans; a tag's shown strings are written back.
+fn blank_inline(markdown: &str, prose: &[(usize, usize)], bytes: &mut [u8]) {
     let mut skip_to = 0;
     for &(start, end) in prose {
         let mut at = start.max(skip_to);
         while at < end {
             let rest = &markdown[at..end];
-            let Some(i) = rest.find(['`', '{']) else { break };
+            let Some(i) = rest.find(['`', '{', '<']) else { break };
             at += i;
             let here = &markdown[at..];
             if here.starts_with('`') {
@@ -166,10 +168,182 @@ fn blank_comments(markdown: &str, prose: &[(usize, usize)], bytes: &mut [u8]) {
                     }
                     None => at += 3,
                 }
+            } else if let Some(tag) = here.starts_with('<').then(|| jsx_tag(here)).flatten() {
+                show_only(markdown, bytes, at, at + tag.len, &tag.shown);
+                at += tag.len;
+                skip_to = at;
             } else {
                 at += 1;
             }
         }
+    }
+}
+
+/// A JSX tag: its length, and the byte ranges (from its `<`) of the text
+/// it shows.
+#[derive(Debug)]
+struct JsxTag {
+    len: usize,
+    shown: Vec<std::ops::Range<usize>>,
+}
+
+/// The longest JSX tag read (a component given its data inline, such as a
+/// table of properties, can be long).
+const MAX_TAG: usize = 256 * 1024;
+
+/// The JSX tag `s` starts with, when it is one a Markdown parser would not
+/// read as HTML: a component's (`<Tabs.Tab>`, `</Note>`, `<Snippet text={…} />`:
+/// a capital or a dot in its name, or a fragment's `<>`) or any tag with an
+/// `{expression}` attribute. Shown: its `title` and `label` strings
+/// and the strings inside its expressions (a tab's `items`, a properties
+/// table's names and descriptions), but not paths or URLs.
+fn jsx_tag(s: &str) -> Option<JsxTag> {
+    let bytes = s.as_bytes();
+    let mut at = 1;
+    let closing = bytes.get(at) == Some(&b'/');
+    at += usize::from(closing);
+    let name_len =
+        s[at..].find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')))?;
+    let name = &s[at..at + name_len];
+    // A fragment's `<>` is closed at once: `a < b` is no tag.
+    if name.starts_with(|c: char| !c.is_ascii_alphabetic()) || (name.is_empty() && !s[at..].starts_with('>'))
+    {
+        return None;
+    }
+    at += name_len;
+    let mut shown = Vec::new();
+    let mut expression = false;
+    loop {
+        let rest = &s[at..];
+        let trimmed = rest.trim_start();
+        if trimmed.len() < rest.len() && rest[..rest.len() - trimmed.len()].matches('\n').count() > 1 {
+            return None; // a blank line ends a tag's paragraph
+        }
+        at += rest.len() - trimmed.len();
+        if at > MAX_TAG {
+            return None;
+        }
+        if trimmed.starts_with("/>") || trimmed.starts_with('>') {
+            at += if trimmed.starts_with('>') { 1 } else { 2 };
+            break;
+        }
+        if closing {
+            return None;
+        }
+        if trimmed.starts_with('{') {
+            at += expression_len(&s[at..], at, &mut shown)?;
+            expression = true;
+            continue;
+        }
+        let attr_len =
+            trimmed.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')))?;
+        if attr_len == 0 {
+            return None;
+        }
+        let attr = &trimmed[..attr_len];
+        at += attr_len;
+        let after = &s[at..];
+        let Some(value) = after.trim_start().strip_prefix('=') else { continue };
+        at += after.len() - value.len();
+        let value_trimmed = value.trim_start();
+        at += value.len() - value_trimmed.len();
+        match value_trimmed.chars().next()? {
+            '{' => {
+                at += expression_len(&s[at..], at, &mut shown)?;
+                expression = true;
+            }
+            q @ ('"' | '\'') => {
+                let end = value_trimmed[1..].find(q)?;
+                if matches!(attr, "title" | "label") {
+                    shown.push(at + 1..at + 1 + end);
+                }
+                at += end + 2;
+            }
+            _ => return None,
+        }
+    }
+    let component =
+        name.is_empty() || name.contains('.') || name.starts_with(|c: char| c.is_ascii_uppercase());
+    (component || expression).then(|| {
+        shown.retain(|r| {
+            let text = s[r.clone()].trim();
+            text.chars().any(char::is_alphanumeric)
+                && !text.starts_with(['/', '#', '.'])
+                && !text.contains("://")
+                && !text.contains('\n')
+        });
+        JsxTag { len: at, shown }
+    })
+}
+
+/// The length of the JSX expression `s` starts with (`{…}`, brackets
+/// balanced, strings, template literals and comments skipped), its string
+/// literals' contents added to `shown` (offset by `base`).
+fn expression_len(s: &str, base: usize, shown: &mut Vec<std::ops::Range<usize>>) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < bytes.len().min(MAX_TAG) {
+        match bytes[at] {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            q @ (b'"' | b'\'' | b'`') => {
+                let start = at + 1;
+                at = start;
+                while at < bytes.len() && bytes[at] != q {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                shown.push(base + start..base + at.min(bytes.len()));
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'/') => at += s[at..].find('\n')?,
+            b'/' if bytes.get(at + 1) == Some(&b'*') => at += s[at..].find("*/")? + 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Blanks `bytes[start..end]` but for the `shown` ranges (relative to
+/// `start`), which are written back on their own lines' starts, one space
+/// between them: indentation left in place would make them code.
+fn show_only(markdown: &str, bytes: &mut [u8], start: usize, end: usize, shown: &[std::ops::Range<usize>]) {
+    blank_range(bytes, start, end);
+    let mut line_start = start;
+    let mut write = start;
+    for range in shown {
+        let (from, to) = (start + range.start, start + range.end);
+        if let Some(nl) = markdown[line_start..from].rfind('\n') {
+            line_start += nl + 1;
+            write = line_start;
+        } else if write > line_start {
+            write += 1;
+        }
+        let piece = markdown[from..to].trim().as_bytes();
+        bytes[write..write + piece.len()].copy_from_slice(piece);
+        write += piece.len();
+    }
+}
+
+/// Moves each line that blanking left more indented than it was written
+/// (text after a tag that opened it) back to its own indentation, spaces
+/// after it: four spaces more would make it code.
+fn unindent(markdown: &str, bytes: &mut [u8]) {
+    let mut start = 0;
+    for line in markdown.split_inclusive('\n') {
+        let end = start + line.trim_end_matches(['\n', '\r']).len();
+        let indent = |b: &[u8]| b.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+        let (was, now) = (indent(line.as_bytes()), indent(&bytes[start..end]));
+        if now > was && start + now < end {
+            bytes.copy_within(start + now..end, start + was);
+            blank_range(bytes, end - (now - was), end);
+        }
+        start += line.len();
     }
 }
 
@@ -203,6 +377,34 @@ mod tests {
         let no_esm = "Plain text with {braces} and {/* unterminated.\n";
         assert!(matches!(blank(no_esm), Cow::Owned(ref s) if s == no_esm));
         assert!(matches!(blank("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn jsx_tags_go_and_the_strings_they_show_stay() {
+        let src = concat!(
+            "<Tabs items={[\"Model router\", 'AI SDK']}>\n  <Tabs.Tab>\n\nText one.\n\n  </Tabs.Tab>\n</Tabs>\n\n",
+            "<PropertiesTable\n  content={[\n    {\n      name: 'maxRetries',\n      type: 'number',\n",
+            "      description: \"How often to retry. Set to 0 to disable.\",\n      href: '/docs/retries',\n    },\n  ]}\n/>\n\n",
+            "<Callout type=\"info\" title=\"Before you start\">Install it first.</Callout>\n\n",
+            "<img src={logo} alt=\"Logo\" /> and <div class=\"x\">html</div> stay; so do a < b > c, ",
+            "<https://example.com>, <x@y.org> and <>fragments</>.\n"
+        );
+        let out = blank(src);
+        assert_eq!(out.len(), src.len());
+        let words: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(
+            words.join(" "),
+            concat!(
+                "Model router AI SDK Text one. maxRetries number How often to retry. Set to 0 to disable. ",
+                "Before you start Install it first. and <div class=\"x\">html</div> stay; so do a < b > c, ",
+                "<https://example.com>, <x@y.org> and fragments ."
+            )
+        );
+        // Written back at their lines' starts: no line is indented code.
+        assert!(out.lines().all(|l| !l.starts_with("    ") || l.trim().is_empty()), "{out}");
+        // A blank line ends a tag that never closed; a closing tag has no attributes.
+        assert_eq!(blank("<Note title=\"x\"\n\nText.\n"), "<Note title=\"x\"\n\nText.\n");
+        assert_eq!(blank("</Note x>\n"), "</Note x>\n");
     }
 
     #[test]
