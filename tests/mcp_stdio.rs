@@ -696,3 +696,41 @@ fn stderr_that_is_no_terminal_gets_plain_log_lines() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("WARN") && !stderr.contains('\u{1b}'), "{stderr:?}");
 }
+
+/// `printf '…' | lectern mcp`: stdin ends right after the requests, and
+/// each request read before it ended is still answered (they were dropped
+/// at random when EOF cancelled everything at once).
+#[test]
+fn requests_piped_in_before_stdin_ends_are_all_answered() {
+    let lib = tempfile::tempdir().unwrap();
+    let input: String = [
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+        json!({"jsonrpc":"2.0","id":3,"method":"ping"}),
+    ]
+    .iter()
+    .map(|m| format!("{m}\n"))
+    .collect();
+    for _ in 0..10 {
+        let mut child = lectern()
+            .args(["mcp", "--user-data"])
+            .arg(lib.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.as_bytes()).unwrap();
+        drop(stdin);
+        let start = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        assert!(start.elapsed() < Duration::from_secs(2), "EOF still exits promptly");
+        let ids: Vec<i64> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ids, [1, 2, 3]);
+    }
+}

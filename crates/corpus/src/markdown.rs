@@ -224,17 +224,13 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
     })
 }
 
-/// A frontmatter title that is the page's `# heading` and then the site's
-/// name or section, as written for a browser tab (`Working Memory | Memory
-/// | Mastra Docs` over `# Working Memory`): the heading. Any other title
-/// stays as written.
+/// A frontmatter title written for a browser tab, with the site's name or
+/// section after a bar (`Working Memory | Memory | Mastra Docs`), when the
+/// page has a `# heading` of its own: the heading, which is what the page
+/// shows. Any other title stays as written.
 fn site_suffix_dropped(title: &str, h1: Option<&str>) -> String {
-    let heading = h1.map(str::trim).filter(|h| !h.is_empty());
-    let rest = heading.and_then(|h| title.trim().strip_prefix(h));
-    match (heading, rest) {
-        (Some(h), Some(rest)) if [" | ", " - ", " — ", " · "].iter().any(|sep| rest.starts_with(sep)) => {
-            h.to_owned()
-        }
+    match h1.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(heading) if title.contains(" | ") && !heading.contains(" | ") => heading.to_owned(),
         _ => title.to_owned(),
     }
 }
@@ -1081,8 +1077,10 @@ Turn it.
     fn a_title_written_for_a_browser_tab_is_its_heading() {
         let p = page("---\ntitle: 'Working Memory | Memory | Mastra Docs'\n---\n# Working Memory\n\nText.\n");
         assert_eq!(p.title, "Working Memory");
-        // A title of its own stays, as does one that only starts alike.
-        for (fm, h1) in [("Install | Quick", "Setup"), ("Working Memory Limits", "Working Memory")] {
+        let p = page("---\ntitle: 'Discord Community and Bot | Mastra'\n---\n# Discord community\n\nText.\n");
+        assert_eq!(p.title, "Discord community");
+        // A title with no bar stays, as does one with no heading to stand for.
+        for (fm, h1) in [("Install", "Setup"), ("A | B", "")] {
             let p = page(&format!("---\ntitle: {fm}\n---\n# {h1}\n\nText.\n"));
             assert_eq!(p.title, fm);
         }

@@ -272,6 +272,54 @@ pub fn plain_number(schema: &mut schemars::Schema) {
     }
 }
 
+/// Rewrites each `"type": [T, "null"]` in a tool's schema (what an
+/// `Option` field derives) as `"anyOf": [{"type": T, …}, {"type": "null"}]`,
+/// the type's own keywords (bounds, items, properties) in its branch. Both
+/// say the same; some MCP clients' converters take only the second (a type
+/// given as a list fails in them with "unhashable type: 'list'").
+pub fn nullable_as_any_of(schema: &mut serde_json::Map<String, serde_json::Value>) {
+    use serde_json::Value;
+    for value in schema.values_mut() {
+        match value {
+            Value::Object(inner) => nullable_as_any_of(inner),
+            Value::Array(items) => {
+                for item in items.iter_mut().filter_map(Value::as_object_mut) {
+                    nullable_as_any_of(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(Value::Array(types)) = schema.get("type") else { return };
+    let others: Vec<&Value> = types.iter().filter(|t| t.as_str() != Some("null")).collect();
+    if others.len() != 1 || others.len() == types.len() {
+        return;
+    }
+    let only = others[0].clone();
+    // Words about the value as a whole stay outside; the rest is the type's.
+    const OUTER: [&str; 6] = ["description", "title", "default", "examples", "deprecated", "readOnly"];
+    let mut branch = serde_json::Map::new();
+    for key in schema.keys().cloned().collect::<Vec<_>>() {
+        if !OUTER.contains(&key.as_str())
+            && let Some(v) = schema.remove(&key)
+        {
+            branch.insert(key, v);
+        }
+    }
+    branch.insert("type".to_owned(), only);
+    schema.insert("anyOf".to_owned(), serde_json::json!([branch, {"type": "null"}]));
+}
+
+/// A tool's input and output schemas through [`nullable_as_any_of`].
+pub fn tool_schemas_any_of(
+    input: &mut std::sync::Arc<serde_json::Map<String, serde_json::Value>>,
+    output: &mut Option<std::sync::Arc<serde_json::Map<String, serde_json::Value>>>,
+) {
+    for schema in std::iter::once(input).chain(output.as_mut()) {
+        nullable_as_any_of(std::sync::Arc::make_mut(schema));
+    }
+}
+
 /// What a call of a tool the server does not have is told: its name and
 /// the names it may call instead.
 pub fn unknown_tool(name: &str, tools: &[String]) -> String {
@@ -282,6 +330,30 @@ pub fn unknown_tool(name: &str, tools: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nullable_type_becomes_any_of_with_its_bounds_inside() {
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "limit": {"description": "Results.", "type": ["integer", "null"], "minimum": 1, "maximum": 50, "default": null},
+                "text": {"type": "string"},
+                "tags": {"type": ["array", "null"], "items": {"type": ["string", "null"]}}
+            }
+        });
+        nullable_as_any_of(schema.as_object_mut().unwrap());
+        assert_eq!(
+            schema["properties"]["limit"],
+            serde_json::json!({"description": "Results.", "default": null,
+                "anyOf": [{"type": "integer", "minimum": 1, "maximum": 50}, {"type": "null"}]})
+        );
+        assert_eq!(schema["properties"]["text"], serde_json::json!({"type": "string"}));
+        assert_eq!(
+            schema["properties"]["tags"]["anyOf"][0]["items"],
+            serde_json::json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
+        );
+        assert_eq!(schema["type"], "object");
+    }
 
     /// Every code goes on the wire as the name `as_str` gives, both ways.
     #[test]

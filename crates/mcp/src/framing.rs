@@ -7,8 +7,10 @@
 //! (`tools/call`, batch elements included) in flight, the rest wait in a
 //! bounded queue (`busy` beyond it) while stdin keeps being read;
 //! `notifications/cancelled` also frees a queued or in-flight slot; a
-//! notification before any request is dropped harmlessly; EOF cancels
-//! everything. stdout carries protocol only, one writer shared by rmcp and us.
+//! notification before any request is dropped harmlessly; at EOF the
+//! requests already read are still answered, for at most [`EOF_GRACE`],
+//! then the rest is cancelled. stdout carries protocol only, one writer
+//! shared by rmcp and us.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -26,6 +28,9 @@ pub const MAX_LINE_BYTES: usize = 262_144;
 pub const MAX_IN_FLIGHT: usize = 8;
 /// Document requests that may wait for a slot; more get `busy`.
 pub const MAX_QUEUED: usize = 64;
+/// How long requests read before stdin closed may take to be answered
+/// (`echo '…' | lectern mcp` gets its replies; a slow one is cancelled).
+pub const EOF_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 type Writer = Arc<tokio::sync::Mutex<Box<dyn AsyncWrite + Send + Unpin>>>;
 
@@ -33,6 +38,8 @@ type Writer = Arc<tokio::sync::Mutex<Box<dyn AsyncWrite + Send + Unpin>>>;
 #[derive(Default)]
 struct Flow {
     started: bool,
+    /// Requests handed on (or queued) and not answered yet.
+    unanswered: HashSet<String>,
     in_flight: HashSet<String>,
     queue: VecDeque<(String, Value)>,
     /// Request id → batch number, for requests that came in a batch.
@@ -82,6 +89,14 @@ impl LineTransport {
             done.cancel();
         });
         LineTransport { inbox, writer, flow, to_rmcp, eof }
+    }
+}
+
+/// Returns once stdin has ended and every request read from it is answered.
+async fn answered_after_eof(eof: &CancellationToken, flow: &Mutex<Flow>) {
+    eof.cancelled().await;
+    while !flow.lock().expect("flow lock").unanswered.is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
 }
 
@@ -236,6 +251,7 @@ impl Reader {
             if method.as_deref() == Some("notifications/cancelled") {
                 let target = message.pointer("/params/requestId").map(key);
                 if let Some(target) = target {
+                    flow.unanswered.remove(&target);
                     if let Some(pos) = flow.queue.iter().position(|(k, _)| *k == target) {
                         flow.queue.remove(pos);
                         forget_batch_member(&mut flow, &target);
@@ -266,11 +282,13 @@ impl Reader {
                         flow.batch_of.remove(&k);
                         return Some(busy(id.expect("requests have ids"), &message));
                     }
+                    flow.unanswered.insert(k.clone());
                     flow.queue.push_back((k, message));
                     return None;
                 }
-                flow.in_flight.insert(k);
+                flow.in_flight.insert(k.clone());
             }
+            flow.unanswered.insert(k);
         }
         let _ = self.to_rmcp.send(message);
         None
@@ -439,7 +457,7 @@ impl Transport<RoleServer> for LineTransport {
                 _ => None,
             };
             let mut batch_reply = None;
-            if let Some(k) = id {
+            if let Some(k) = id.clone() {
                 let mut flow = flow.lock().expect("flow lock");
                 if flow.initialize.as_ref() == Some(&k) {
                     flow.initialize = None;
@@ -464,15 +482,22 @@ impl Transport<RoleServer> for LineTransport {
                 Some(None) => {}
                 None => write_value(&writer, &value).await,
             }
+            // Answered once written: then input that has ended may end serving.
+            if let Some(k) = id {
+                flow.lock().expect("flow lock").unanswered.remove(&k);
+            }
             Ok(())
         }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            // What was read comes first; input that has ended ends serving
+            // once every request read is answered.
             let value = tokio::select! {
+                biased;
                 v = self.inbox.recv() => v?,
-                () = self.eof.cancelled() => return None,
+                () = answered_after_eof(&self.eof, &self.flow) => return None,
             };
             match serde_json::from_value(value) {
                 Ok(message) => return Some(message),

@@ -34,9 +34,15 @@ pub async fn serve(
     let eof = CancellationToken::new();
     let transport = framing::LineTransport::new(input, output, eof.clone());
     let server = DocsServer::new(Bridge::new(user_data));
+    // Once stdin has ended, what was read gets its answers for a moment, no more.
+    let grace = async {
+        eof.cancelled().await;
+        tokio::time::sleep(framing::EOF_GRACE).await;
+    };
+    tokio::pin!(grace);
     let running = tokio::select! {
         r = server.serve(transport) => r,
-        () = eof.cancelled() => return,
+        () = &mut grace => return,
     };
     let service = match running {
         Ok(service) => service,
@@ -48,8 +54,8 @@ pub async fn serve(
     let cancel = service.cancellation_token();
     tokio::select! {
         _ = service.waiting() => {}
-        () = eof.cancelled() => {
-            // Stdin closed: cancel every request; give writes a moment, no more.
+        () = &mut grace => {
+            // Still unanswered: cancel every request; give writes a moment, no more.
             cancel.cancel();
             tokio::time::sleep(Duration::from_millis(20)).await;
         }

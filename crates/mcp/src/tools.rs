@@ -139,7 +139,20 @@ pub struct DocsServer {
 #[tool_router]
 impl DocsServer {
     pub fn new(bridge: Bridge) -> DocsServer {
-        DocsServer { bridge, tool_router: Self::tool_router() }
+        DocsServer { bridge, tool_router: Self::tools() }
+    }
+
+    /// The tools, nullable types in their schemas written as `anyOf`
+    /// ([`lectern_library::error::nullable_as_any_of`]).
+    fn tools() -> ToolRouter<Self> {
+        let mut router = Self::tool_router();
+        for route in router.map.values_mut() {
+            lectern_library::error::tool_schemas_any_of(
+                &mut route.attr.input_schema,
+                &mut route.attr.output_schema,
+            );
+        }
+        router
     }
 
     /// List the enabled docsets (projects, versions, locales, domains, collections) and the current search generation.
@@ -336,7 +349,7 @@ mod tests {
     /// as `tools/list` sends them: a change to any shows up in review.
     #[test]
     fn tools_list_snapshot() {
-        let mut tools = DocsServer::tool_router().list_all();
+        let mut tools = DocsServer::tools().list_all();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         assert_eq!(
             tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),

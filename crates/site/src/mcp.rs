@@ -103,7 +103,20 @@ fn error_body_result(body: ErrorBody) -> CallToolResult {
 #[tool_router]
 impl DocsTools {
     pub fn new(library: Arc<Library>) -> DocsTools {
-        DocsTools { library, tool_router: Self::tool_router() }
+        DocsTools { library, tool_router: Self::tools() }
+    }
+
+    /// The tools, nullable types in their schemas written as `anyOf`
+    /// ([`lectern_library::error::nullable_as_any_of`]).
+    fn tools() -> ToolRouter<Self> {
+        let mut router = Self::tool_router();
+        for route in router.map.values_mut() {
+            lectern_library::error::tool_schemas_any_of(
+                &mut route.attr.input_schema,
+                &mut route.attr.output_schema,
+            );
+        }
+        router
     }
 
     /// Every published version with the prefix that scopes it (`/app`, `/app/v1`, `/zh-Hans/app`), its label, ref, lifecycle status, locale, the locales it is published in, and whether it is the default. Call this first and pass a prefix to list_pages or search_docs.
@@ -455,7 +468,7 @@ mod tests {
     /// The four tools as `tools/list` sends them.
     #[test]
     fn tools_list_snapshot() {
-        let mut tools = DocsTools::tool_router().list_all();
+        let mut tools = DocsTools::tools().list_all();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         assert_eq!(
             tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
