@@ -39,8 +39,25 @@ pub(crate) fn is_generated_listing(mark: Option<&str>, rel_file: &str, root: Nod
         Some(m) if m.starts_with("javadoc") => javadoc_listing(rel_file),
         Some(m) if m.starts_with("doxygen") => doxygen_listing(rel_file),
         _ if crate::texinfo::is_texinfo(mark) => crate::texinfo::is_index_page(root),
-        _ => false,
+        _ => haddock_listing(rel_file, root),
     }
+}
+
+/// Haddock's listings (it names no generator): its index of names
+/// (`doc-index.html`, `doc-index-A.html`, `doc-index-All.html`) and its
+/// hyperlinked source listings (`src/Data.Aeson.html`, code in `hs-` spans).
+fn haddock_listing(rel_file: &str, root: NodeRef<'_, Node>) -> bool {
+    let (folders, name) = parts(rel_file);
+    let stem = name.strip_suffix(".html").unwrap_or(&name);
+    if stem == "doc-index" || stem.starts_with("doc-index-") {
+        return true;
+    }
+    folders.last().is_some_and(|f| f == "src")
+        && root.descendants().take(2000).any(|n| {
+            n.value()
+                .as_element()
+                .is_some_and(|e| e.name() == "span" && e.classes().any(|c| c.starts_with("hs-")))
+        })
 }
 
 /// The folders and file names of a path, lowercase.
@@ -172,5 +189,19 @@ mod tests {
             assert!(!listing(&sphinx, name), "{name}");
             assert!(!listing(&doc(""), name), "{name}");
         }
+    }
+
+    #[test]
+    fn haddock_indexes_and_source_listings_are_listings() {
+        for name in ["doc-index.html", "doc-index-A.html", "doc-index-All.html"] {
+            assert!(listing(&None, name), "{name}");
+        }
+        let source = Html::parse_document(
+            r#"<html><body><pre><span class="hs-keyword">module</span> Data.Aeson</pre></body></html>"#,
+        );
+        let prose = Html::parse_document("<html><body><p>module Data.Aeson</p></body></html>");
+        assert!(is_generated_listing(None, "src/Data.Aeson.html", source.tree.root()));
+        assert!(!is_generated_listing(None, "src/Data.Aeson.html", prose.tree.root()));
+        assert!(!is_generated_listing(None, "Data-Aeson.html", source.tree.root()));
     }
 }

@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 22] = [
+const SKIP_CLASSES: [&str; 25] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -313,6 +313,12 @@ const SKIP_CLASSES: [&str; 22] = [
     "foot-os",
     // mdBook's hidden lines of an example (`# fn main() {`), shown only on request.
     "boring",
+    // Haddock's "Instances details" toggle, and the types its source
+    // listings show on hover.
+    "hide-when-js-enabled",
+    "annottext",
+    // The line numbers of Doxygen's source listings.
+    "lineno",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -591,8 +597,13 @@ fn names_defined(
     let entries =
         if crate::texinfo::is_texinfo(mark) { crate::texinfo::index_symbols(root) } else { Vec::new() };
     let mut named: HashSet<String> = symbols.iter().map(|s| s.name.clone()).collect();
-    let terms =
-        term_symbols(root).into_iter().chain(haddock_symbols(root, title)).chain(separated_names(root));
+    let doxygen = mark.is_some_and(|m| m.starts_with("doxygen"));
+    let members = if doxygen { doxygen_members(root, title) } else { Vec::new() };
+    let terms = term_symbols(root)
+        .into_iter()
+        .chain(haddock_symbols(root, title))
+        .chain(members)
+        .chain(separated_names(root));
     for symbol in terms.chain(tag_symbols(root)).chain(entries) {
         if named.insert(symbol.name.clone()) {
             symbols.push(symbol);
@@ -896,6 +907,11 @@ fn is_skipped(el: &Element) -> bool {
         || el.name() == "a" && has_class(el, "tooltip")
         // Doxygen's project banner above every page (name, logo, links).
         || el.id() == Some("titlearea")
+        // Haddock's "Source" link after every signature (`<a class="link"
+        // href="src/Data.Aeson.html#decode">`).
+        || el.name() == "a"
+            && el.attr("class") == Some("link")
+            && el.attr("href").is_some_and(|h| h.starts_with("src/") || h.contains("/src/") || h.ends_with("/src"))
 }
 
 /// Whether an element inside `node` is a link target (`id`, `<a name>`),
@@ -1576,6 +1592,55 @@ fn haddock_symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
             None => text,
         };
         if name.len() <= 100 && !entries.add(&name, id) {
+            break;
+        }
+    }
+    entries.symbols
+}
+
+/// The members a Doxygen page lists in its summary tables (`<tr
+/// class="memitem:ID">`, the name first in its right cell, as a link or in
+/// bold), each at its anchor: those documented only by a line there have
+/// no section of their own (`static Options Default ()`, a `#define`).
+/// On a class's or namespace's page a name is qualified by it
+/// (`cereal::JSONOutputArchive::Options::NoIndent`).
+fn doxygen_members(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
+    let owner = [" Class Reference", " Struct Reference", " Union Reference", " Namespace Reference"]
+        .iter()
+        .chain(&[" Class Template Reference", " Struct Template Reference"])
+        .find_map(|suffix| title.trim().strip_suffix(suffix))
+        .map(|owner| owner.split('<').next().unwrap_or(owner).trim())
+        .filter(|owner| !owner.is_empty() && !owner.contains(char::is_whitespace));
+    let mut entries = Entries::default();
+    for node in root.descendants() {
+        let Some(el) = node.value().as_element() else { continue };
+        let Some(id) = el.attr("class").and_then(|c| c.strip_prefix("memitem:")).filter(|id| !id.is_empty())
+        else {
+            continue;
+        };
+        if el.name() != "tr" {
+            continue;
+        }
+        let right = node.children().find(|c| {
+            c.value()
+                .as_element()
+                .is_some_and(|e| has_class(e, "memItemRight") || has_class(e, "memTemplItemRight"))
+        });
+        let Some(name) = right.and_then(|cell| {
+            cell.descendants().find(|d| {
+                d.value()
+                    .as_element()
+                    .is_some_and(|e| e.name() == "b" || (e.name() == "a" && has_class(e, "el")))
+            })
+        }) else {
+            continue;
+        };
+        let name = collapse_whitespace(&plain_text(name));
+        let name = match owner {
+            Some(owner) if !name.contains("::") => format!("{owner}::{name}"),
+            _ => name,
+        };
+        if name.len() <= 200 && !entries.add(&name, id) {
             break;
         }
     }

@@ -314,7 +314,7 @@ async fn cancellable<T>(
 ) -> Result<T, CallToolResult> {
     tokio::select! {
         result = call => result.map_err(error_result),
-        () = ct.cancelled() => Err(error_result(ToolError::new(ErrorCode::Cancelled, "the request was cancelled by the client"))),
+        () = ct.cancelled() => Err(error_result(ToolError::new(ErrorCode::Cancelled, "the request was cancelled: the client cancelled it, or closed its input before the answer was ready"))),
     }
 }
 

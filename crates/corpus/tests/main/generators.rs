@@ -1311,7 +1311,8 @@ fn haddock_groups_are_sections_of_the_module_page() {
 <div id="content"><div id="module-header"><p class="caption">Data.List</p></div>
 <div id="description"><p class="caption">Description</p><div class="doc"><p>Operations on lists.</p></div></div>
 <div id="interface"><a href="#g:1" id="g:1"><h1>Basic functions</h1></a>
-<div class="top"><p class="src"><a id="v:head" class="def">head</a> :: [a] -&gt; a</p><div class="doc"><p>Extract the first element of a list.</p></div></div>
+<div class="top"><p class="src"><a id="v:head" class="def">head</a> :: [a] -&gt; a <a href="src/GHC.List.html#head" class="link">Source</a> <a href="#v:head" class="selflink">#</a></p><div class="doc"><p>Extract the first element of a list.</p></div>
+<div class="subs instances"><h4 class="instances details-toggle-control details-toggle" data-details-id="i:head">Instances</h4><details id="i:head" open="open"><summary class="hide-when-js-enabled">Instances details</summary><p>None here.</p></details></div></div>
 <a href="#g:2" id="g:2"><h1>Reducing lists (folds)</h1></a>
 <div class="top"><p class="src"><a id="v:foldl" class="def">foldl</a> :: (b -&gt; a -&gt; b) -&gt; b -&gt; [a] -&gt; b</p><div class="doc"><p>Left-associative fold of a structure.</p></div></div>
 </div></div></body></html>"##;
@@ -1330,6 +1331,43 @@ fn haddock_groups_are_sections_of_the_module_page() {
         page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
     assert!(symbols.contains(&("Data.List.head", Some("v:head"))), "{symbols:?}");
     assert!(symbols.contains(&("Data.List.foldl", Some("v:foldl"))), "{symbols:?}");
+    // The "Source" link after a signature and the toggle's label are no text.
+    assert!(!page.text.contains("Source") && !page.text.contains("Instances details"), "{}", page.text);
+}
+
+/// A Doxygen class page's summary table: a member documented only by its
+/// line there (`<tr class="memitem:ID">`, the name in bold after an `<a
+/// id>`) has no section of its own, and is a name of the page at that id,
+/// qualified by the class; one with details links to them and is named
+/// there too; a row of a class list (`memitem:` with no id) names nothing.
+#[test]
+fn doxygen_members_of_a_summary_table_are_names_of_the_page() {
+    let html = r##"<html><head><meta name="generator" content="Doxygen 1.9.4"/>
+<title>cereal: cereal::JSONOutputArchive::Options Class Reference</title></head><body>
+<div class="header"><div class="headertitle"><div class="title">cereal::JSONOutputArchive::Options Class Reference</div></div></div>
+<div class="contents"><table class="memberdecls">
+<tr class="heading"><td colspan="2"><h2 class="groupheader"><a id="pub-static-methods" name="pub-static-methods"></a>Static Public Member Functions</h2></td></tr>
+<tr class="memitem:a82ac"><td class="memItemLeft" align="right" valign="top"><a id="a82ac" name="a82ac"></a>
+static <a class="el" href="classcereal_1_1JSONOutputArchive_1_1Options.html">Options</a>&#160;</td><td class="memItemRight" valign="bottom"><b>NoIndent</b> ()</td></tr>
+<tr class="memdesc:a82ac"><td class="mdescLeft">&#160;</td><td class="mdescRight">Options that do not indent. <br /></td></tr>
+<tr class="memitem:a4635"><td class="memItemLeft" align="right" valign="top">&#160;</td><td class="memItemRight" valign="bottom"><a class="el" href="#a4635">Options</a> (int precision)</td></tr>
+<tr class="memitem:"><td class="memItemLeft">struct &#160;</td><td class="memItemRight"><a class="el" href="structcereal_1_1Other.html">cereal::Other</a></td></tr>
+</table>
+<h2 class="groupheader">Constructor &amp; Destructor Documentation</h2>
+<a id="a4635" name="a4635"></a>
+<h2 class="memtitle"><span class="permalink"><a href="#a4635">&#9670;&#160;</a></span>Options()</h2>
+<div class="memitem"><div class="memdoc"><p>Specify specific options for the JSONOutputArchive.</p></div></div>
+</div></body></html>"##;
+    let page =
+        html_to_page(html.as_bytes(), "classcereal_1_1JSONOutputArchive_1_1Options.html", "/cereal").unwrap();
+    let symbols: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    assert!(
+        symbols.contains(&("cereal::JSONOutputArchive::Options::NoIndent", Some("a82ac"))),
+        "{symbols:?}"
+    );
+    assert!(symbols.contains(&("cereal::JSONOutputArchive::Options::Options", Some("a4635"))), "{symbols:?}");
+    assert!(!symbols.iter().any(|(n, _)| n.contains("Other")), "{symbols:?}");
 }
 
 /// Vim's help as vim2html writes it: one `<pre>` whose tags are named
