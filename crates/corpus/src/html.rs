@@ -2648,8 +2648,9 @@ impl<'p> Converter<'_, 'p> {
             // celldisp`: `<span class="category">: </span>`) says nothing.
             "span" if has_class(el, "category") && plain_text(node).trim() == ":" => {}
             // One of several alternatives a script shows one of (LibreOffice's
-            // `Command` on a Mac, `Ctrl` elsewhere): a word of its own.
-            _ if el.attr("hidden").is_some() => {
+            // `Command` on a Mac, `Ctrl` elsewhere), or one of Doxygen's
+            // labels set side by side (`inline` `static`): a word of its own.
+            _ if el.attr("hidden").is_some() || el.name() == "span" && has_class(el, "mlabel") => {
                 out.space();
                 self.inline_children(node, out, depth);
                 out.space();

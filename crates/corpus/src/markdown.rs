@@ -282,7 +282,14 @@ fn fallback_title(rel_file: &str) -> String {
     } else {
         rel.rsplit('/').next().unwrap_or(stem)
     };
-    let readable = crate::text::collapse_whitespace(&name.replace(['-', '_'], " "));
+    // A number that orders the files (`05-core-package`, `02_install`) is
+    // no part of the name, as Docusaurus drops it.
+    let digits = name.len() - name.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let unnumbered = name[digits..]
+        .strip_prefix(['-', '_', '.'])
+        .filter(|rest| digits > 0 && rest.chars().any(char::is_alphabetic))
+        .unwrap_or(name);
+    let readable = crate::text::collapse_whitespace(&unnumbered.replace(['-', '_'], " "));
     if readable.is_empty() { name.to_owned() } else { readable }
 }
 
@@ -1071,6 +1078,20 @@ Turn it.
         let joined: String = p.sections.iter().map(|s| s.markdown.as_str()).collect();
         assert_eq!(joined, p.markdown);
         assert!(is_markdown("a/b.MDX") && !is_markdown("a/b.mdxx"));
+    }
+
+    #[test]
+    fn a_page_without_a_title_is_named_by_its_file_without_its_order_number() {
+        for (file, title) in [
+            ("05-core-package/index.mdx", "core package"),
+            ("guide/02_install.md", "install"),
+            ("guide/getting-started.md", "getting started"),
+            ("2024-01.md", "2024 01"),
+            ("10.md", "10"),
+        ] {
+            let p = markdown_to_page(b"Some text.", file, "/app").unwrap();
+            assert_eq!(p.title, title, "{file}");
+        }
     }
 
     #[test]

@@ -1356,7 +1356,9 @@ static <a class="el" href="classcereal_1_1JSONOutputArchive_1_1Options.html">Opt
 <h2 class="groupheader">Constructor &amp; Destructor Documentation</h2>
 <a id="a4635" name="a4635"></a>
 <h2 class="memtitle"><span class="permalink"><a href="#a4635">&#9670;&#160;</a></span>Options()</h2>
-<div class="memitem"><div class="memdoc"><p>Specify specific options for the JSONOutputArchive.</p></div></div>
+<div class="memitem"><div class="memproto"><table class="mlabels"><tr><td class="mlabels-left">Options (int precision)</td>
+<td class="mlabels-right"><span class="mlabels"><span class="mlabel">inline</span><span class="mlabel">explicit</span></span></td></tr></table></div>
+<div class="memdoc"><p>Specify specific options for the JSONOutputArchive.</p></div></div>
 </div></body></html>"##;
     let page =
         html_to_page(html.as_bytes(), "classcereal_1_1JSONOutputArchive_1_1Options.html", "/cereal").unwrap();
@@ -1368,6 +1370,8 @@ static <a class="el" href="classcereal_1_1JSONOutputArchive_1_1Options.html">Opt
     );
     assert!(symbols.contains(&("cereal::JSONOutputArchive::Options::Options", Some("a4635"))), "{symbols:?}");
     assert!(!symbols.iter().any(|(n, _)| n.contains("Other")), "{symbols:?}");
+    // Labels set side by side are words of their own.
+    assert!(page.text.contains("inline explicit"), "{}", page.text);
 }
 
 /// Vim's help as vim2html writes it: one `<pre>` whose tags are named
