@@ -9,6 +9,9 @@
 //!   HTML and the Markdown address on to the page's, and its `read_page`
 //!   tool reads the page under the page's path; a path that leads nowhere
 //!   is still no page.
+//! - `a_docusaurus_page_is_also_at_its_published_path`: a Markdown page
+//!   whose folders and file are numbered for order is also at its path
+//!   without the numbers; links written to that path work on the site.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -128,4 +131,37 @@ fn old_addresses_and_other_names_read_as_their_page() {
     let result = call("/man/bzip2.1");
     assert_eq!(result["isError"], true, "{result}");
     assert!(result["content"][0]["text"].as_str().unwrap().contains("no page at /man/bzip2.1"), "{result}");
+}
+
+#[test]
+fn a_docusaurus_page_is_also_at_its_published_path() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(src.path().join("04-ui")).unwrap();
+    std::fs::write(
+        src.path().join("04-ui/01-overview.mdx"),
+        "# Overview\n\nSee [the chatbot](/docs/ui/chatbot#usage).\n",
+    )
+    .unwrap();
+    std::fs::write(src.path().join("04-ui/02-chatbot.mdx"), "# Chatbot\n\n## Usage\n\nCall `useChat`.\n")
+        .unwrap();
+    std::fs::write(src.path().join("01-intro.md"), "# Introduction\n\nStart here.\n").unwrap();
+    let lib = tempfile::tempdir().unwrap();
+    let report = ok(
+        lib.path(),
+        &["add", src.path().to_str().unwrap(), "--project", "ai", "--version", "1", "--locale", "en"],
+    );
+    assert!(report.contains("1 internal, 1 resolve, 0 broken"), "{report}");
+    assert!(report.contains("/ai/ui/chatbot → /ai/04-ui/02-chatbot"), "{report}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(lib.path(), &["read", "--json", "/ai/ui/chatbot"])).unwrap();
+    assert_eq!(json["path"], "/ai/04-ui/02-chatbot", "{json}");
+
+    let site = Server::site(lib.path());
+    let authority = site.authority();
+    assert_eq!(head_of(&authority, "/ai/ui/chatbot"), (307, Some("/ai/04-ui/02-chatbot".to_owned())));
+    // The link on the rendered page leads there, not to `/docs/…`.
+    let (status, page) =
+        http::send(&authority, &http::request("GET", &authority, "/ai/04-ui/01-overview", &[], b""));
+    assert_eq!(status, 200);
+    assert!(page.contains(r#"href="/ai/ui/chatbot#usage""#), "{page}");
 }

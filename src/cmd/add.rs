@@ -100,7 +100,7 @@ fn print_report(r: &AddReport) -> Result<()> {
         let shown: Vec<String> = r.moved.iter().map(|(from, to)| format!("{from} → {to}")).collect();
         let more = if r.moved_total > shown.len() { ", …" } else { "" };
         outln!(
-            "  {} other paths read as the page they lead to (old addresses, files' other names): {}{more}",
+            "  {} other paths read as the page they lead to (old addresses, files' other names, paths without order numbers): {}{more}",
             r.moved_total,
             shown.join(", ")
         )?;

@@ -116,6 +116,8 @@ pub fn check_pages(pages: &[Page], prefix: &str, source_files: &[String]) -> Lin
 #[derive(Default)]
 pub struct LinkChecker {
     pages: Vec<Scanned>,
+    /// Other paths of pages: where each leads.
+    moved: HashMap<String, String>,
 }
 
 struct Scanned {
@@ -127,6 +129,13 @@ struct Scanned {
 }
 
 impl LinkChecker {
+    /// Takes in the other paths of the edition's pages (old addresses,
+    /// files' other names; each with the page it leads to): a link to one
+    /// leads to its page.
+    pub fn moved(&mut self, moved: &[(String, String)]) {
+        self.moved.extend(moved.iter().cloned());
+    }
+
     /// Takes in one page of the edition.
     pub fn add(&mut self, page: &Page) {
         let scan = links::scan(&page.markdown);
@@ -160,7 +169,7 @@ impl LinkChecker {
     ) -> LinkReport {
         let anchors: HashMap<&str, &HashSet<String>> =
             self.pages.iter().map(|p| (p.path.as_str(), &p.anchors)).collect();
-        report(&self.pages, &anchors, Tree { prefix, source_files, others })
+        report(&self.pages, &anchors, Tree { prefix, source_files, others, moved: &self.moved })
     }
 }
 
@@ -169,14 +178,15 @@ struct Tree<'a> {
     prefix: &'a str,
     source_files: &'a [String],
     others: Option<OtherEditions<'a>>,
+    moved: &'a HashMap<String, String>,
 }
 
 fn report(pages: &[Scanned], anchors: &HashMap<&str, &HashSet<String>>, tree: Tree<'_>) -> LinkReport {
-    let Tree { prefix, source_files, others } = tree;
+    let Tree { prefix, source_files, others, moved } = tree;
     let files: HashSet<&str> = source_files.iter().map(String::as_str).collect();
     let top_folders: HashSet<&str> =
         source_files.iter().filter_map(|f| f.split_once('/').map(|(d, _)| d)).collect();
-    let is_page = |p: &str| anchors.contains_key(p);
+    let is_page = |p: &str| anchors.contains_key(p) || moved.contains_key(p);
     let mut report = LinkReport::default();
     for page in pages {
         for src in &page.images {
@@ -206,7 +216,11 @@ fn report(pages: &[Scanned], anchors: &HashMap<&str, &HashSet<String>>, tree: Tr
                 }
                 Target::SamePage(fragment) => fragment_verdict(anchors, &page.path, &fragment),
                 Target::Page(path) => match path.split_once('#') {
-                    Some((p, fragment)) => fragment_verdict(anchors, p, fragment),
+                    // (Another path of a page: its page's anchors.)
+                    Some((p, fragment)) => {
+                        let page = moved.get(p).and_then(|to| to.split('#').next()).unwrap_or(p);
+                        fragment_verdict(anchors, page, fragment)
+                    }
                     None => Some(true),
                 },
                 Target::Unresolved => {

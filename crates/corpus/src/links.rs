@@ -332,6 +332,13 @@ fn candidates(path: &str, from_file: &str, prefix: &str) -> Vec<String> {
             out.push(from_file.to_owned());
         } else if let Some(rel) = paths::resolve(from_file, path) {
             out.push(rel);
+            // Written from the page's published path, without the numbers
+            // that order its folders (`./chatbot` beside `04-ui/01-overview.mdx`).
+            if let Some(from) = paths::unnumbered(from_file)
+                && let Some(rel) = paths::resolve(&from, path)
+            {
+                out.push(rel);
+            }
         }
         return out;
     }

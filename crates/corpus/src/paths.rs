@@ -42,6 +42,28 @@ pub fn page_rel(rel_file: &str) -> String {
     }
 }
 
+/// `path` without the numbers that order its folders and files
+/// (`04-ai-sdk-ui/02-chatbot` → `ai-sdk-ui/chatbot`), as Docusaurus drops
+/// them from its URLs; None when no part has one. A number is dropped
+/// only before `-`, `_` or `.` and a name with a letter (`2024-01` stays).
+pub fn unnumbered(path: &str) -> Option<String> {
+    let mut changed = false;
+    let parts: Vec<&str> = path
+        .split('/')
+        .map(|part| {
+            let digits = part.len() - part.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            match part[digits..].strip_prefix(['-', '_', '.']) {
+                Some(rest) if digits > 0 && rest.starts_with(char::is_alphabetic) => {
+                    changed = true;
+                    rest
+                }
+                _ => part,
+            }
+        })
+        .collect();
+    changed.then(|| parts.join("/"))
+}
+
 /// The stem of a file name (`install` for `guide/install.md`).
 pub fn file_stem(rel_file: &str) -> &str {
     let file = rel_file.rsplit('/').next().unwrap_or(rel_file);
@@ -167,6 +189,15 @@ pub fn percent_decode_bytes(s: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn order_numbers_are_dropped_from_paths() {
+        assert_eq!(unnumbered("/aisdk/04-ai-sdk-ui/02-chatbot").as_deref(), Some("/aisdk/ai-sdk-ui/chatbot"));
+        assert_eq!(unnumbered("guide/01_intro.md").as_deref(), Some("guide/intro.md"));
+        for same in ["/app/guide/install", "/blog/2024-01", "/v1.2/x", "/a/10-", "/a/3d-models-2"] {
+            assert_eq!(unnumbered(same), None, "{same}");
+        }
+    }
 
     #[test]
     fn page_paths() {

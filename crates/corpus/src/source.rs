@@ -85,6 +85,7 @@ impl Ingested {
         others: Option<crate::links::OtherEditions<'_>>,
     ) -> crate::check::LinkReport {
         let mut checker = crate::check::LinkChecker::default();
+        checker.moved(&self.moved);
         for page in &self.pages {
             checker.add(page);
         }
@@ -217,6 +218,7 @@ impl Spooled {
         others: Option<crate::links::OtherEditions<'_>>,
     ) -> Result<crate::check::LinkReport, SourceError> {
         let mut checker = crate::check::LinkChecker::default();
+        checker.moved(&self.moved);
         for page in self.pages() {
             checker.add(&page?);
         }
@@ -761,6 +763,11 @@ impl<'a> Reader<'a> {
         }
         navigation.apply(&mut kept, suffixes.as_ref());
         problems.sort_by(|a, b| a.path.cmp(&b.path));
+        // A Markdown site's pages are also at their paths without the
+        // numbers that order them (Docusaurus publishes them there).
+        if format == SourceFormat::Markdown {
+            moved.extend(kept.iter().filter_map(|e| Some((paths::unnumbered(&e.path)?, e.path.clone()))));
+        }
         // Other paths of pages that are read, each once, none a page's own.
         let is_page = |p: &str| kept.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
         moved.retain(|(from, to)| !is_page(from) && is_page(to.split('#').next().unwrap_or_default()));

@@ -222,9 +222,10 @@ async fn page(
                     // Rendering a large page is the costly part.
                     go_on(&cancel)?;
                     let page = &nav.page;
-                    // Links resolve against the pages the edition's navigation lists.
+                    // Links resolve against the pages the edition's navigation
+                    // lists, and their other paths (which redirect to them).
                     let edition = view.site_nav(&page.prefix)?;
-                    let is_page = |p: &str| edition.contains(p);
+                    let is_page = |p: &str| edition.contains(p) || view.leads_to_page(p);
                     // Links leaving the tree, to the installed editions they name.
                     let installed = |link: &html::Outside| view.outside_page(link);
                     let others = html::OtherEditions { source: &page.source_folder, page: &installed };

@@ -221,3 +221,36 @@ fn a_tree_of_mdx_pages_is_markdown_and_links_between_them_resolve() {
     let links = ingested.check_links("/w");
     assert!(links.resolved == 1 && links.broken == 0, "{links:?}");
 }
+
+/// Docusaurus drops the numbers that order files and folders from its URLs
+/// (`04-ui/02-chatbot.mdx` is published at `ui/chatbot`): a page is also at
+/// that path, and links written to it lead to the page.
+#[test]
+fn a_page_is_also_at_its_path_without_order_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = dir.path().join("docs");
+    std::fs::create_dir_all(docs.join("04-ui")).unwrap();
+    let files = [
+        (
+            "04-ui/01-overview.mdx",
+            "# Overview\n\nSee [the chatbot](./chatbot), [its usage](/docs/ui/chatbot#usage) and [a file](./02-chatbot.mdx).\n",
+        ),
+        ("04-ui/02-chatbot.mdx", "# Chatbot\n\n## Usage\n\nCall it.\n"),
+        ("2024-01.md", "# January\n\nNotes.\n"),
+    ];
+    for (name, body) in files {
+        std::fs::write(docs.join(name), body).unwrap();
+    }
+    let ingested = read(&docs, "/w");
+    let paths: Vec<&str> = ingested.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/w/04-ui/01-overview", "/w/04-ui/02-chatbot", "/w/2024-01"]);
+    assert_eq!(
+        ingested.moved,
+        [
+            ("/w/ui/chatbot".to_owned(), "/w/04-ui/02-chatbot".to_owned()),
+            ("/w/ui/overview".to_owned(), "/w/04-ui/01-overview".to_owned())
+        ]
+    );
+    let links = ingested.check_links("/w");
+    assert_eq!((links.resolved, links.broken), (3, 0), "{links:?}");
+}

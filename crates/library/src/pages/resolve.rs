@@ -139,6 +139,11 @@ impl View {
         }
     }
 
+    /// Whether `path` is another path of a page (see [`View::published_moved`]).
+    pub fn leads_to_page(&self, path: &str) -> bool {
+        SitePath::parse(path).is_ok_and(|p| self.moved_to(&p).is_some())
+    }
+
     /// Where `path` leads when it is no page but another path of one (an
     /// old address a redirect page held, a file's other name): the enabled
     /// edition holding it (longest prefix first) and the page's path, with
