@@ -1489,7 +1489,7 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     let mut entries = Entries::default();
     for node in root.descendants() {
         let Some(el) = node.value().as_element() else { continue };
-        let Some(id) = el.id().filter(|_| el.name() == "dt") else { continue };
+        let Some(id) = term_anchor(node, el) else { continue };
         // The term must start with its code name.
         let Some(code) = node.descendants().skip(1).find(|d| {
             d.value().as_element().is_some_and(|e| matches!(e.name(), "code" | "tt"))
@@ -1510,6 +1510,19 @@ fn term_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         }
     }
     entries.symbols
+}
+
+/// The id of a definition term: its own, or that of the empty anchor it
+/// opens with (Asciidoctor's `<dt class="hdlist1"><a id="driftfile"></a>`).
+fn term_anchor<'a>(node: NodeRef<'a, Node>, el: &'a Element) -> Option<&'a str> {
+    if el.name() != "dt" {
+        return None;
+    }
+    el.id().or_else(|| {
+        let first = node.children().find(|c| !matches!(c.value(), Node::Text(t) if t.trim().is_empty()))?;
+        let a = first.value().as_element().filter(|a| a.name() == "a" && a.attr("href").is_none())?;
+        a.id().or_else(|| a.attr("name")).filter(|_| !first.has_children())
+    })
 }
 
 /// Tags a help file defines as it marks them, a named anchor and the tag

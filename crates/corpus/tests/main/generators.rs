@@ -1759,3 +1759,22 @@ fn pages_asking_not_to_be_indexed_rank_as_listings_unless_most_do() {
     let ingested = crate::read(old.path(), "/c");
     assert!(ingested.pages.iter().all(|p| !p.listing));
 }
+
+/// Asciidoctor's labeled list puts a term's id on an empty anchor it opens
+/// with (`<dt class="hdlist1"><a id="driftfile"></a><code>driftfile</code>`):
+/// the term's code name is a name of the page at that id, as a `<dt id>`'s is.
+#[test]
+fn an_asciidoctor_term_opening_with_an_anchor_names_its_entry() {
+    let html = r##"<html><head><meta name="generator" content="Asciidoctor 2.0.18"><title>Monitoring Options</title></head><body>
+<div id="content"><div class="sect1"><h2 id="_options">Options</h2><div class="sectionbody"><div class="dlist"><dl>
+<dt class="hdlist1"><a id="driftfile"></a><code>driftfile</code> <em>driftfile</em></dt>
+<dd><p>Specifies the name of the file used to record the frequency offset.</p></dd>
+<dt class="hdlist1"><a href="#x"></a><code>statsdir</code></dt><dd><p>A link is no anchor.</p></dd>
+<dt class="hdlist1"><code>leapfile</code></dt><dd><p>No anchor at all.</p></dd>
+</dl></div></div></div></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "monopt.html", "/ntp").unwrap();
+    let symbols: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    assert!(symbols.contains(&("driftfile", Some("driftfile"))), "{symbols:?}");
+    assert!(!symbols.iter().any(|(n, _)| *n == "statsdir" || *n == "leapfile"), "{symbols:?}");
+}
