@@ -1618,9 +1618,16 @@ fn haddock_symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
 /// On a class's or namespace's page a name is qualified by it
 /// (`cereal::JSONOutputArchive::Options::NoIndent`).
 fn doxygen_members(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
-    let owner = [" Class Reference", " Struct Reference", " Union Reference", " Namespace Reference"]
+    const OWNERS: [&str; 6] = [
+        " Class Reference",
+        " Struct Reference",
+        " Union Reference",
+        " Namespace Reference",
+        " Class Template Reference",
+        " Struct Template Reference",
+    ];
+    let owner = OWNERS
         .iter()
-        .chain(&[" Class Template Reference", " Struct Template Reference"])
         .find_map(|suffix| title.trim().strip_suffix(suffix))
         .map(|owner| owner.split('<').next().unwrap_or(owner).trim())
         .filter(|owner| !owner.is_empty() && !owner.contains(char::is_whitespace));

@@ -150,7 +150,7 @@ pub fn markdown_to_page(bytes: &[u8], rel_file: &str, prefix: &str) -> Result<Pa
         None => frontmatter::Fields::default(),
     };
     let body = split.body;
-    // Read without MDX's imports, exports and comments; kept as written.
+    // Read without MDX's imports, exports, comments and JSX tags; kept as written.
     let read = crate::mdx::blank(body);
     let parsed = parse_body(&read, rel_file);
     // A page with no `#` heading that opens with a lower one
@@ -663,10 +663,10 @@ fn push_line_end(texts: &mut [String]) {
     }
 }
 
-/// Cuts the body at the recorded headings. The lead section (before the first
-/// cut) is dropped when it is blank and other sections exist.
-/// The sections of the page `parsed` from `body` (blanked by
-/// [`crate::mdx::blank`]); each keeps its Markdown as `source` writes it.
+/// Cuts the body at the recorded headings: `body` as [`crate::mdx::blank`]
+/// left it (parsed into `parsed`), each section keeping its Markdown as
+/// `source` writes it. The lead section (before the first cut) is dropped
+/// when it is blank and other sections exist.
 fn build_sections(body: &str, source: &str, parsed: &Parsed, title: &str) -> Vec<Section> {
     // One id per cut, counted among all the page's headings as the generators count them.
     let mut ids = crate::heading_ids::section_ids(body).into_iter();

@@ -1,10 +1,11 @@
 //! MDX's syntax that is no Markdown. Docusaurus, Nextra and Storybook write
 //! pages in MDX (Docusaurus reads `.md` files as MDX too): ESM blocks
-//! (`import Tabs from '@theme/Tabs';`, `export const meta = {…}`) and
-//! comments (`{/* … */}`). Both are blanked: each of their bytes but line
-//! breaks becomes a space, so a page's text and its rendering leave them
-//! out while every offset into the source still holds. (JSX elements are
-//! raw HTML to a Markdown parser: their tags go, their text stays.)
+//! (`import Tabs from '@theme/Tabs';`, `export const meta = {…}`), comments
+//! (`{/* … */}`) and JSX tags (`<Tabs items={[…]}>`, `</Tabs.Tab>`, which a
+//! Markdown parser would show as text). Each is blanked: every byte but
+//! line breaks becomes a space, so a page's text and its rendering leave
+//! them out while every line of the source keeps its place. The strings a
+//! tag shows (a label, a properties table's entries) are written back.
 
 use std::borrow::Cow;
 
@@ -36,8 +37,8 @@ impl CodeFences {
     }
 }
 
-/// `markdown` with its ESM blocks and MDX comments blanked (see the module
-/// documentation); borrowed when it has none.
+/// `markdown` with its ESM blocks, MDX comments and JSX tags blanked (see
+/// the module documentation); borrowed when it can have none.
 pub fn blank(markdown: &str) -> Cow<'_, str> {
     let maybe_esm = markdown.contains("import") || markdown.contains("export");
     if !maybe_esm && !markdown.contains("{/*") && !markdown.contains('<') {
@@ -79,8 +80,8 @@ pub fn blank(markdown: &str) -> Cow<'_, str> {
     }
     blank_inline(markdown, &prose, &mut bytes);
     unindent(markdown, &mut bytes);
-    // Only ASCII bytes other than line breaks were replaced by spaces,
-    // and only whole characters: the text is still UTF-8.
+    // Whole characters were made spaces, and whole strings and line ends
+    // moved: the text is still UTF-8.
     Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| markdown.to_owned()))
 }
 
@@ -146,6 +147,7 @@ fn bracket_depth(line: &str) -> i64 {
 /// outside code spans; a tag's shown strings are written back.
 fn blank_inline(markdown: &str, prose: &[(usize, usize)], bytes: &mut [u8]) {
     let mut skip_to = 0;
+    let mut budget = 4 * markdown.len() + MAX_TAG;
     for &(start, end) in prose {
         let mut at = start.max(skip_to);
         while at < end {
@@ -168,10 +170,24 @@ fn blank_inline(markdown: &str, prose: &[(usize, usize)], bytes: &mut [u8]) {
                     }
                     None => at += 3,
                 }
-            } else if let Some(tag) = here.starts_with('<').then(|| jsx_tag(here)).flatten() {
-                show_only(markdown, bytes, at, at + tag.len, &tag.shown);
-                at += tag.len;
-                skip_to = at;
+            } else if here.starts_with('<') && budget > 0 {
+                // Each try reads a window; failed tries share a budget, so
+                // a page of unclosed `<A {…` costs time linear in its size.
+                let mut window = here.len().min(MAX_TAG);
+                while !here.is_char_boundary(window) {
+                    window -= 1;
+                }
+                match jsx_tag(&here[..window]) {
+                    Ok(tag) => {
+                        show_only(markdown, bytes, at, at + tag.len, &tag.shown);
+                        at += tag.len;
+                        skip_to = at;
+                    }
+                    Err(read) => {
+                        budget = budget.saturating_sub(read);
+                        at += 1;
+                    }
+                }
             } else {
                 at += 1;
             }
@@ -196,19 +212,22 @@ const MAX_TAG: usize = 256 * 1024;
 /// a capital or a dot in its name, or a fragment's `<>`) or any tag with an
 /// `{expression}` attribute. Shown: its `title` and `label` strings
 /// and the strings inside its expressions (a tab's `items`, a properties
-/// table's names and descriptions), but not paths or URLs.
-fn jsx_tag(s: &str) -> Option<JsxTag> {
+/// table's names and descriptions), but not paths or URLs. Not a tag: how
+/// far it read (at most all of `s`).
+fn jsx_tag(s: &str) -> Result<JsxTag, usize> {
     let bytes = s.as_bytes();
     let mut at = 1;
     let closing = bytes.get(at) == Some(&b'/');
     at += usize::from(closing);
-    let name_len =
-        s[at..].find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')))?;
+    let all = s.len();
+    let name_len = s[at..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')))
+        .ok_or(all)?;
     let name = &s[at..at + name_len];
     // A fragment's `<>` is closed at once: `a < b` is no tag.
     if name.starts_with(|c: char| !c.is_ascii_alphabetic()) || (name.is_empty() && !s[at..].starts_with('>'))
     {
-        return None;
+        return Err(at);
     }
     at += name_len;
     let mut shown = Vec::new();
@@ -217,28 +236,29 @@ fn jsx_tag(s: &str) -> Option<JsxTag> {
         let rest = &s[at..];
         let trimmed = rest.trim_start();
         if trimmed.len() < rest.len() && rest[..rest.len() - trimmed.len()].matches('\n').count() > 1 {
-            return None; // a blank line ends a tag's paragraph
+            return Err(at); // a blank line ends a tag's paragraph
         }
         at += rest.len() - trimmed.len();
         if at > MAX_TAG {
-            return None;
+            return Err(at);
         }
         if trimmed.starts_with("/>") || trimmed.starts_with('>') {
             at += if trimmed.starts_with('>') { 1 } else { 2 };
             break;
         }
         if closing {
-            return None;
+            return Err(at);
         }
         if trimmed.starts_with('{') {
-            at += expression_len(&s[at..], at, &mut shown)?;
+            at += expression_len(&s[at..], at, &mut shown).ok_or(all)?;
             expression = true;
             continue;
         }
-        let attr_len =
-            trimmed.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')))?;
+        let attr_len = trimmed
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')))
+            .ok_or(all)?;
         if attr_len == 0 {
-            return None;
+            return Err(at);
         }
         let attr = &trimmed[..attr_len];
         at += attr_len;
@@ -247,24 +267,27 @@ fn jsx_tag(s: &str) -> Option<JsxTag> {
         at += after.len() - value.len();
         let value_trimmed = value.trim_start();
         at += value.len() - value_trimmed.len();
-        match value_trimmed.chars().next()? {
+        match value_trimmed.chars().next().ok_or(at)? {
             '{' => {
-                at += expression_len(&s[at..], at, &mut shown)?;
+                at += expression_len(&s[at..], at, &mut shown).ok_or(all)?;
                 expression = true;
             }
             q @ ('"' | '\'') => {
-                let end = value_trimmed[1..].find(q)?;
+                let end = value_trimmed[1..].find(q).ok_or(all)?;
                 if matches!(attr, "title" | "label") {
                     shown.push(at + 1..at + 1 + end);
                 }
                 at += end + 2;
             }
-            _ => return None,
+            _ => return Err(at),
         }
     }
     let component =
         name.is_empty() || name.contains('.') || name.starts_with(|c: char| c.is_ascii_uppercase());
-    (component || expression).then(|| {
+    if !(component || expression) {
+        return Err(at);
+    }
+    {
         shown.retain(|r| {
             let text = s[r.clone()].trim();
             text.chars().any(char::is_alphanumeric)
@@ -272,8 +295,8 @@ fn jsx_tag(s: &str) -> Option<JsxTag> {
                 && !text.contains("://")
                 && !text.contains('\n')
         });
-        JsxTag { len: at, shown }
-    })
+        Ok(JsxTag { len: at, shown })
+    }
 }
 
 /// The length of the JSX expression `s` starts with (`{…}`, brackets
@@ -405,6 +428,18 @@ mod tests {
         // A blank line ends a tag that never closed; a closing tag has no attributes.
         assert_eq!(blank("<Note title=\"x\"\n\nText.\n"), "<Note title=\"x\"\n\nText.\n");
         assert_eq!(blank("</Note x>\n"), "</Note x>\n");
+    }
+
+    /// Tags that never close each read far ahead; their tries share a
+    /// budget, so a hostile page (here 1.2 MB) costs time linear in its
+    /// size, where a window read per `<` would read 40 GB.
+    #[test]
+    fn unclosed_tags_are_read_within_a_budget() {
+        let src = "<A x={".repeat(200_000);
+        let out = blank(&src);
+        assert_eq!(out, src);
+        let quoted = format!("{}\n\n<Note title=\"kept\">Text</Note>\n", "<B y=\"".repeat(200_000));
+        assert_eq!(blank(&quoted).len(), quoted.len());
     }
 
     #[test]
