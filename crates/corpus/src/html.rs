@@ -1526,8 +1526,9 @@ fn term_anchor<'a>(node: NodeRef<'a, Node>, el: &'a Element) -> Option<&'a str> 
 }
 
 /// Tags a help file defines as it marks them, a named anchor and the tag
-/// in bold (vim2html's `*<A NAME="'tabstop'"></A><B>'tabstop'</B>*`), each
-/// at its anchor; an option's quoted tag also names it bare (`tabstop`).
+/// in bold (vim2html's `*<A NAME="'tabstop'"></A><B>'tabstop'</B>*`, an
+/// Asciidoctor list's `<a id="option_X"></a> <strong>X</strong>`), each at
+/// its anchor; an option's quoted tag also names it bare (`tabstop`).
 fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
     let mut entries = Entries::default();
     for node in root.descendants() {
@@ -1535,14 +1536,24 @@ fn tag_symbols(root: NodeRef<'_, Node>) -> Vec<Symbol> {
         if el.name() != "a" || el.attr("href").is_some() || node.has_children() {
             continue;
         }
-        let Some(name) = el.attr("name").or_else(|| el.id()) else { continue };
-        let bold = node.next_sibling().filter(|b| b.value().as_element().is_some_and(|e| e.name() == "b"));
-        if bold.is_none_or(|b| plain_text(b) != name) || name.len() > 100 {
+        let Some(anchor) = el.attr("name").or_else(|| el.id()) else { continue };
+        // The bold after it, across a space.
+        let bold = node
+            .next_siblings()
+            .find(|n| !matches!(n.value(), Node::Text(t) if t.trim().is_empty()))
+            .filter(|b| b.value().as_element().is_some_and(|e| matches!(e.name(), "b" | "strong")));
+        let Some(name) = bold.map(plain_text) else { continue };
+        // The tag itself, or a name its anchor ends with after a kind
+        // (Asciidoctor's `<a id="option_irc.look.color_nicks"></a>
+        // <strong>irc.look.color_nicks</strong>`).
+        let kind =
+            anchor.strip_suffix(name.as_str()).filter(|k| k.is_empty() || k.ends_with(['_', '-', ':']));
+        if kind.is_none() || name.len() > 100 || name.contains(char::is_whitespace) {
             continue;
         }
         // An option's tag is its name in quotes (`'tabstop'`): typed bare too.
         let bare = name.strip_prefix('\'').and_then(|n| n.strip_suffix('\''));
-        if !entries.add(name, name) || bare.is_some_and(|bare| !entries.add(bare, name)) {
+        if !entries.add(&name, anchor) || bare.is_some_and(|bare| !entries.add(bare, anchor)) {
             break;
         }
     }

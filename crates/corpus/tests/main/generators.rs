@@ -1762,7 +1762,8 @@ fn pages_asking_not_to_be_indexed_rank_as_listings_unless_most_do() {
 
 /// Asciidoctor's labeled list puts a term's id on an empty anchor it opens
 /// with (`<dt class="hdlist1"><a id="driftfile"></a><code>driftfile</code>`):
-/// the term's code name is a name of the page at that id, as a `<dt id>`'s is.
+/// the term's code name is a name of the page at that id, as a `<dt id>`'s
+/// is; so is a list item's name in bold after its anchor.
 #[test]
 fn an_asciidoctor_term_opening_with_an_anchor_names_its_entry() {
     let html = r##"<html><head><meta name="generator" content="Asciidoctor 2.0.18"><title>Monitoring Options</title></head><body>
@@ -1771,10 +1772,17 @@ fn an_asciidoctor_term_opening_with_an_anchor_names_its_entry() {
 <dd><p>Specifies the name of the file used to record the frequency offset.</p></dd>
 <dt class="hdlist1"><a href="#x"></a><code>statsdir</code></dt><dd><p>A link is no anchor.</p></dd>
 <dt class="hdlist1"><code>leapfile</code></dt><dd><p>No anchor at all.</p></dd>
-</dl></div></div></div></div></body></html>"##;
+</dl></div>
+<div class="ulist"><ul><li><p><a id="option_irc.look.color_nicks"></a> <strong>irc.look.color_nicks</strong></p></li>
+<li><p><a id="option_x"></a> <strong>irc.look.other</strong></p></li></ul></div>
+</div></div></div></body></html>"##;
     let page = html_to_page(html.as_bytes(), "monopt.html", "/ntp").unwrap();
     let symbols: Vec<(&str, Option<&str>)> =
         page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
     assert!(symbols.contains(&("driftfile", Some("driftfile"))), "{symbols:?}");
     assert!(!symbols.iter().any(|(n, _)| *n == "statsdir" || *n == "leapfile"), "{symbols:?}");
+    // An option listed as an anchor and its name in bold, the anchor its
+    // kind and name: named there; a bold the anchor does not end with is not.
+    assert!(symbols.contains(&("irc.look.color_nicks", Some("option_irc.look.color_nicks"))), "{symbols:?}");
+    assert!(!symbols.iter().any(|(n, _)| *n == "irc.look.other"), "{symbols:?}");
 }
