@@ -241,19 +241,12 @@ fn site_suffix_dropped(title: &str, h1: Option<&str>) -> String {
 /// ([`crate::varlist::item_defines`]); fenced code skipped.
 fn list_item_names(markdown: &str) -> Vec<String> {
     let mut names = Vec::new();
-    let mut fence: Option<&str> = None;
+    let mut fences = crate::mdx::CodeFences::default();
     for line in markdown.lines() {
+        if fences.is_code(line) {
+            continue;
+        }
         let trimmed = line.trim_start();
-        if let Some(open) = fence {
-            if trimmed.starts_with(open) {
-                fence = None;
-            }
-            continue;
-        }
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = Some(&trimmed[..3]);
-            continue;
-        }
         let digits = trimmed.len() - trimmed.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         let item = match trimmed.strip_prefix(['-', '*', '+']) {
             Some(rest) => rest,
@@ -284,11 +277,8 @@ fn fallback_title(rel_file: &str) -> String {
     };
     // A number that orders the files (`05-core-package`, `02_install`) is
     // no part of the name, as Docusaurus drops it.
-    let digits = name.len() - name.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let unnumbered = name[digits..]
-        .strip_prefix(['-', '_', '.'])
-        .filter(|rest| digits > 0 && rest.chars().any(char::is_alphabetic))
-        .unwrap_or(name);
+    let unnumbered = paths::unnumbered(name);
+    let unnumbered = unnumbered.as_deref().unwrap_or(name);
     let readable = crate::text::collapse_whitespace(&unnumbered.replace(['-', '_'], " "));
     if readable.is_empty() { name.to_owned() } else { readable }
 }
