@@ -729,7 +729,7 @@ fn debian_postgresql_doc_15_installs_cleanly() {
 fn version_names_the_on_disk_formats() {
     let out = lectern().arg("--version").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("library format 1") && text.contains("index format 15"), "{text}");
+    assert!(text.contains("library format 1") && text.contains("index format 16"), "{text}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ use tantivy::{DocSet, Score, Searcher, TERMINATED, Term};
 use crate::heading::HeadingCover;
 use crate::highlight::Highlight;
 use crate::keys::{
-    cased_key, defined_key_of_folded, dotted_form, member_of, partial_query_keys, symbol_key,
+    cased_key, defined_key_of_folded, dotted_form, member_of, page_title_key, partial_query_keys, symbol_key,
     symbol_key_of_folded, title_key_of_folded, unqualified_key,
 };
 use crate::languages::{edition_languages, is_function_word, query_languages, word_roots};
@@ -96,6 +96,10 @@ const MAX_MESSAGE_WINDOWS: usize = 12;
 const TITLE_SCORE: Score = 1500.0;
 /// Bonus for the sections of a page whose symbol starts the query.
 const PAGE_SYMBOL_SCORE: Score = 40.0;
+/// What a page's opening section adds when the query is the page's whole
+/// title: above BM25's differences between the sections so titled, so the
+/// page comes before other pages' sections of its title.
+const PAGE_TITLE_SCORE: Score = 100.0;
 /// Field boosts over body.
 const TITLE_BOOST: Score = 3.0;
 const BREADCRUMB_BOOST: Score = 1.5;
@@ -767,6 +771,7 @@ fn tier1(
     let titled = title_key_of_folded(symbol_text);
     if !titled.is_empty() {
         tier1.push((Occur::Should, const_term(f.symbol, &titled, TITLE_SCORE)));
+        tier1.push((Occur::Should, const_term(f.symbol, &page_title_key(&titled), PAGE_TITLE_SCORE)));
     }
     // A qualified name where the manual declares or titles its member bare
     // (Doxygen's `perspective()` in namespace glm, fastify's `#### register`

@@ -33,6 +33,11 @@ const MAX_PARTIAL_PARTS: usize = 8;
 /// ([`title_key`]): a query that is a title as written ("Obsolete Members
 /// for QString", "Layout Management") finds that section.
 const TITLE_MARK: &str = "\u{5}";
+/// What the key of a page's title starts with in the symbol field, on the
+/// section that opens the page ([`page_title_key`]): of the sections a
+/// query is the whole title of, the page so titled ("generateStaticParams",
+/// "Configuration") comes before other pages' sections of that title.
+const PAGE_TITLE_MARK: &str = "\u{6}";
 
 /// The 16-hex-char key of a section: stable for (edition, page path, ordinal).
 pub fn section_key(edition: &str, path: &str, ordinal: usize) -> String {
@@ -227,6 +232,12 @@ pub(crate) fn title_key(title: &str) -> String {
 /// not stemmed (a title `workspace` is not the query `workspaces`).
 pub(crate) fn title_key_of_folded(folded: &str) -> String {
     marked_words(TITLE_MARK, folded, false)
+}
+
+/// The key of a page's title ([`title_key`] marked as the page's; see
+/// [`PAGE_TITLE_MARK`]) from a title key; empty for an empty one.
+pub(crate) fn page_title_key(title_key: &str) -> String {
+    if title_key.is_empty() { String::new() } else { format!("{PAGE_TITLE_MARK}{title_key}") }
 }
 
 /// A title without the number it starts with: `19.4.1. Memory`, `F.38.

@@ -16,8 +16,8 @@ use crate::error::IndexError;
 use crate::index::{Index, Shared};
 use crate::inflight::{Tracked, Waiting};
 use crate::keys::{
-    cased_key, defined_key, is_defined_key, is_identifier, partial_keys, section_key, section_key_num,
-    symbol_key, title_key, unqualified_key,
+    cased_key, defined_key, is_defined_key, is_identifier, page_title_key, partial_keys, section_key,
+    section_key_num, symbol_key, title_key, unqualified_key,
 };
 use crate::schema::{Fields, KIND_ASSET, KIND_MOVED, KIND_PAGE, KIND_SECTION};
 use crate::text::fold;
@@ -507,8 +507,10 @@ impl Writer {
             // Its whole title, and the page's for the section that opens it
             // (a Markdown page titled in its frontmatter opening with `###
             // Description`).
+            // (The page's title is also marked as the page's: see `page_title_key`.)
             let page_title = (ordinal == 0).then(|| title_key(&page.title));
-            for titled in std::iter::once(title_key(&section.title)).chain(page_title) {
+            let marked = page_title.as_deref().map(page_title_key);
+            for titled in std::iter::once(title_key(&section.title)).chain(page_title).chain(marked) {
                 if !titled.is_empty() {
                     doc.add_text(f.symbol, &titled);
                 }

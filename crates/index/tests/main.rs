@@ -550,6 +550,48 @@ fn a_page_without_a_top_is_found_by_its_title_and_description() {
 }
 
 #[test]
+fn a_page_titled_by_the_query_comes_before_other_pages_sections_so_titled() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // The page about the function, and two pages each with a section of
+    // that title saying its name more often, in shorter text.
+    let function = page(
+        "/api/generate-params",
+        "generateParams",
+        &[(
+            None,
+            "generateParams",
+            "The function returns the params each route is built with, at build time.",
+        )],
+        &[],
+    );
+    writer.add_page("api@1/en", &function).unwrap();
+    for name in ["blocking-route", "wrong-context"] {
+        let message = page(
+            &format!("/messages/{name}"),
+            "A message",
+            &[
+                (None, "A message", "Why this error occurred."),
+                (
+                    Some("generateparams"),
+                    "generateParams",
+                    "Use generateParams; generateParams gives params.",
+                ),
+            ],
+            &[],
+        );
+        writer.add_page("api@1/en", &message).unwrap();
+    }
+    writer.commit("").unwrap();
+    let out = search(&index, "generateParams", &["api@1/en"], 0, 10);
+    assert_eq!(
+        paths(&out)[..3],
+        ["/api/generate-params", "/messages/blocking-route", "/messages/wrong-context"]
+    );
+}
+
+#[test]
 fn a_heading_with_no_text_shows_the_first_text_below_it() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();
