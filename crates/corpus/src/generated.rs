@@ -1,7 +1,8 @@
 //! Pages an API documentation generator writes around the reference
 //! itself: Javadoc's index, "Uses of" pages, class trees, source listings
 //! and its help page; Doxygen's member indexes, file and class lists and
-//! source listings; Texinfo's printed indexes. Each holds the names of many classes or functions
+//! source listings; Texinfo's printed indexes; pydoctor's indexes; JSDoc's
+//! source listings and YARD's lists of classes and methods. Each holds the names of many classes or functions
 //! without saying what one does, so they are listings: shown, but ranked
 //! after the pages that define those names (`to string builder` finds
 //! `ToStringBuilder`, not the pages that use it).
@@ -38,9 +39,42 @@ pub(crate) fn is_generated_listing(mark: Option<&str>, rel_file: &str, root: Nod
     match mark {
         Some(m) if m.starts_with("javadoc") => javadoc_listing(rel_file),
         Some(m) if m.starts_with("doxygen") => doxygen_listing(rel_file),
+        Some(m) if m.starts_with("pydoctor") => pydoctor_listing(rel_file),
         _ if crate::texinfo::is_texinfo(mark) => crate::texinfo::is_index_page(root),
-        _ => haddock_listing(rel_file, root),
+        _ => haddock_listing(rel_file, root) || script_generated_listing(rel_file, root),
     }
+}
+
+/// pydoctor's indexes of names, classes and modules, its list of what has
+/// no docstring, of all its pages, and its help page.
+fn pydoctor_listing(rel_file: &str) -> bool {
+    let (_, name) = parts(rel_file);
+    [
+        "nameindex.html",
+        "classindex.html",
+        "moduleindex.html",
+        "undoccedsummary.html",
+        "all-documents.html",
+        "apidocs-help.html",
+    ]
+    .contains(&name.as_str())
+}
+
+/// Listings of generators that name themselves nowhere in the `<head>`:
+/// JSDoc's source listings (`waterfall.js.html`, a `<pre class="prettyprint
+/// source">`) and YARD's lists of classes, methods and files (`<ul
+/// id="full_list">`).
+fn script_generated_listing(rel_file: &str, root: NodeRef<'_, Node>) -> bool {
+    let source = rel_file.to_ascii_lowercase().ends_with(".js.html");
+    root.descendants().take(2000).any(|n| {
+        n.value().as_element().is_some_and(|e| {
+            source
+                && e.name() == "pre"
+                && e.classes().any(|c| c == "prettyprint")
+                && e.classes().any(|c| c == "source")
+                || e.name() == "ul" && e.id() == Some("full_list")
+        })
+    })
 }
 
 /// Haddock's listings (it names no generator): its index of names
@@ -203,5 +237,19 @@ mod tests {
         assert!(is_generated_listing(None, "src/Data.Aeson.html", source.tree.root()));
         assert!(!is_generated_listing(None, "src/Data.Aeson.html", prose.tree.root()));
         assert!(!is_generated_listing(None, "Data-Aeson.html", source.tree.root()));
+    }
+
+    #[test]
+    fn jsdoc_source_listings_and_yard_lists_are_listings() {
+        let source = Html::parse_document(r#"<pre class="prettyprint source linenums"><code>x</code></pre>"#);
+        let list = Html::parse_document(r#"<ul id="full_list" class="method"><li>a</li></ul>"#);
+        let example = Html::parse_document(r#"<pre class="prettyprint"><code>x</code></pre>"#);
+        assert!(is_generated_listing(None, "waterfall.js.html", source.tree.root()));
+        assert!(is_generated_listing(None, "method_list.html", list.tree.root()));
+        assert!(!is_generated_listing(None, "module-ControlFlow.html", example.tree.root()));
+        assert!(!is_generated_listing(None, "module-ControlFlow.html", source.tree.root()));
+        let pydoctor = Some("pydoctor 25.10.1");
+        assert!(is_generated_listing(pydoctor, "nameIndex.html", example.tree.root()));
+        assert!(!is_generated_listing(pydoctor, "attr.validators.html", example.tree.root()));
     }
 }

@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 25] = [
+const SKIP_CLASSES: [&str; 27] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -319,6 +319,10 @@ const SKIP_CLASSES: [&str; 25] = [
     "annottext",
     // The line numbers of Doxygen's source listings.
     "lineno",
+    // TypeDoc's "On This Page" (its contents in the page's sidebar) and the
+    // "Defined in src/…:195" under each member.
+    "tsd-page-navigation",
+    "tsd-sources",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -603,6 +607,7 @@ fn names_defined(
         .into_iter()
         .chain(haddock_symbols(root, title))
         .chain(members)
+        .chain(crate::api_pages::symbols(root, title))
         .chain(separated_names(root));
     for symbol in terms.chain(tag_symbols(root)).chain(entries) {
         if named.insert(symbol.name.clone()) {
@@ -912,6 +917,12 @@ fn is_skipped(el: &Element) -> bool {
         || el.name() == "a"
             && el.attr("class") == Some("link")
             && el.attr("href").is_some_and(|h| h.starts_with("src/") || h.contains("/src/") || h.ends_with("/src"))
+        // A control only a script makes work, a link to nowhere: YARD's
+        // "collapse" beside each summary's heading (`<a href="#"
+        // class="summary_toggle">`).
+        || el.name() == "a" && el.attr("href") == Some("#") && el.classes().any(|c| c.ends_with("_toggle"))
+        // The line numbers beside YARD's source listings (`<td><pre class="lines">`).
+        || el.name() == "pre" && has_class(el, "lines")
 }
 
 /// Whether an element inside `node` is a link target (`id`, `<a name>`),
@@ -1352,13 +1363,23 @@ fn local_link(node: NodeRef<'_, Node>) -> bool {
         .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
 }
 
-/// A heading's text without its `#`/`¶` permalink.
+/// A heading's text without its `#`/`¶` permalink, nor a badge before
+/// its name (TypeDoc's `<code class="tsd-tag">Optional</code>`).
 fn heading_text(node: NodeRef<'_, Node>) -> String {
     let mut out = String::new();
     for child in title_children(node) {
+        if child.value().as_element().is_some_and(|e| has_class(e, "tsd-tag")) {
+            continue;
+        }
         collect_text(child, &mut out, true);
     }
     collapse_whitespace(&out)
+}
+
+/// True for a label set beside a name that is a word of its own (Doxygen's
+/// `inline`, JSDoc's `opt` after an optional parameter).
+fn is_label(el: &Element) -> bool {
+    el.name() == "span" && (has_class(el, "mlabel") || has_class(el, "signature-attributes"))
 }
 
 /// A heading's children; for a title block that is not a heading element,
@@ -1394,6 +1415,9 @@ fn collect_text(node: NodeRef<'_, Node>, out: &mut String, skip_chrome: bool) {
                 // (As `inline` writes them: docutils' classifier, gi-docgen's separator.)
                 Node::Element(e) if e.name() == "span" && has_class(e, "classifier") => out.push_str(" : "),
                 Node::Element(_) if is_separator(n) => out.push('.'),
+                // (Set apart from the word before it; what follows it is
+                // punctuation, or set apart by the next label.)
+                Node::Element(e) if is_label(e) => out.push(' '),
                 _ => {}
             }
         }
@@ -2681,7 +2705,12 @@ impl<'p> Converter<'_, 'p> {
             // One of several alternatives a script shows one of (LibreOffice's
             // `Command` on a Mac, `Ctrl` elsewhere), or one of Doxygen's
             // labels set side by side (`inline` `static`): a word of its own.
-            _ if el.attr("hidden").is_some() || el.name() == "span" && has_class(el, "mlabel") => {
+            // A badge before a member's name in its heading (TypeDoc's
+            // `<code class="tsd-tag">Optional</code>`) is no part of the name.
+            "code" if self.in_heading && has_class(el, "tsd-tag") => {}
+            // (And elsewhere a word of its own, as JSDoc's `opt` after an
+            // optional parameter's name is.)
+            _ if el.attr("hidden").is_some() || is_label(el) || has_class(el, "tsd-tag") => {
                 out.space();
                 self.inline_children(node, out, depth);
                 out.space();

@@ -45,6 +45,7 @@
 
 mod admonition;
 mod api_index;
+mod api_pages;
 pub mod archive;
 pub mod assets;
 pub mod check;

@@ -12,7 +12,7 @@ use crate::paths;
 use crate::text::{join_texts, nfc, tidy};
 
 /// File extensions read as Markdown.
-pub const EXTENSIONS: [&str; 3] = ["md", "markdown", "mdx"];
+pub use crate::paths::MARKDOWN_EXTENSIONS as EXTENSIONS;
 
 /// Whether a source-relative file name is a Markdown file.
 pub fn is_markdown(rel: &str) -> bool {

@@ -18,8 +18,11 @@ pub fn join(prefix: &str, rel: &str) -> String {
     }
 }
 
+/// File extensions read as Markdown (`markdown::EXTENSIONS`).
+pub const MARKDOWN_EXTENSIONS: [&str; 3] = ["md", "markdown", "mdx"];
+
 /// The site path of a page file: extension removed, and `index`, `README`
-/// and `_index` files standing for their folder.
+/// and Markdown `_index` files standing for their folder.
 pub fn page_path(prefix: &str, rel_file: &str) -> String {
     join(prefix, &page_rel(rel_file))
 }
@@ -34,7 +37,10 @@ pub fn page_rel(rel_file: &str) -> String {
         Some((s, _)) if !s.is_empty() => s,
         _ => file,
     };
-    let is_index = stem == "index" || stem == "_index" || stem.eq_ignore_ascii_case("readme");
+    // (Hugo's `_index.md` is its folder's page; YARD's `_index.html` is an
+    // alphabetic index beside the folder's `index.html`.)
+    let markdown = file.rsplit_once('.').is_some_and(|(_, e)| MARKDOWN_EXTENSIONS.contains(&e));
+    let is_index = stem == "index" || stem == "_index" && markdown || stem.eq_ignore_ascii_case("readme");
     match (is_index, dir.is_empty()) {
         (true, _) => dir.to_owned(),
         (false, true) => stem.to_owned(),
@@ -73,6 +79,22 @@ pub fn file_stem(rel_file: &str) -> &str {
     }
 }
 
+/// The two-letter language codes (ISO 639-1): a file's `.js`, `.py` or
+/// `.rb` before `.html` (JSDoc's `waterfall.js.html`) names no language.
+const LANGUAGE_CODES: [&str; 184] = [
+    "aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az", "ba", "be", "bg", "bh", "bi",
+    "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch", "co", "cr", "cs", "cu", "cv", "cy", "da", "de", "dv",
+    "dz", "ee", "el", "en", "eo", "es", "et", "eu", "fa", "ff", "fi", "fj", "fo", "fr", "fy", "ga", "gd",
+    "gl", "gn", "gu", "gv", "ha", "he", "hi", "ho", "hr", "ht", "hu", "hy", "hz", "ia", "id", "ie", "ig",
+    "ii", "ik", "io", "is", "it", "iu", "ja", "jv", "ka", "kg", "ki", "kj", "kk", "kl", "km", "kn", "ko",
+    "kr", "ks", "ku", "kv", "kw", "ky", "la", "lb", "lg", "li", "ln", "lo", "lt", "lu", "lv", "mg", "mh",
+    "mi", "mk", "ml", "mn", "mr", "ms", "mt", "my", "na", "nb", "nd", "ne", "ng", "nl", "nn", "no", "nr",
+    "nv", "ny", "oc", "oj", "om", "or", "os", "pa", "pi", "pl", "ps", "pt", "qu", "rm", "rn", "ro", "ru",
+    "rw", "sa", "sc", "sd", "se", "sg", "si", "sk", "sl", "sm", "sn", "so", "sq", "sr", "ss", "st", "su",
+    "sv", "sw", "ta", "te", "tg", "th", "ti", "tk", "tl", "tn", "to", "tr", "ts", "tt", "tw", "ty", "ug",
+    "uk", "ur", "uz", "ve", "vi", "vo", "wa", "wo", "xh", "yi", "yo", "za", "zh", "zu",
+];
+
 /// The language part of a content-negotiation file name (`ch02.en.html`,
 /// `index.zh-cn.html`, `intro.pt_BR.html` → `.en`, `.zh-cn`, `.pt_BR`):
 /// two lower-case letters, with an optional region, before `.html`/`.htm`.
@@ -86,7 +108,7 @@ pub fn language_suffix(rel_file: &str) -> Option<&str> {
         Some((c, r)) => (c, Some(r)),
         None => (lang, None),
     };
-    let is_code = code.len() == 2 && code.bytes().all(|b| b.is_ascii_lowercase());
+    let is_code = LANGUAGE_CODES.contains(&code);
     let is_region =
         region.is_none_or(|r| (2..=4).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric()));
     let at = rel_file.len() - ext.len() - lang.len() - 1;
@@ -206,6 +228,7 @@ mod tests {
         assert_eq!(page_path("/app", "README.md"), "/app");
         assert_eq!(page_path("", "index.md"), "/");
         assert_eq!(page_path("/", "a/_index.md"), "/a");
+        assert_eq!(page_path("/", "a/_index.html"), "/a/_index");
         assert_eq!(page_path("/pg/", "sql-createindex.html"), "/pg/sql-createindex");
         assert_eq!(page_path("", "notes"), "/notes");
     }
@@ -223,7 +246,16 @@ mod tests {
         assert_eq!(language_suffix("ch02.en.html"), Some(".en"));
         assert_eq!(language_suffix("doc/index.zh-cn.html"), Some(".zh-cn"));
         assert_eq!(language_suffix("intro.pt_BR.htm"), Some(".pt_BR"));
-        for none in ["index.html", "os.path.html", "fn.ID.html", ".en.html", "a.b.md", "xml.dom.html"] {
+        for none in [
+            "index.html",
+            "os.path.html",
+            "fn.ID.html",
+            ".en.html",
+            "a.b.md",
+            "xml.dom.html",
+            "waterfall.js.html",
+            "lib/x.py.html",
+        ] {
             assert_eq!(language_suffix(none), None, "{none}");
         }
         assert_eq!(without_language("doc/ch02.en.html", ".en"), "doc/ch02.html");

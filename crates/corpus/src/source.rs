@@ -1452,6 +1452,9 @@ impl<'a> Reader<'a> {
         } else {
             Vec::new()
         };
+        // The Sphinx inventory a docset made from Sphinx's output keeps
+        // names its index leaves out (pytest's fixtures and hooks).
+        self.inventory_symbols(&files);
         let wanted: Vec<&SourceFile> = files.iter().filter(|f| html::is_html(&f.rel)).collect();
         let total = wanted.len();
         let first = self.entries.len();

@@ -780,11 +780,7 @@ fn tier1(
     // (`Json::Reader::parse` on "Json::Reader Class Reference") come first.
     let member = member_of(symbol_text).map(|(qualifier, last)| {
         tier1.push((Occur::Should, const_term(f.page_symbol, qualifier, PAGE_SYMBOL_SCORE)));
-        // (Declared and titled so: counted once.)
-        let score = SYMBOL_SCORE * MEMBER_SHARE;
-        let either =
-            vec![const_term(f.symbol, last, score), const_term(f.symbol, &title_key_of_folded(last), score)];
-        Box::new(DisjunctionMaxQuery::new(either)) as Box<dyn Query>
+        member_query(f, last)
     });
     // Every word that says something must match; stopwords only score
     // (unless they are all there is).
@@ -855,6 +851,20 @@ fn tier1(
         }
     }
     Box::new(BooleanQuery::new(tier1))
+}
+
+/// The sections declaring or titled by a member's name (counted once),
+/// and, below them, those declaring a member of that name that the manual
+/// qualifies otherwise (`Rack::Response#set_cookie` declared in
+/// `Rack::Response::Helpers`).
+fn member_query(f: &Fields, last: &str) -> Box<dyn Query> {
+    let score = SYMBOL_SCORE * MEMBER_SHARE;
+    let either = vec![
+        const_term(f.symbol, last, score),
+        const_term(f.symbol, &title_key_of_folded(last), score),
+        const_term(f.symbol, &unqualified_key(last), score * UNQUALIFIED_SHARE),
+    ];
+    Box::new(DisjunctionMaxQuery::new(either))
 }
 
 /// Most names a query written as a member's names apart may hold

@@ -431,20 +431,23 @@ fn section_symbols(page: &Page) -> ([Vec<Vec<String>>; 3], Vec<Entries>) {
 
 /// The last part of a qualified name (`setrecursionlimit` of
 /// `sys.setrecursionlimit`, `Vec` of `std::vec::Vec`, `lru_cache` of
-/// `functools.lru_cache()`); None for a name that is not qualified or whose
-/// last part is shorter than three chars or has no letter.
+/// `functools.lru_cache()`, Ruby's `set_cookie` of
+/// `Rack::Response::Helpers#set_cookie` and `xhr?` of `Request#xhr?`);
+/// None for a name that is not qualified or whose last part is shorter
+/// than three chars or has no letter.
 fn unqualified(name: &str) -> Option<&str> {
     let name = name.trim().trim_end_matches("()");
     if name.contains(char::is_whitespace) {
         return None;
     }
-    let at = name.rfind(['.', ':'])?;
+    let at = name.rfind(['.', ':', '#'])?;
     let tail = &name[at + 1..];
     let letters = tail.chars().filter(|c| c.is_alphabetic()).count();
+    let word = tail.strip_suffix(['?', '!']).unwrap_or(tail);
     (at > 0
         && tail.chars().count() >= 3
         && letters > 0
-        && tail.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        && word.chars().all(|c| c.is_alphanumeric() || c == '_'))
     .then_some(tail)
 }
 

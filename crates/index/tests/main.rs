@@ -550,6 +550,33 @@ fn a_page_without_a_top_is_found_by_its_title_and_description() {
 }
 
 #[test]
+fn a_member_named_with_another_qualifier_is_found_by_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let mut writer = index.writer().unwrap();
+    // The method is declared in a module the class includes; another page
+    // only mentions a cookie.
+    let helpers = page(
+        "/rack/Rack/Response/Helpers",
+        "Module: Rack::Response::Helpers",
+        &[(None, "Module: Rack::Response::Helpers", "Helpers for responses: sets a header.")],
+        &["Rack::Response::Helpers#set_cookie"],
+    );
+    let session =
+        page("/rack/Rack/Session", "Sessions", &[(None, "Sessions", "Keeps the session in a cookie.")], &[]);
+    writer.add_page("rack@2/en", &helpers).unwrap();
+    writer.add_page("rack@2/en", &session).unwrap();
+    writer.commit("").unwrap();
+    let out = search(&index, "Rack::Response#set_cookie", &["rack@2/en"], 0, 10);
+    assert_eq!(
+        paths(&out).first().map(String::as_str),
+        Some("/rack/Rack/Response/Helpers"),
+        "{:?}",
+        paths(&out)
+    );
+}
+
+#[test]
 fn a_page_titled_by_the_query_comes_before_other_pages_sections_so_titled() {
     let dir = tempfile::tempdir().unwrap();
     let index = Index::open(dir.path()).unwrap();

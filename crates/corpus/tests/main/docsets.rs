@@ -85,6 +85,31 @@ fn search_index_docset() {
     insta::assert_yaml_snapshot!("docset_api", crate::view(&got.pages[0]));
 }
 
+/// A docset made from Sphinx's output keeps its `objects.inv`: the names
+/// the docset's index leaves out (a fixture, a hook) are names too.
+#[test]
+fn a_docsets_sphinx_inventory_adds_the_names_its_index_left_out() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let root = build_docset(dir.path(), false);
+    let mut inv =
+        b"# Sphinx inventory version 2\n# Project: Widgets\n# Version: 1\n# zlib follows.\n".to_vec();
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(
+        b"widget_fixture std:fixture 1 api.html#functions -\nwidgets.Widget py:class 1 api.html#$ -\n",
+    )
+    .unwrap();
+    inv.extend(z.finish().unwrap());
+    std::fs::write(root.join("Contents/Resources/Documents/objects.inv"), inv).unwrap();
+    let got = read(&root, "/widgets");
+    let api = got.pages.iter().find(|p| p.path == "/widgets/api").unwrap();
+    let names: Vec<(&str, Option<&str>)> =
+        api.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    assert!(names.contains(&("widget_fixture", Some("functions"))), "{names:?}");
+    assert!(names.contains(&("widgets.make", Some("functions"))), "{names:?}");
+    assert!(got.problems.is_empty(), "{:?}", got.problems);
+}
+
 #[test]
 fn core_data_docset_in_an_archive() {
     let dir = tempfile::tempdir().unwrap();

@@ -201,9 +201,11 @@ fn a_javadoc_member_index_gives_each_overload_its_symbol() {
     let page = ingested.pages.iter().find(|p| p.path == "/j/org/example/ArrayUtils").unwrap();
     let names: Vec<(&str, Option<&str>)> =
         page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    // (The page's title names the class it is about.)
     assert_eq!(
         names,
         [
+            ("ArrayUtils", None),
             ("ArrayUtils.contains", Some("contains(int[],int)")),
             ("ArrayUtils.contains", Some("contains(char[],char)"))
         ]
@@ -1785,4 +1787,111 @@ fn an_asciidoctor_term_opening_with_an_anchor_names_its_entry() {
     // kind and name: named there; a bold the anchor does not end with is not.
     assert!(symbols.contains(&("irc.look.color_nicks", Some("option_irc.look.color_nicks"))), "{symbols:?}");
     assert!(!symbols.iter().any(|(n, _)| *n == "irc.look.other"), "{symbols:?}");
+}
+
+/// A TypeDoc interface page: the member's heading is its name, its
+/// `Optional` badge left out; the member is a name of the page qualified
+/// by the interface, which the title names; the sidebar's "On This Page"
+/// and the "Defined in" lines are no text.
+#[test]
+fn typedoc_members_are_names_of_their_interface_without_their_badges() {
+    let html = r##"<html><head><title>ParseOptions | date-fns</title></head><body>
+<div class="col-content"><div class="tsd-page-title"><h1>Interface ParseOptions&lt;DateType&gt;</h1></div>
+<section class="tsd-panel tsd-comment"><p>The options of parse.</p></section>
+<section class="tsd-panel-group tsd-member-group"><h2>Properties</h2>
+<section class="tsd-panel tsd-member"><h3 class="tsd-anchor-link" id="weekstartson"><code class="tsd-tag">Optional</code><span>week<wbr/>Starts<wbr/>On</span><a href="#weekstartson" aria-label="Permalink" class="tsd-anchor-icon"></a></h3>
+<div class="tsd-signature"><span class="tsd-kind-property">weekStartsOn</span>?: Day</div>
+<div class="tsd-comment tsd-typography"><p>The index of the first day of the week.</p></div>
+<aside class="tsd-sources"><ul><li>Defined in src/types.d.ts:195</li></ul></aside></section></section></div>
+<div class="col-sidebar"><details open class="tsd-accordion tsd-page-navigation"><summary><h3>On This Page</h3></summary>
+<div><a href="#weekstartson">weekStartsOn</a></div></details></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "interfaces/ParseOptions.html", "/datefns").unwrap();
+    assert!(
+        anchored_titles(&page).contains(&(Some("weekstartson"), "weekStartsOn")),
+        "{:?}",
+        anchored_titles(&page)
+    );
+    let symbols: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    assert!(symbols.contains(&("ParseOptions", None)), "{symbols:?}");
+    assert!(symbols.contains(&("ParseOptions.weekStartsOn", Some("weekstartson"))), "{symbols:?}");
+    assert!(!page.text.contains("On This Page") && !page.text.contains("Defined in"), "{}", page.text);
+    assert!(page.text.contains("first day of the week"), "{}", page.text);
+}
+
+/// JSDoc: a module's function is named in the module and bare, its
+/// optional parameters' `opt` is a word of its own; a source listing
+/// (`waterfall.js.html`) keeps its `.js` in its path and is a listing.
+#[test]
+fn jsdoc_functions_are_names_and_source_listings_are_listings() {
+    let module = r##"<html><head><title>JSDoc: Module: ControlFlow</title></head><body><div id="main">
+<h1 class="page-title">Module: ControlFlow</h1><section><article>
+<h4 class="name" id=".retry"><span class="type-signature">(static) </span>retry<span class="signature">(opts<span class="signature-attributes">opt</span>, task)</span><span class="type-signature"> &rarr; {Promise}</span></h4>
+<div class="description"><p>Attempts to get a successful response from task.</p></div>
+</article></section></div></body></html>"##;
+    let page = html_to_page(module.as_bytes(), "module-ControlFlow.html", "/async").unwrap();
+    let symbols: Vec<(&str, Option<&str>)> =
+        page.symbols.iter().map(|s| (s.name.as_str(), s.anchor.as_deref())).collect();
+    for symbol in [("ControlFlow", None), ("ControlFlow.retry", Some(".retry")), ("retry", Some(".retry"))] {
+        assert!(symbols.contains(&symbol), "{symbol:?} in {symbols:?}");
+    }
+    let entry = page.sections.iter().find(|s| s.anchor.as_deref() == Some(".retry")).unwrap();
+    assert!(entry.title.contains("retry(opts opt, task)"), "{}", entry.title);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<html><head><title>Home</title></head><body><h1>Home</h1><p>async</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("module-ControlFlow.html"), module).unwrap();
+    std::fs::write(
+        dir.path().join("index.js.html"),
+        r#"<html><head><title>JSDoc: Source: index.js</title></head><body><h1 class="page-title">Source: index.js</h1>
+<pre class="prettyprint source linenums"><code>export default { retry }</code></pre></body></html>"#,
+    )
+    .unwrap();
+    let source = read_source(dir.path(), &ReadOptions::new("/async"), &mut |_, _| {}).unwrap();
+    let paths: Vec<(&str, bool)> = source.pages.iter().map(|p| (p.path.as_str(), p.listing)).collect();
+    assert!(paths.contains(&("/async", false)) && paths.contains(&("/async/index.js", true)), "{paths:?}");
+    assert!(source.problems.is_empty(), "{:?}", source.problems);
+}
+
+/// YARD: a method is a name of its class's page (`Rack::Utils.escape`,
+/// `#initialize` also as `.new`), the "collapse" control beside a
+/// summary's heading and a listing's line numbers are no text, and its
+/// `_index.html` is a page of its own beside the README's `index.html`.
+#[test]
+fn yard_methods_are_names_of_their_class_and_its_controls_no_text() {
+    let class = r##"<html><head><title>Module: Rack::Utils — Documentation by YARD 0.9.28</title></head><body>
+<div id="main"><div id="content"><h1>Module: Rack::Utils</h1>
+<h2>Class Method Summary <small><a href="#" class="summary_toggle">collapse</a></small></h2>
+<div id="class_method_details" class="method_details_list"><h2>Class Method Details</h2>
+<div class="method_details first"><h3 class="signature first" id="escape-class_method">.<strong>escape</strong>(s) &#x21d2; <tt>Object</tt></h3>
+<div class="docstring"><p>URI escapes a string.</p></div>
+<table class="source_code"><tr><td><pre class="lines">471
+472</pre></td><td><pre class="code"><span class="info file"># File 'lib/rack/utils.rb', line 471</span>
+def escape(s)</pre></td></tr></table></div>
+<div class="method_details"><h3 class="signature" id="initialize-instance_method">#<strong>initialize</strong>(app) &#x21d2; <tt>Utils</tt></h3>
+<p>A new instance.</p></div></div></div></div></body></html>"##;
+    let page = html_to_page(class.as_bytes(), "Rack/Utils.html", "/rack").unwrap();
+    let names: Vec<&str> = page.symbols.iter().map(|s| s.name.as_str()).collect();
+    for name in ["Rack::Utils", "Rack::Utils.escape", "Rack::Utils#initialize", "Rack::Utils.new"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    assert!(!page.sections.iter().any(|s| s.title.contains("collapse")), "{:?}", anchored_titles(&page));
+    assert!(!page.text.contains("472") && page.text.contains("def escape(s)"), "{}", page.text);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<html><head><title>README</title></head><body><h1>Rack</h1><p>A modular interface.</p></body></html>").unwrap();
+    std::fs::write(dir.path().join("_index.html"), "<html><head><title>Index</title></head><body><h1>Documentation by YARD</h1><p>Alphabetic index.</p></body></html>").unwrap();
+    std::fs::write(
+        dir.path().join("class_list.html"),
+        r#"<html><head><title>Class List</title></head><body><h1>Class List</h1><ul id="full_list" class="class"><li><a href="Rack/Utils.html">Utils</a></li></ul></body></html>"#,
+    )
+    .unwrap();
+    let source = read_source(dir.path(), &ReadOptions::new("/rack"), &mut |_, _| {}).unwrap();
+    let pages: Vec<(&str, &str, bool)> =
+        source.pages.iter().map(|p| (p.path.as_str(), p.title.as_str(), p.listing)).collect();
+    assert!(pages.contains(&("/rack", "Rack", false)), "{pages:?}");
+    assert!(pages.iter().any(|p| p.0 == "/rack/_index"), "{pages:?}");
+    assert!(pages.iter().any(|p| p.0 == "/rack/class_list" && p.2), "{pages:?}");
 }

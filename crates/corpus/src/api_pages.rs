@@ -1,0 +1,335 @@
+//! The names an API reference page declares where its generator marks
+//! them by kind and by id rather than in definition lists: the page's own
+//! subject, from a title that says its kind ("Interface ParseOptions<T>",
+//! "Class: Rack::Request", "Module: ControlFlow"), and its members, each at
+//! its anchor, qualified by that subject: TypeDoc's member headings
+//! (`<section class="tsd-member"><h3 id>`), JSDoc's (`<h4 class="name"
+//! id=".retry">`) and YARD's (`<h3 class="signature"
+//! id="escape-class_method">`, a constant's `<dt id="X-constant">`); and
+//! pydoctor's entries, which are no headings (`<div class="functionHeader">`).
+
+use ego_tree::NodeRef;
+use scraper::node::Element;
+use scraper::{ElementRef, Node};
+
+use crate::page::Symbol;
+use crate::text::{collapse_whitespace, nfc};
+
+/// The kinds a reference page's title may open with, before its subject's
+/// name (with a colon after them or not).
+const KINDS: [&str; 18] = [
+    "Class",
+    "Interface",
+    "Module",
+    "Namespace",
+    "Enumeration",
+    "Enum",
+    "Type Alias",
+    "Struct",
+    "Trait",
+    "Mixin",
+    "Protocol",
+    "Exception",
+    "Function",
+    "Variable",
+    "Constant",
+    "Package",
+    "Record",
+    "Annotation Type",
+];
+
+/// Names after a kind that say what kind of page it is, not which thing
+/// ("Class Reference", "Module Index").
+const NOT_SUBJECTS: [&str; 11] = [
+    "reference",
+    "index",
+    "hierarchy",
+    "list",
+    "overview",
+    "summary",
+    "members",
+    "details",
+    "documentation",
+    "tree",
+    "diagram",
+];
+
+/// Most members read from one page.
+const MAX_MEMBERS: usize = 2000;
+
+/// The name of what a page titled by its kind and a name is about
+/// (`Interface ParseOptions<DateType>` → `ParseOptions`, `Class:
+/// Rack::Request` → `Rack::Request`), also after a site's name (`JSDoc:
+/// Module: ControlFlow`); None for any other title.
+pub(crate) fn subject(title: &str) -> Option<&str> {
+    let title = title.trim();
+    kind_subject(title).or_else(|| kind_subject(title.split_once(": ")?.1.trim()))
+}
+
+/// [`subject`] of a title that starts with the kind.
+fn kind_subject(title: &str) -> Option<&str> {
+    let rest = KINDS.iter().find_map(|kind| {
+        let rest = title.strip_prefix(kind)?;
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
+        rest.starts_with(' ').then(|| rest.trim())
+    })?;
+    // Type parameters are no part of the name.
+    let name = rest.split('<').next().unwrap_or(rest).trim_end();
+    let named = !name.is_empty()
+        && name.chars().any(|c| c.is_alphanumeric() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || "_$.:".contains(c))
+        && !NOT_SUBJECTS.contains(&name.to_lowercase().as_str());
+    named.then_some(name)
+}
+
+/// The subject of a page titled by it ([`subject`]) at the page's top,
+/// and the members its generator marks (see the module doc), each once.
+pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
+    let owner = subject(title);
+    let mut symbols: Vec<Symbol> = Vec::new();
+    // (How many there are after it.)
+    let mut push = |name: String, anchor: Option<&str>| {
+        let name = nfc(&name);
+        if !name.is_empty() && name.len() <= 200 && !symbols.iter().any(|s| s.name == name) {
+            symbols.push(Symbol {
+                name,
+                kind: "Entry".to_owned(),
+                anchor: anchor.map(str::to_owned),
+                entry: None,
+            });
+        }
+        symbols.len()
+    };
+    if let Some(owner) = owner {
+        push(owner.to_owned(), None);
+    }
+    for node in root.descendants().take(200_000) {
+        let Some(el) = ElementRef::wrap(node) else { continue };
+        if let Some((name, anchor)) = pydoctor_entry(el) {
+            if push(name, Some(&anchor)) >= MAX_MEMBERS {
+                break;
+            }
+            continue;
+        }
+        let Some(id) = el.value().id().filter(|id| !id.is_empty()) else { continue };
+        let Some((name, member)) = member(el, id) else { continue };
+        let mut count = 0;
+        // Qualified by the page's subject (`ParseOptions.weekStartsOn`,
+        // `Rack::Utils.escape`, `Rack::Request#params`): typed alone, the
+        // name finds it below anything of that very name (the function
+        // `getDate` before the method `ConstructableDate.getDate`).
+        if let Some(owner) = owner {
+            if let Member::Constructor = member {
+                push(format!("{owner}.new"), Some(id));
+            }
+            count = push(format!("{owner}{}{name}", member.separator()), Some(id));
+        }
+        // A module's function as JSDoc heads it is also named bare, as
+        // code calls it on whatever the module was imported as
+        // (`async.retry` for ControlFlow's `retry`).
+        if member.bare() || owner.is_none() {
+            count = push(name, Some(id));
+        }
+        if count >= MAX_MEMBERS {
+            break;
+        }
+    }
+    symbols
+}
+
+/// How a member is joined to what it belongs to.
+enum Member {
+    /// `Owner.name`: a property, a static or class method.
+    Dotted,
+    /// `Owner.name`, and `name` alone: a module's function (JSDoc).
+    Function,
+    /// `Owner#name`: a Ruby instance method.
+    Instance,
+    /// Ruby's `initialize`, also called as `Owner.new`.
+    Constructor,
+    /// `Owner::NAME`: a Ruby constant.
+    Constant,
+}
+
+impl Member {
+    fn separator(&self) -> &'static str {
+        match self {
+            Member::Dotted | Member::Function => ".",
+            Member::Instance | Member::Constructor => "#",
+            Member::Constant => "::",
+        }
+    }
+
+    fn bare(&self) -> bool {
+        matches!(self, Member::Function)
+    }
+}
+
+/// The name a member's heading (or term) declares, and how it is joined
+/// to its owner; None for any other element.
+fn member(el: ElementRef<'_>, id: &str) -> Option<(String, Member)> {
+    let e = el.value();
+    match e.name() {
+        // YARD: the id says the name and the kind.
+        "h3" if has_class(e, "signature") => {
+            if let Some(name) = id.strip_suffix("-class_method") {
+                return Some((name.to_owned(), Member::Dotted));
+            }
+            let name = id.strip_suffix("-instance_method")?;
+            let kind = if name == "initialize" { Member::Constructor } else { Member::Instance };
+            Some((name.to_owned(), kind))
+        }
+        "dt" => Some((id.strip_suffix("-constant").filter(|n| is_name(n))?.to_owned(), Member::Constant)),
+        // TypeDoc: the member's name, its badges (`Optional`) left out.
+        "h3" if has_class(e, "tsd-anchor-link") && in_member_section(el) => {
+            let name: String = el
+                .children()
+                .filter_map(ElementRef::wrap)
+                .find(|c| c.value().name() == "span")?
+                .text()
+                .collect();
+            let name = collapse_whitespace(&name);
+            is_name(&name).then_some((name, Member::Dotted))
+        }
+        // JSDoc: the heading's own text, between its attributes
+        // (`(static)`) and its signature.
+        "h4" if has_class(e, "name") => {
+            let own: String =
+                el.children().filter_map(|c| c.value().as_text().map(|t| t.to_string())).collect();
+            let name = collapse_whitespace(&own);
+            is_name(&name).then_some((name, Member::Function))
+        }
+        _ => None,
+    }
+}
+
+/// pydoctor's entry: a `<div class="functionHeader">` after the names it
+/// declares (`<a name="attr.validators.and_"></a><a name="and_"></a>`),
+/// as the longest of them, at the one its permalink points to.
+fn pydoctor_entry(el: ElementRef<'_>) -> Option<(String, String)> {
+    if el.value().name() != "div" || !has_class(el.value(), "functionHeader") {
+        return None;
+    }
+    let names: Vec<&str> = el
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .take_while(|a| a.value().name() == "a")
+        .filter_map(|a| a.value().attr("name"))
+        .collect();
+    let name = names.iter().max_by_key(|n| n.len()).filter(|n| is_name(n))?;
+    let link = el
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .find(|a| a.value().name() == "a" && has_class(a.value(), "headerLink"))
+        .and_then(|a| a.value().attr("href")?.strip_prefix('#'));
+    let anchor =
+        link.filter(|l| names.contains(l)).or_else(|| names.iter().min_by_key(|n| n.len()).copied())?;
+    Some(((*name).to_owned(), anchor.to_owned()))
+}
+
+/// True for a TypeDoc member's heading: in a `<section class="tsd-member">`.
+fn in_member_section(el: ElementRef<'_>) -> bool {
+    el.parent().and_then(|p| p.value().as_element().map(|e| has_class(e, "tsd-member"))).unwrap_or(false)
+}
+
+/// A name as code writes it: no spaces, at least one letter or `_`, at
+/// most 100 bytes (`create_file`, `xhr?`, `[]`, `$MAX`, `weekStartsOn`).
+fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 100
+        && !name.contains(char::is_whitespace)
+        && (name.chars().any(|c| c.is_alphanumeric() || c == '_') || name == "[]")
+}
+
+fn has_class(el: &Element, class: &str) -> bool {
+    el.classes().any(|c| c == class)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scraper::Html;
+
+    fn names(html: &str, title: &str) -> Vec<(String, Option<String>)> {
+        let doc = Html::parse_document(html);
+        symbols(doc.tree.root(), title).into_iter().map(|s| (s.name, s.anchor)).collect()
+    }
+
+    fn at(name: &str, anchor: Option<&str>) -> (String, Option<String>) {
+        (name.to_owned(), anchor.map(str::to_owned))
+    }
+
+    #[test]
+    fn a_title_naming_its_kind_names_the_page_subject() {
+        assert_eq!(subject("Interface ParseOptions<DateType>"), Some("ParseOptions"));
+        assert_eq!(subject("Class: Rack::Request"), Some("Rack::Request"));
+        assert_eq!(subject("Module: ControlFlow"), Some("ControlFlow"));
+        assert_eq!(subject("Type Alias Day"), Some("Day"));
+        assert_eq!(subject("JSDoc: Module: ControlFlow"), Some("ControlFlow"));
+        for none in
+            ["Class Reference", "Module Index", "Classes", "Class hierarchy", "Functions and Operators"]
+        {
+            assert_eq!(subject(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn typedoc_members_are_named_in_their_interface_without_their_badges() {
+        let html = r##"<h1>Interface ParseOptions&lt;DateType&gt;</h1>
+            <section class="tsd-panel tsd-member"><h3 class="tsd-anchor-link" id="weekstartson"><code
+            class="tsd-tag">Optional</code><span>week<wbr/>Starts<wbr/>On</span><a href="#weekstartson"
+            class="tsd-anchor-icon"></a></h3></section>"##;
+        assert_eq!(
+            names(html, "Interface ParseOptions<DateType>"),
+            [at("ParseOptions", None), at("ParseOptions.weekStartsOn", Some("weekstartson"))]
+        );
+    }
+
+    #[test]
+    fn jsdoc_members_are_named_bare_and_in_their_module() {
+        let html = r#"<h4 class="name" id=".retry"><span class="type-signature">(static) </span>retry<span
+            class="signature">(opts<span class="signature-attributes">opt</span>, task)</span><span
+            class="type-signature"> → {Promise}</span></h4>"#;
+        assert_eq!(
+            names(html, "Module: ControlFlow"),
+            [at("ControlFlow", None), at("ControlFlow.retry", Some(".retry")), at("retry", Some(".retry"))]
+        );
+    }
+
+    #[test]
+    fn yard_methods_and_constants_are_named_by_their_ids() {
+        let html = r#"<dt id="FORM_DATA_MEDIA_TYPES-constant">FORM_DATA_MEDIA_TYPES =</dt>
+            <h3 class="signature first" id="escape-class_method">.<strong>escape</strong>(s)</h3>
+            <h3 class="signature" id="xhr?-instance_method">#<strong>xhr?</strong></h3>
+            <h3 class="signature" id="initialize-instance_method">#<strong>initialize</strong>(app)</h3>"#;
+        let found = names(html, "Module: Rack::Utils");
+        for (name, anchor) in [
+            ("Rack::Utils", None),
+            ("Rack::Utils::FORM_DATA_MEDIA_TYPES", Some("FORM_DATA_MEDIA_TYPES-constant")),
+            ("Rack::Utils.escape", Some("escape-class_method")),
+            ("Rack::Utils#xhr?", Some("xhr?-instance_method")),
+            ("Rack::Utils#initialize", Some("initialize-instance_method")),
+            ("Rack::Utils.new", Some("initialize-instance_method")),
+        ] {
+            assert!(found.contains(&at(name, anchor)), "{name}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn pydoctor_entries_are_named_by_their_longest_name_at_their_permalink() {
+        let html = r##"<div class="basefunction"><a name="attr.validators.and_"></a> <a name="and_"></a>
+            <div class="functionHeader"><span class="py-defname">and_</span>(*validators):
+            <a class="headerLink" href="#and_">¶</a></div></div>"##;
+        assert_eq!(names(html, "attr.validators"), [at("attr.validators.and_", Some("and_"))]);
+    }
+
+    #[test]
+    fn ids_of_other_headings_name_nothing() {
+        let html =
+            r#"<h3 id="usage">Usage</h3><dt id="term">A term</dt><h4 class="name" id="x">two words</h4>"#;
+        assert!(names(html, "Getting started").is_empty());
+        // A member on a page of no subject is named bare.
+        let yard = r#"<h3 class="signature" id="escape-class_method">.escape(s)</h3>"#;
+        assert_eq!(names(yard, "Top Level Namespace"), [at("escape", Some("escape-class_method"))]);
+    }
+}
