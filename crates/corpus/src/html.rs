@@ -2434,6 +2434,7 @@ impl<'p> Converter<'_, 'p> {
         let level = (level + 2).saturating_sub(self.plan.min_cut_level).clamp(2, 6);
         let hashes = "#".repeat(level as usize);
         let attr = if is_plain_anchor(&anchor) { format!(" {{#{anchor}}}") } else { String::new() };
+        let own_tag = (!is_plain_anchor(&anchor)).then(|| anchor_tag(&anchor));
         let saved_prefixes = std::mem::take(&mut self.prefixes);
         self.marker = None;
         let crumb = match title.split_once('(') {
@@ -2449,8 +2450,9 @@ impl<'p> Converter<'_, 'p> {
             markdown: String::new(),
             text: String::new(),
         });
-        // The other ids open the heading, so a link to one shows it.
-        let others: String = ids.iter().map(|id| anchor_tag(id)).collect();
+        // The other ids open the heading, so a link to one shows it; so
+        // does its own where no `{#id}` can hold it (YARD's `xhr?-instance_method`).
+        let others: String = own_tag.into_iter().chain(ids.iter().map(|id| anchor_tag(id))).collect();
         self.emit_block(&format!("{hashes} {others}{md_title}{attr}"), &title);
         self.prefixes = saved_prefixes;
     }
@@ -3039,12 +3041,42 @@ fn lays_out_sections(list: NodeRef<'_, Node>) -> bool {
 /// Ids inside one code block kept as anchors before it, at most.
 const MAX_CODE_IDS: usize = 200;
 
+/// Languages a code block's `<code>` may name by a bare class (TypeDoc's
+/// `<code class="ts">`), as few other classes are named.
+const BARE_LANGUAGES: [&str; 24] = [
+    "js",
+    "javascript",
+    "ts",
+    "typescript",
+    "jsx",
+    "tsx",
+    "sh",
+    "bash",
+    "shell",
+    "console",
+    "json",
+    "yaml",
+    "toml",
+    "html",
+    "css",
+    "python",
+    "rust",
+    "go",
+    "java",
+    "ruby",
+    "sql",
+    "diff",
+    "xml",
+    "php",
+];
+
 /// Languages a code block's class may name that say nothing of its code.
 const NO_LANGUAGES: [&str; 5] = ["default", "none", "text", "plain", "plaintext"];
 
 /// The language a code block is written in, as its generator marks it:
 /// `<code class="language-rust">`, `lang-js`, Sphinx's `div.highlight-python`
-/// around it, rustdoc's `<pre class="rust">`; None when unmarked.
+/// or VitePress's `div.language-ts` around it, rustdoc's `<pre class="rust">`,
+/// a bare name on the code ([`BARE_LANGUAGES`]); None when unmarked.
 fn code_language(pre: NodeRef<'_, Node>) -> Option<String> {
     let code = pre.children().find(|c| c.value().as_element().is_some_and(|e| e.name() == "code"));
     let own = code.into_iter().chain([pre]).filter_map(|n| n.value().as_element()).flat_map(|e| e.classes());
@@ -3054,10 +3086,15 @@ fn code_language(pre: NodeRef<'_, Node>) -> Option<String> {
             .take(2)
             .filter_map(|a| a.value().as_element())
             .flat_map(|e| e.classes())
-            .find_map(|c| c.strip_prefix("highlight-"))
+            .find_map(|c| c.strip_prefix("highlight-").or_else(|| c.strip_prefix("language-")))
     };
     let rustdoc = || pre.value().as_element().and_then(|e| e.classes().find(|c| *c == "rust"));
-    let language = marked.next().or_else(around).or_else(rustdoc)?;
+    // A language's bare name on the code (TypeDoc's `<code class="ts">`).
+    let bare = || {
+        let code = code?.value().as_element()?;
+        code.classes().find(|c| BARE_LANGUAGES.contains(&c.to_ascii_lowercase().as_str()))
+    };
+    let language = marked.next().or_else(around).or_else(rustdoc).or_else(bare)?;
     let plain = language.chars().all(|c| c.is_ascii_alphanumeric() || "+-_#.".contains(c));
     (plain && !language.is_empty() && language.len() <= 20 && !NO_LANGUAGES.contains(&language))
         .then(|| language.to_ascii_lowercase())

@@ -899,10 +899,12 @@ fn an_empty_target_right_before_a_heading_is_the_headings_anchor() {
     // The element a heading opens, when it is the heading's section, names
     // it (Javadoc's `<section id="notNull(T)"><h3
     // id="notNull(java.lang.Object)">`, as its own links do); the heading's
-    // id opens its line, so that a link to it shows the heading.
+    // id opens its line, so that a link to it shows the heading; so does
+    // the section's own, which no `{#id}` can hold.
     assert!(anchors(9).iter().any(|a| a == "notNull(java.lang.Object)"), "{}", page.markdown);
     assert!(
-        page.markdown.contains("### <a id=\"notNull(java.lang.Object)\"></a>notNull\n"),
+        page.markdown
+            .contains("### <a id=\"notNull(T)\"></a><a id=\"notNull(java.lang.Object)\"></a>notNull\n"),
         "{}",
         page.markdown
     );
@@ -1817,6 +1819,15 @@ fn typedoc_members_are_names_of_their_interface_without_their_badges() {
     assert!(symbols.contains(&("ParseOptions.weekStartsOn", Some("weekstartson"))), "{symbols:?}");
     assert!(!page.text.contains("On This Page") && !page.text.contains("Defined in"), "{}", page.text);
     assert!(page.text.contains("first day of the week"), "{}", page.text);
+    // A code block's language as TypeDoc (a bare class on the code) and
+    // VitePress (`div.language-*` around the block) mark it.
+    let code = r#"<h1>Usage</h1><pre><code class="ts">parse(s, f)</code></pre>
+<div class="language-sh vp-adaptive-theme"><pre class="shiki"><code>npm i date-fns</code></pre></div>
+<pre><code class="widget">plain</code></pre>"#;
+    let page = html_to_page(code.as_bytes(), "usage.html", "/datefns").unwrap();
+    for block in ["```ts\nparse(s, f)\n```", "```sh\nnpm i date-fns\n```", "```\nplain\n```"] {
+        assert!(page.markdown.contains(block), "{block} in {}", page.markdown);
+    }
 }
 
 /// JSDoc: a module's function is named in the module and bare, its
@@ -1880,6 +1891,10 @@ def escape(s)</pre></td></tr></table></div>
     }
     assert!(!page.sections.iter().any(|s| s.title.contains("collapse")), "{:?}", anchored_titles(&page));
     assert!(!page.text.contains("472") && page.text.contains("def escape(s)"), "{}", page.text);
+    // An id no `{#id}` can hold opens its heading as a target.
+    let xhr = r#"<h1>Class: Rack::Request</h1><h3 class="signature" id="xhr?-instance_method">#<strong>xhr?</strong></h3><p>True for XHR.</p>"#;
+    let page = html_to_page(xhr.as_bytes(), "Rack/Request.html", "/rack").unwrap();
+    assert!(page.markdown.contains("## <a id=\"xhr?-instance_method\"></a>#**xhr?**"), "{}", page.markdown);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<html><head><title>README</title></head><body><h1>Rack</h1><p>A modular interface.</p></body></html>").unwrap();
     std::fs::write(dir.path().join("_index.html"), "<html><head><title>Index</title></head><body><h1>Documentation by YARD</h1><p>Alphabetic index.</p></body></html>").unwrap();
