@@ -2021,7 +2021,9 @@ impl<'p> Converter<'_, 'p> {
         let before_sections = self.sections.len() <= 1 && !self.plan.cuts.is_empty();
         if before_title || before_sections {
             let (ids, rest) = split_anchor_tags(md);
-            if only_links_into(&rest, self.page_path) {
+            // (Ids alone, Sphinx's `<span id>` before its `<h1>`, leave the
+            // enclosing element's id to the heading.)
+            if only_links_into(&rest, self.page_path) || rest.trim().is_empty() {
                 self.anchors_due.push_str(&ids);
                 return;
             }

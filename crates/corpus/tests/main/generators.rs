@@ -1910,3 +1910,35 @@ def escape(s)</pre></td></tr></table></div>
     assert!(pages.iter().any(|p| p.0 == "/rack/_index"), "{pages:?}");
     assert!(pages.iter().any(|p| p.0 == "/rack/class_list" && p.2), "{pages:?}");
 }
+
+/// Sphinx's labels before a page's `<h1>` and each `<h2>` (`<span
+/// id="maxfail"></span>`) leave each section the id of the `<section>`
+/// it opens: the first section below the title is not given the title's.
+#[test]
+fn labels_before_headings_leave_each_section_its_own_id() {
+    let html = r##"<html><head><title>How to handle test failures — pytest documentation</title></head><body>
+<div class="body" role="main"><section id="how-to-handle-test-failures">
+<span id="how-to-handle-failures"></span><h1>How to handle test failures<a class="headerlink" href="#how-to-handle-test-failures">¶</a></h1>
+<section id="stopping-after-the-first-or-n-failures">
+<span id="maxfail"></span><h2>Stopping after the first (or N) failures<a class="headerlink" href="#stopping-after-the-first-or-n-failures">¶</a></h2>
+<p>To stop the testing process after the first (N) failures:</p></section>
+<section id="using-pdb"><span id="pdb-option"></span><h2>Using pdb<a class="headerlink" href="#using-pdb">¶</a></h2>
+<p>Debugger.</p></section></section></div></body></html>"##;
+    let page = html_to_page(html.as_bytes(), "how-to/failures.html", "/pytest").unwrap();
+    assert_eq!(
+        anchored_titles(&page),
+        [
+            (None, "How to handle test failures"),
+            (Some("stopping-after-the-first-or-n-failures"), "Stopping after the first (or N) failures"),
+            (Some("using-pdb"), "Using pdb")
+        ]
+    );
+    assert!(
+        page.markdown.starts_with("# How to handle test failures {#how-to-handle-test-failures}\n"),
+        "{}",
+        page.markdown
+    );
+    for id in ["maxfail", "pdb-option", "how-to-handle-failures"] {
+        assert!(page.markdown.contains(&format!("<a id=\"{id}\"></a>")), "{id}: {}", page.markdown);
+    }
+}
