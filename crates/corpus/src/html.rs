@@ -744,7 +744,7 @@ fn main_content(doc: &Html) -> NodeRef<'_, Node> {
     let holds =
         |outer: NodeRef<'_, Node>, inner: &NodeRef<'_, Node>| inner.ancestors().any(|a| a.id() == outer.id());
     match articles.split_first() {
-        Some((first, [])) => *first,
+        Some((first, [])) => with_title(*first),
         Some((first, rest)) => first
             .ancestors()
             .find(|a| rest.iter().all(|r| holds(*a, r)))
@@ -752,6 +752,26 @@ fn main_content(doc: &Html) -> NodeRef<'_, Node> {
             .unwrap_or_else(|| doc.tree.root()),
         None => body.unwrap_or_else(|| doc.tree.root()),
     }
+}
+
+/// Parents climbed, at most, looking for the page's title above its one
+/// `<article>` ([`with_title`]).
+const MAX_TITLE_CLIMB: usize = 3;
+
+/// The one `<article>`, or, when the page's `<h1>` stands outside it
+/// (JSDoc's `<div id="main"><h1 class="page-title">` above `<section><article>`),
+/// its nearest parent (below `<body>`) that holds that `<h1>` too.
+fn with_title(article: NodeRef<'_, Node>) -> NodeRef<'_, Node> {
+    let is_h1 = |n: NodeRef<'_, Node>| n.value().as_element().is_some_and(|e| e.name() == "h1");
+    if article.descendants().any(is_h1) {
+        return article;
+    }
+    article
+        .ancestors()
+        .take(MAX_TITLE_CLIMB)
+        .take_while(|a| a.value().as_element().is_some_and(|e| !matches!(e.name(), "body" | "html")))
+        .find(|a| a.descendants().any(is_h1))
+        .unwrap_or(article)
 }
 
 fn document_title(doc: &Html) -> Option<String> {
@@ -2717,7 +2737,11 @@ impl<'p> Converter<'_, 'p> {
             _ if el.attr("hidden").is_some() || is_label(el) || has_class(el, "tsd-tag") => {
                 out.space();
                 self.inline_children(node, out, depth);
-                out.space();
+                // (A label is followed by punctuation or the next label:
+                // `opts opt, task`.)
+                if !is_label(el) {
+                    out.space();
+                }
             }
             "code" | "tt" | "kbd" | "samp" => {
                 let code = collapse_whitespace(&plain_text(node));

@@ -1848,6 +1848,10 @@ fn jsdoc_functions_are_names_and_source_listings_are_listings() {
     }
     let entry = page.sections.iter().find(|s| s.anchor.as_deref() == Some(".retry")).unwrap();
     assert!(entry.title.contains("retry(opts opt, task)"), "{}", entry.title);
+    assert!(page.markdown.contains("retry(opts opt, task)"), "{}", page.markdown);
+    // The page's title, outside its one `<article>`, is its heading.
+    assert_eq!(page.title, "Module: ControlFlow");
+    assert!(page.markdown.starts_with("# Module: ControlFlow\n"), "{}", page.markdown);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("index.html"),
