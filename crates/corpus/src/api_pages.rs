@@ -5,8 +5,11 @@
 //! its anchor, qualified by that subject: TypeDoc's member headings
 //! (`<section class="tsd-member"><h3 id>`), JSDoc's (`<h4 class="name"
 //! id=".retry">`) and YARD's (`<h3 class="signature"
-//! id="escape-class_method">`, a constant's `<dt id="X-constant">`); and
-//! pydoctor's entries, which are no headings (`<div class="functionHeader">`).
+//! id="escape-class_method">`, a constant's `<dt id="X-constant">`),
+//! ocamldoc's (`<pre><span id="VALgcd">` on module `Z`'s page) and
+//! mkdocstrings' (a heading's id, `mkdocstrings.BaseHandler.md`); and
+//! entries that are no headings: pydoctor's (`<div
+//! class="functionHeader">`) and Scaladoc's (`<li name="scala.Option#getOrElse">`).
 
 use ego_tree::NodeRef;
 use scraper::node::Element;
@@ -105,7 +108,7 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
     }
     for node in root.descendants().take(200_000) {
         let Some(el) = ElementRef::wrap(node) else { continue };
-        if let Some((name, anchor)) = pydoctor_entry(el) {
+        if let Some((name, anchor)) = pydoctor_entry(el).or_else(|| scaladoc_entry(el)) {
             if push(name, Some(&anchor)) >= MAX_MEMBERS {
                 break;
             }
@@ -113,12 +116,14 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
         }
         let Some(id) = el.value().id().filter(|id| !id.is_empty()) else { continue };
         let Some((name, member)) = member(el, id) else { continue };
+        // ocamldoc titles a module's page by its name alone (`Z`, `BatList`).
+        let owner = owner.or_else(|| matches!(member, Member::Value).then(|| module_title(title)).flatten());
         let mut count = 0;
         // Qualified by the page's subject (`ParseOptions.weekStartsOn`,
         // `Rack::Utils.escape`, `Rack::Request#params`): typed alone, the
         // name finds it below anything of that very name (the function
         // `getDate` before the method `ConstructableDate.getDate`).
-        if let Some(owner) = owner {
+        if let Some(owner) = owner.filter(|_| !matches!(member, Member::Whole)) {
             if let Member::Constructor = member {
                 push(format!("{owner}.new"), Some(id));
             }
@@ -137,6 +142,34 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
     symbols
 }
 
+/// What ocamldoc's ids start with, by kind (`VALmap`, `TYPEt`,
+/// `EXCEPTIONOverflow`), longest first where one starts another.
+const OCAMLDOC_KINDS: [&str; 9] =
+    ["MODULETYPE", "CLASSTYPE", "EXCEPTION", "ATTRIBUTE", "METHOD", "MODULE", "CLASS", "TYPE", "VAL"];
+
+/// A title that is a module's name alone (ocamldoc's `Z`, `BatList.Labels`).
+fn module_title(title: &str) -> Option<&str> {
+    let title = title.trim();
+    (title.starts_with(|c: char| c.is_ascii_uppercase())
+        && title.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.'))
+    .then_some(title)
+}
+
+/// Scaladoc's member: an `<li name="scala.Option#getOrElse">` opening with
+/// the ids links land on, named by its `name` at the first of them.
+fn scaladoc_entry(el: ElementRef<'_>) -> Option<(String, String)> {
+    if el.value().name() != "li" {
+        return None;
+    }
+    let name = el.value().attr("name").filter(|n| n.contains(['#', '.']) && is_name(n))?;
+    let anchor = el
+        .children()
+        .filter_map(ElementRef::wrap)
+        .take_while(|a| a.value().name() == "a")
+        .find_map(|a| a.value().id())?;
+    Some((name.to_owned(), anchor.to_owned()))
+}
+
 /// How a member is joined to what it belongs to.
 enum Member {
     /// `Owner.name`: a property, a static or class method.
@@ -149,19 +182,23 @@ enum Member {
     Constructor,
     /// `Owner::NAME`: a Ruby constant.
     Constant,
+    /// `Module.name`: an OCaml value, type or module (ocamldoc).
+    Value,
+    /// A name the page declares whole (mkdocstrings' heading ids).
+    Whole,
 }
 
 impl Member {
     fn separator(&self) -> &'static str {
         match self {
-            Member::Dotted | Member::Function => ".",
+            Member::Dotted | Member::Function | Member::Value | Member::Whole => ".",
             Member::Instance | Member::Constructor => "#",
             Member::Constant => "::",
         }
     }
 
     fn bare(&self) -> bool {
-        matches!(self, Member::Function)
+        matches!(self, Member::Function | Member::Whole)
     }
 }
 
@@ -190,6 +227,16 @@ fn member(el: ElementRef<'_>, id: &str) -> Option<(String, Member)> {
                 .collect();
             let name = collapse_whitespace(&name);
             is_name(&name).then_some((name, Member::Dotted))
+        }
+        // ocamldoc: the id says the kind and the name.
+        "span" if el.parent().and_then(|p| p.value().as_element()).is_some_and(|p| p.name() == "pre") => {
+            let name = OCAMLDOC_KINDS.iter().find_map(|k| id.strip_prefix(k))?;
+            is_name(name).then(|| (name.to_owned(), Member::Value))
+        }
+        // mkdocstrings: a heading's id is the object's whole name.
+        h if h.len() == 2 && h.starts_with('h') && has_class(e, "doc-heading") => {
+            let whole = id.contains('.') && id.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+            whole.then(|| (id.to_owned(), Member::Whole))
         }
         // JSDoc: the heading's own text, between its attributes
         // (`(static)`) and its signature.
@@ -321,6 +368,26 @@ mod tests {
             <div class="functionHeader"><span class="py-defname">and_</span>(*validators):
             <a class="headerLink" href="#and_">¶</a></div></div>"##;
         assert_eq!(names(html, "attr.validators"), [at("attr.validators.and_", Some("and_"))]);
+    }
+
+    #[test]
+    fn ocamldoc_scaladoc_and_mkdocstrings_members_are_named() {
+        let ocaml = r#"<h1>Module <a href="type_Z.html">Z</a></h1>
+            <pre><span id="VALgcd"><span class="keyword">val</span> gcd</span> : t -> t -> t</pre>
+            <pre><span id="TYPEt"><span class="keyword">type</span> t</span></pre><p><span id="VALUE">x</span></p>"#;
+        assert_eq!(names(ocaml, "Z"), [at("Z.gcd", Some("VALgcd")), at("Z.t", Some("TYPEt"))]);
+        let scala = r#"<li name="scala.Option#getOrElse" visbl="pub"><a id="getOrElse[B>:A](default:=>B):B"></a>
+            <h4 class="signature">def getOrElse</h4></li>"#;
+        assert_eq!(
+            names(scala, "Option"),
+            [at("scala.Option#getOrElse", Some("getOrElse[B>:A](default:=>B):B"))]
+        );
+        let mkdocs = r#"<h2 id="mkdocstrings.BaseHandler.md" class="doc doc-heading"><span>md</span></h2>
+            <h3 id="usage" class="doc doc-heading">Usage</h3>"#;
+        assert_eq!(
+            names(mkdocs, "Class: BaseHandler"),
+            [at("BaseHandler", None), at("mkdocstrings.BaseHandler.md", Some("mkdocstrings.BaseHandler.md"))]
+        );
     }
 
     #[test]

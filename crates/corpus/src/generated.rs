@@ -1,8 +1,9 @@
 //! Pages an API documentation generator writes around the reference
 //! itself: Javadoc's index, "Uses of" pages, class trees, source listings
 //! and its help page; Doxygen's member indexes, file and class lists and
-//! source listings; Texinfo's printed indexes; pydoctor's indexes; JSDoc's
-//! source listings and YARD's lists of classes and methods. Each holds the names of many classes or functions
+//! source listings; Texinfo's printed indexes; pydoctor's, ocamldoc's and
+//! Scaladoc's indexes; JSDoc's source listings and YARD's lists of classes
+//! and methods. Each holds the names of many classes or functions
 //! without saying what one does, so they are listings: shown, but ranked
 //! after the pages that define those names (`to string builder` finds
 //! `ToStringBuilder`, not the pages that use it).
@@ -60,11 +61,35 @@ fn pydoctor_listing(rel_file: &str) -> bool {
     .contains(&name.as_str())
 }
 
+/// ocamldoc's indexes of a library's values, types, modules...
+const OCAMLDOC_INDEXES: [&str; 10] = [
+    "index_values.html",
+    "index_types.html",
+    "index_modules.html",
+    "index_module_types.html",
+    "index_classes.html",
+    "index_class_types.html",
+    "index_exceptions.html",
+    "index_attributes.html",
+    "index_methods.html",
+    "index_extensions.html",
+];
+
 /// Listings of generators that name themselves nowhere in the `<head>`:
 /// JSDoc's source listings (`waterfall.js.html`, a `<pre class="prettyprint
-/// source">`) and YARD's lists of classes, methods and files (`<ul
-/// id="full_list">`).
+/// source">`), YARD's lists of classes, methods and files (`<ul
+/// id="full_list">`), ocamldoc's indexes and its pages of a module's bare
+/// signature (`type_Z.html`, `sig … end`), Scaladoc's letter indexes
+/// (`index/index-a.html`) and a site's "page not found" page (`404.html`).
 fn script_generated_listing(rel_file: &str, root: NodeRef<'_, Node>) -> bool {
+    let (folders, name) = parts(rel_file);
+    if OCAMLDOC_INDEXES.contains(&name.as_str())
+        || name == "404.html" && folders.is_empty()
+        || folders.last().is_some_and(|f| f == "index") && name.starts_with("index-")
+    {
+        return true;
+    }
+    let signature = name.starts_with("type_");
     let source = rel_file.to_ascii_lowercase().ends_with(".js.html");
     root.descendants().take(2000).any(|n| {
         n.value().as_element().is_some_and(|e| {
@@ -73,6 +98,7 @@ fn script_generated_listing(rel_file: &str, root: NodeRef<'_, Node>) -> bool {
                 && e.classes().any(|c| c == "prettyprint")
                 && e.classes().any(|c| c == "source")
                 || e.name() == "ul" && e.id() == Some("full_list")
+                || signature && e.name() == "code" && e.classes().any(|c| c == "code")
         })
     })
 }
@@ -248,6 +274,14 @@ mod tests {
         assert!(is_generated_listing(None, "method_list.html", list.tree.root()));
         assert!(!is_generated_listing(None, "module-ControlFlow.html", example.tree.root()));
         assert!(!is_generated_listing(None, "module-ControlFlow.html", source.tree.root()));
+        let signature =
+            Html::parse_document(r#"<code class="code"><span class="keyword">sig</span> end</code>"#);
+        assert!(is_generated_listing(None, "type_Z.html", signature.tree.root()));
+        assert!(!is_generated_listing(None, "Z.html", signature.tree.root()));
+        for name in ["index_values.html", "404.html", "index/index-a.html"] {
+            assert!(is_generated_listing(None, name, example.tree.root()), "{name}");
+        }
+        assert!(!is_generated_listing(None, "guide/404.html", example.tree.root()));
         let pydoctor = Some("pydoctor 25.10.1");
         assert!(is_generated_listing(pydoctor, "nameIndex.html", example.tree.root()));
         assert!(!is_generated_listing(pydoctor, "attr.validators.html", example.tree.root()));

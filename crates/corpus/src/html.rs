@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 27] = [
+const SKIP_CLASSES: [&str; 29] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -323,6 +323,10 @@ const SKIP_CLASSES: [&str; 27] = [
     // "Defined in src/…:195" under each member.
     "tsd-page-navigation",
     "tsd-sources",
+    // The line numbers beside Pygments' numbered listings (Sphinx,
+    // MkDocs: `<td class="linenos">`).
+    "linenos",
+    "linenodiv",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];
@@ -894,6 +898,9 @@ fn placement(node: NodeRef<'_, Node>, root: NodeRef<'_, Node>, chrome: &PageChro
             caption |= a.classes().any(|c| CAPTION_CLASSES.contains(&c)) || a.name() == "aside";
         }
     }
+    // A parameter's heading set inline in its list (mkdocstrings'
+    // `<h3 class="doc-heading-parameter">`) starts no section.
+    caption |= node.value().as_element().is_some_and(|e| has_class(e, "doc-heading-parameter"));
     (skipped, caption)
 }
 
@@ -943,6 +950,8 @@ fn is_skipped(el: &Element) -> bool {
         || el.name() == "a" && el.attr("href") == Some("#") && el.classes().any(|c| c.ends_with("_toggle"))
         // The line numbers beside YARD's source listings (`<td><pre class="lines">`).
         || el.name() == "pre" && has_class(el, "lines")
+        // A permalink shown as an image (Scaladoc's `<a title="Permalink"><img alt="Permalink">`).
+        || el.name() == "a" && el.attr("title").is_some_and(|t| t.eq_ignore_ascii_case("permalink"))
 }
 
 /// Whether an element inside `node` is a link target (`id`, `<a name>`),
@@ -1383,12 +1392,33 @@ fn local_link(node: NodeRef<'_, Node>) -> bool {
         .is_some_and(|e| e.name() == "a" && e.attr("href").is_some_and(|h| h.starts_with('#')))
 }
 
-/// A heading's text without its `#`/`¶` permalink, nor a badge before
-/// its name (TypeDoc's `<code class="tsd-tag">Optional</code>`).
+/// Scaladoc's summary of a member (`<p class="shortcomment">`) when the
+/// whole comment follows it (`<div class="fullcomment">`, shown in its
+/// place): the text once.
+fn is_short_copy(node: NodeRef<'_, Node>, el: &Element) -> bool {
+    has_class(el, "shortcomment")
+        && node
+            .next_siblings()
+            .filter_map(|n| n.value().as_element())
+            .next()
+            .is_some_and(|e| has_class(e, "fullcomment"))
+}
+
+/// Badges set beside a member's name in its heading, no part of the name:
+/// TypeDoc's `<code class="tsd-tag">Optional</code>`, mkdocstrings' `<span
+/// class="doc doc-labels">` (`class-attribute`).
+const HEADING_BADGES: [&str; 2] = ["tsd-tag", "doc-labels"];
+
+fn is_heading_badge(el: &Element) -> bool {
+    el.classes().any(|c| HEADING_BADGES.contains(&c))
+}
+
+/// A heading's text without its `#`/`¶` permalink, nor its badges
+/// ([`HEADING_BADGES`]).
 fn heading_text(node: NodeRef<'_, Node>) -> String {
     let mut out = String::new();
     for child in title_children(node) {
-        if child.value().as_element().is_some_and(|e| has_class(e, "tsd-tag")) {
+        if child.value().as_element().is_some_and(is_heading_badge) {
             continue;
         }
         collect_text(child, &mut out, true);
@@ -2141,6 +2171,7 @@ impl<'p> Converter<'_, 'p> {
                 }
                 if is_skipped(el)
                     || is_permalink(node)
+                    || is_short_copy(node, el)
                     || self.chrome.contains(node)
                     || self.plan.absorbed.contains(&node.id())
                     || (heading_level(el).is_some() && captions_contents(node))
@@ -2731,10 +2762,16 @@ impl<'p> Converter<'_, 'p> {
             // labels set side by side (`inline` `static`): a word of its own.
             // A badge before a member's name in its heading (TypeDoc's
             // `<code class="tsd-tag">Optional</code>`) is no part of the name.
-            "code" if self.in_heading && has_class(el, "tsd-tag") => {}
+            _ if self.in_heading && is_heading_badge(el) => {}
             // (And elsewhere a word of its own, as JSDoc's `opt` after an
             // optional parameter's name is.)
-            _ if el.attr("hidden").is_some() || is_label(el) || has_class(el, "tsd-tag") => {
+            // (So is a form's label: MkDocs Material's tab titles, `<label
+            // for="__tabbed_1_1">Markdown</label><label …>HTML Result</label>`.)
+            _ if el.attr("hidden").is_some()
+                || is_label(el)
+                || has_class(el, "tsd-tag")
+                || el.name() == "label" =>
+            {
                 out.space();
                 self.inline_children(node, out, depth);
                 // (A label is followed by punctuation or the next label:
@@ -3008,13 +3045,16 @@ fn layout_cells(table: NodeRef<'_, Node>) -> Option<Vec<NodeRef<'_, Node>>> {
         .children()
         .filter(|c| c.value().as_element().is_some_and(|e| matches!(e.name(), "td" | "th")))
         .collect();
-    let holds_block = cells.iter().any(|c| {
-        c.children().any(|b| {
-            b.value().as_element().is_some_and(|e| {
-                matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table") || heading_level(e).is_some()
-            })
+    let is_block = |b: NodeRef<'_, Node>| {
+        b.value().as_element().is_some_and(|e| {
+            matches!(e.name(), "pre" | "ul" | "ol" | "dl" | "table") || heading_level(e).is_some()
         })
-    });
+    };
+    // (Also in a `<div>`: Pygments' numbered listing, `<td class="code"><div><pre>`.)
+    let in_div = |b: NodeRef<'_, Node>| {
+        b.value().as_element().is_some_and(|e| e.name() == "div") && b.children().any(is_block)
+    };
+    let holds_block = cells.iter().any(|c| c.children().any(|b| is_block(b) || in_div(b)));
     holds_block.then_some(cells)
 }
 

@@ -958,7 +958,9 @@ impl<'a> Reader<'a> {
                 .iter()
                 .filter(|f| match format {
                     SourceFormat::Markdown => markdown::is_markdown(&f.rel),
-                    _ => html::is_html(&f.rel),
+                    // (An HTML file among a Sphinx site's static files is a
+                    // theme's template, `_static/macros.html`: no page.)
+                    _ => html::is_html(&f.rel) && !f.rel.split('/').any(|part| part == "_static"),
                 })
                 .collect(),
         );

@@ -1946,3 +1946,59 @@ fn labels_before_headings_leave_each_section_its_own_id() {
         assert!(page.markdown.contains(&format!("<a id=\"{id}\"></a>")), "{id}: {}", page.markdown);
     }
 }
+
+/// What today's themes wrap around the text: Pygments' numbered listing
+/// (a table of line numbers and code) is a code block; MkDocs Material's
+/// tab titles are words apart; mkdocstrings' labels leave the heading and
+/// its parameters' inline headings start no section; Scaladoc's summary is
+/// not repeated before the whole comment, nor its permalink shown.
+#[test]
+fn theme_wrappers_leave_the_text_as_it_reads() {
+    let html = r##"<html><head><title>API</title></head><body><h1>API</h1>
+<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>159
+160</pre></div></td><td class="code"><div><pre><code>def f():
+    return 1
+</code></pre></div></td></tr></table></div>
+<div class="tabbed-set"><div class="tabbed-labels"><label for="t1">Markdown</label><label for="t2">HTML Result</label></div></div>
+<h2 id="mkdocstrings.BaseHandler.md" class="doc doc-heading"><span class="doc doc-object-name">md</span><span class="doc doc-labels"><small class="doc doc-label"><code>class-attribute</code></small></span></h2>
+<p>The Markdown instance.</p>
+<ul><li><h3 id="mkdocstrings.BaseHandler(name)" class="doc doc-heading doc-heading-parameter"><b><code>name</code></b></h3> – the handler's name.</li></ul>
+<ul><li name="scala.Option#getOrElse"><a id="getOrElse(default)"></a><h4 class="signature">getOrElse</h4>
+<span class="permalink"><a href="../index.html#x" title="Permalink"><img src="p.png" alt="Permalink"/></a></span>
+<p class="shortcomment cmt">Returns the value.</p><div class="fullcomment"><p>Returns the value, or the default.</p></div></li></ul>
+</body></html>"##;
+    let page = html_to_page(html.as_bytes(), "api.html", "/m").unwrap();
+    let md = &page.markdown;
+    assert!(md.contains("```\ndef f():\n    return 1\n```") && !md.contains("159"), "{md}");
+    assert!(page.text.contains("Markdown HTML Result"), "{}", page.text);
+    assert!(
+        anchored_titles(&page).contains(&(Some("mkdocstrings.BaseHandler.md"), "md")),
+        "{:?}",
+        anchored_titles(&page)
+    );
+    assert!(!anchored_titles(&page).iter().any(|(_, t)| *t == "name"), "{:?}", anchored_titles(&page));
+    let names: Vec<&str> = page.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert!(
+        names.contains(&"mkdocstrings.BaseHandler.md") && names.contains(&"scala.Option#getOrElse"),
+        "{names:?}"
+    );
+    assert_eq!(page.text.matches("Returns the value").count(), 1, "{}", page.text);
+    assert!(!page.text.contains("Permalink"), "{}", page.text);
+}
+
+/// An HTML file among a Sphinx site's static files is a theme's template, no page.
+#[test]
+fn html_among_static_files_is_no_page() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("_static")).unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<html><head><title>Home</title></head><body><h1>Home</h1><p>Text.</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("_static/macros.html"), "{% macro icon() %}<svg></svg>{% endmacro %}")
+        .unwrap();
+    let source = read_source(dir.path(), &ReadOptions::new("/s"), &mut |_, _| {}).unwrap();
+    let paths: Vec<&str> = source.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/s"]);
+}
