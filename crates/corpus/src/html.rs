@@ -285,7 +285,7 @@ const SKIP_TAGS: [&str; 20] = [
 /// (rustdoc's `out-of-band` and `rightside` hold the "since" version, the
 /// source link and the collapse control; `hideme` is its "Expand description";
 /// Doxygen's `ttc` is a tooltip, shown on hover only.)
-const SKIP_CLASSES: [&str; 29] = [
+const SKIP_CLASSES: [&str; 30] = [
     "navheader",
     "navfooter",
     "id_link",
@@ -327,6 +327,9 @@ const SKIP_CLASSES: [&str; 29] = [
     // MkDocs: `<td class="linenos">`).
     "linenos",
     "linenodiv",
+    // What a theme shows only when the page is printed (sphinx-book-theme's
+    // title and contents again, `<div class="onlyprint">`).
+    "onlyprint",
 ];
 /// Classes of a title page's credit lines set as headings (DocBook).
 const CREDIT_CLASSES: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "collab"];

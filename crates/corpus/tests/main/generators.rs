@@ -1954,7 +1954,9 @@ fn labels_before_headings_leave_each_section_its_own_id() {
 /// not repeated before the whole comment, nor its permalink shown.
 #[test]
 fn theme_wrappers_leave_the_text_as_it_reads() {
-    let html = r##"<html><head><title>API</title></head><body><h1>API</h1>
+    let html = r##"<html><head><title>API</title></head><body>
+<div id="jb-print-docs-body" class="onlyprint"><h1>API</h1><div id="jb-print-toc"><h2>Contents</h2></div></div>
+<h1>API</h1>
 <div class="highlight"><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>159
 160</pre></div></td><td class="code"><div><pre><code>def f():
     return 1
@@ -1984,6 +1986,8 @@ fn theme_wrappers_leave_the_text_as_it_reads() {
     );
     assert_eq!(page.text.matches("Returns the value").count(), 1, "{}", page.text);
     assert!(!page.text.contains("Permalink"), "{}", page.text);
+    // What only a printout shows is no text.
+    assert!(!page.text.contains("Contents") && !md.contains("jb-print"), "{md}");
 }
 
 /// An HTML file among a Sphinx site's static files is a theme's template, no page.
