@@ -87,8 +87,11 @@ fn kind_subject(title: &str) -> Option<&str> {
 
 /// The subject of a page titled by it ([`subject`]) at the page's top,
 /// and the members its generator marks (see the module doc), each once.
-pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
+pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str, doc_title: Option<&str>) -> Vec<Symbol> {
     let owner = subject(title);
+    // Scaladoc's `<title>` ends with the page's whole name (`Option - Scala
+    // Standard Library 2.11.12 - scala.Option`).
+    let entity = doc_title.and_then(|t| t.rsplit_once(" - ")).map(|(_, e)| e.trim());
     let mut symbols: Vec<Symbol> = Vec::new();
     // (How many there are after it.)
     let mut push = |name: String, anchor: Option<&str>| {
@@ -108,7 +111,7 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str) -> Vec<Symbol> {
     }
     for node in root.descendants().take(200_000) {
         let Some(el) = ElementRef::wrap(node) else { continue };
-        if let Some((name, anchor)) = pydoctor_entry(el).or_else(|| scaladoc_entry(el)) {
+        if let Some((name, anchor)) = pydoctor_entry(el).or_else(|| scaladoc_entry(el, entity)) {
             if push(name, Some(&anchor)) >= MAX_MEMBERS {
                 break;
             }
@@ -156,12 +159,20 @@ fn module_title(title: &str) -> Option<&str> {
 }
 
 /// Scaladoc's member: an `<li name="scala.Option#getOrElse">` opening with
-/// the ids links land on, named by its `name` at the first of them.
-fn scaladoc_entry(el: ElementRef<'_>) -> Option<(String, String)> {
+/// the ids links land on, named by its `name` at the first of them; not
+/// one the page's `entity` inherits (`scala.Option#getOrElse` on
+/// `scala.None`'s page), which its owner's page names.
+fn scaladoc_entry(el: ElementRef<'_>, entity: Option<&str>) -> Option<(String, String)> {
     if el.value().name() != "li" {
         return None;
     }
     let name = el.value().attr("name").filter(|n| n.contains(['#', '.']) && is_name(n))?;
+    let owner = name.rsplit_once('#').map(|(o, _)| o);
+    if let (Some(owner), Some(entity)) = (owner, entity)
+        && owner != entity
+    {
+        return None;
+    }
     let anchor = el
         .children()
         .filter_map(ElementRef::wrap)
@@ -299,7 +310,7 @@ mod tests {
 
     fn names(html: &str, title: &str) -> Vec<(String, Option<String>)> {
         let doc = Html::parse_document(html);
-        symbols(doc.tree.root(), title).into_iter().map(|s| (s.name, s.anchor)).collect()
+        symbols(doc.tree.root(), title, None).into_iter().map(|s| (s.name, s.anchor)).collect()
     }
 
     fn at(name: &str, anchor: Option<&str>) -> (String, Option<String>) {
@@ -382,6 +393,12 @@ mod tests {
             names(scala, "Option"),
             [at("scala.Option#getOrElse", Some("getOrElse[B>:A](default:=>B):B"))]
         );
+        // Inherited, it is its owner's page's name.
+        let doc = Html::parse_document(scala);
+        let title = Some("None - Scala Standard Library 2.11.12 - scala.None");
+        assert!(symbols(doc.tree.root(), "None", title).is_empty());
+        let title = Some("Option - Scala Standard Library 2.11.12 - scala.Option");
+        assert_eq!(symbols(doc.tree.root(), "Option", title).len(), 1);
         let mkdocs = r#"<h2 id="mkdocstrings.BaseHandler.md" class="doc doc-heading"><span>md</span></h2>
             <h3 id="usage" class="doc doc-heading">Usage</h3>"#;
         assert_eq!(

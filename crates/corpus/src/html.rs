@@ -614,7 +614,7 @@ fn names_defined(
         .into_iter()
         .chain(haddock_symbols(root, title))
         .chain(members)
-        .chain(crate::api_pages::symbols(root, title))
+        .chain(crate::api_pages::symbols(root, title, doc_title))
         .chain(separated_names(root));
     for symbol in terms.chain(tag_symbols(root)).chain(entries) {
         if named.insert(symbol.name.clone()) {
