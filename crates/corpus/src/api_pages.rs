@@ -1,7 +1,7 @@
 //! The names an API reference page declares where its generator marks
 //! them by kind and by id rather than in definition lists: the page's own
-//! subject, from a title that says its kind ("Interface ParseOptions<T>",
-//! "Class: Rack::Request", "Module: ControlFlow"), and its members, each at
+//! subject, from a title that says its kind (`Interface ParseOptions<T>`,
+//! `Class: Rack::Request`, `Module: ControlFlow`), and its members, each at
 //! its anchor, qualified by that subject: TypeDoc's member headings
 //! (`<section class="tsd-member"><h3 id>`), JSDoc's (`<h4 class="name"
 //! id=".retry">`) and YARD's (`<h3 class="signature"
