@@ -106,7 +106,10 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str, doc_title: Option<&s
         }
         symbols.len()
     };
-    if let Some(owner) = owner {
+    // (A subject written as a word, `Class Option`, is named once a member
+    // shows the page is a reference's: see `code_like`.)
+    let sure = owner.is_some_and(|o| code_like(o, title));
+    if let Some(owner) = owner.filter(|_| sure) {
         push(owner.to_owned(), None);
     }
     for node in root.descendants().take(200_000) {
@@ -142,7 +145,27 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str, doc_title: Option<&s
             break;
         }
     }
+    if let Some(owner) = owner.filter(|_| !sure && !symbols.is_empty()) {
+        symbols.insert(0, Symbol { name: nfc(owner), kind: "Entry".to_owned(), anchor: None, entry: None });
+    }
     symbols
+}
+
+/// True for a subject written as code rather than as a word a title of
+/// prose could hold ("Exception Handling", "Function Overloading"): a
+/// colon after the kind (`Class: Rack::Request`), type parameters
+/// (`Interface Interval<StartType, EndType>`), a two-word kind (`Type
+/// Alias Day`), or a name that starts lower-case (`Function format`), has
+/// a capital inside (`ParseOptions`) or a `_`, `$`, digit or separator.
+fn code_like(name: &str, title: &str) -> bool {
+    let rest = title.trim();
+    let kind = KINDS.iter().filter(|k| rest.contains(*k)).max_by_key(|k| k.len()).copied().unwrap_or("");
+    rest.contains(&format!("{kind}: "))
+        || rest.contains('<')
+        || kind.contains(' ')
+        || name.starts_with(|c: char| c.is_lowercase())
+        || name.chars().skip(1).any(char::is_uppercase)
+        || name.chars().any(|c| c.is_ascii_digit() || "_$.:".contains(c))
 }
 
 /// What ocamldoc's ids start with, by kind (`VALmap`, `TYPEt`,
@@ -329,6 +352,21 @@ mod tests {
         {
             assert_eq!(subject(none), None, "{none}");
         }
+        // A word after a kind names a subject only on a page of members.
+        let prose = Html::parse_document("<h1>Exception Handling</h1><p>Catch them.</p>");
+        assert!(symbols(prose.tree.root(), "Exception Handling", None).is_empty());
+        let typedoc = Html::parse_document(
+            r#"<section class="tsd-member"><h3 class="tsd-anchor-link" id="choices"><span>choices</span></h3></section>"#,
+        );
+        let found: Vec<String> =
+            symbols(typedoc.tree.root(), "Class Option", None).into_iter().map(|s| s.name).collect();
+        assert_eq!(found, ["Option", "Option.choices"]);
+        for (title, name) in
+            [("Function format", "format"), ("Type Alias Day", "Day"), ("Class: Utils", "Utils")]
+        {
+            assert!(code_like(name, title), "{title}");
+        }
+        assert!(!code_like("Handling", "Exception Handling"));
     }
 
     #[test]
