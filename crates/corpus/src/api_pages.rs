@@ -12,10 +12,10 @@
 //! class="functionHeader">`) and Scaladoc's (`<li name="scala.Option#getOrElse">`).
 
 use ego_tree::NodeRef;
-use scraper::node::Element;
 use scraper::{ElementRef, Node};
 
 use crate::page::Symbol;
+use crate::tags::has_class;
 use crate::text::{collapse_whitespace, nfc};
 
 /// The kinds a reference page's title may open with, before its subject's
@@ -112,6 +112,8 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str, doc_title: Option<&s
     if let Some(owner) = owner.filter(|_| sure) {
         push(owner.to_owned(), None);
     }
+    // ocamldoc titles a module's page by its name alone (`Z`, `BatList`).
+    let module = module_title(title);
     for node in root.descendants().take(200_000) {
         let Some(el) = ElementRef::wrap(node) else { continue };
         if let Some((name, anchor)) = pydoctor_entry(el).or_else(|| scaladoc_entry(el, entity)) {
@@ -122,8 +124,7 @@ pub(crate) fn symbols(root: NodeRef<'_, Node>, title: &str, doc_title: Option<&s
         }
         let Some(id) = el.value().id().filter(|id| !id.is_empty()) else { continue };
         let Some((name, member)) = member(el, id) else { continue };
-        // ocamldoc titles a module's page by its name alone (`Z`, `BatList`).
-        let owner = owner.or_else(|| matches!(member, Member::Value).then(|| module_title(title)).flatten());
+        let owner = owner.or_else(|| matches!(member, Member::Value).then_some(module).flatten());
         let mut count = 0;
         // Qualified by the page's subject (`ParseOptions.weekStartsOn`,
         // `Rack::Utils.escape`, `Rack::Request#params`): typed alone, the
@@ -320,10 +321,6 @@ fn is_name(name: &str) -> bool {
         && name.len() <= 100
         && !name.contains(char::is_whitespace)
         && (name.chars().any(|c| c.is_alphanumeric() || c == '_') || name == "[]")
-}
-
-fn has_class(el: &Element, class: &str) -> bool {
-    el.classes().any(|c| c == class)
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@
 use ego_tree::NodeRef;
 use scraper::{Html, Node};
 
+use crate::tags::has_class;
+
 /// The generator a page names in its `<head>`: the content of `<meta
 /// name="generator">`, lowercase (`javadoc/classwriterimpl`, `doxygen
 /// 1.9.4`, `makeinfo 7.0`), or `javadoc` for older Javadoc's `<!--
@@ -93,12 +95,9 @@ fn script_generated_listing(rel_file: &str, root: NodeRef<'_, Node>) -> bool {
     let source = rel_file.to_ascii_lowercase().ends_with(".js.html");
     root.descendants().take(2000).any(|n| {
         n.value().as_element().is_some_and(|e| {
-            source
-                && e.name() == "pre"
-                && e.classes().any(|c| c == "prettyprint")
-                && e.classes().any(|c| c == "source")
+            source && e.name() == "pre" && has_class(e, "prettyprint") && has_class(e, "source")
                 || e.name() == "ul" && e.id() == Some("full_list")
-                || signature && e.name() == "code" && e.classes().any(|c| c == "code")
+                || signature && e.name() == "code" && has_class(e, "code")
         })
     })
 }

@@ -12,7 +12,7 @@ use crate::chrome::{self, PageChrome};
 use crate::page::{Page, PageError, Section, Symbol};
 use crate::paths;
 use crate::script::{is_cjk, is_hangul};
-use crate::tags::{RAW_TEXT, VOID, find, find_ignore_case, memchr};
+use crate::tags::{RAW_TEXT, VOID, find, find_ignore_case, has_class, memchr};
 use crate::text::{Slugger, collapse_whitespace, join_texts, nfc, tidy};
 
 /// File extensions read as HTML.
@@ -805,10 +805,6 @@ fn header_title(doc: &Html) -> Option<String> {
     let header: serde_json::Value = serde_json::from_str(comment.trim()).ok()?;
     let title = collapse_whitespace(header.get("Title")?.as_str()?);
     (!title.is_empty()).then_some(title)
-}
-
-fn has_class(el: &Element, class: &str) -> bool {
-    el.classes().any(|c| c == class)
 }
 
 fn heading_level(el: &Element) -> Option<u8> {

@@ -1,6 +1,15 @@
 //! What the HTML parser knows of tag names (void and raw-text elements),
 //! and the byte scans that read tags without parsing: the shape check
-//! before parsing (`html`) and XHTML's empty elements (`xhtml`) share them.
+//! before parsing (`html`) and XHTML's empty elements (`xhtml`) share them;
+//! and whether a parsed element has a class, which the readers of pages
+//! (`html`, `api_pages`, `generated`) share.
+
+use scraper::node::Element;
+
+/// True when `el` has `class` among its classes.
+pub(crate) fn has_class(el: &Element, class: &str) -> bool {
+    el.classes().any(|c| c == class)
+}
 
 /// Void elements: they never hold anything, so they never nest.
 pub(crate) const VOID: [&str; 18] = [
